@@ -1,0 +1,54 @@
+/**
+ * `npm test`: every test of the project.
+ *   1. Solidity contracts through `hardhat test` (mocha), under test/contracts/.
+ *   2. The TypeScript tests (`*.test.ts` beside the code) through node's test runner with tsx.
+ * Flags: --ts-only, --contracts-only; any other argument is a path filter for the TS tests.
+ * The TS tests run on PGlite by default and on Postgres when DATABASE_URL is set.
+ */
+import { spawnSync } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const root = join(__dirname, "..");
+const args = process.argv.slice(2);
+const tsOnly = args.includes("--ts-only");
+const contractsOnly = args.includes("--contracts-only");
+const filters = args.filter((a) => !a.startsWith("--"));
+
+const TS_TEST_ROOTS = ["decoder", "relayer", "api", "indexer", "scripts", "test"];
+const SKIP_DIRS = new Set(["node_modules", "artifacts", "cache", ".ponder", ".data", "contracts", "generated"]);
+
+function findTests(dir: string, out: string[]): string[] {
+  let entries: string[];
+  try { entries = readdirSync(dir); } catch { return out; }
+  for (const name of entries) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (!SKIP_DIRS.has(name)) findTests(full, out);
+    } else if (name.endsWith(".test.ts")) out.push(relative(root, full));
+  }
+  return out;
+}
+
+function run(cmd: string, cmdArgs: string[]): number {
+  console.log(`\n$ ${cmd} ${cmdArgs.join(" ")}`);
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: "inherit", env: process.env });
+  return r.status ?? 1;
+}
+
+let failed = 0;
+if (!tsOnly) failed += run("npx", ["hardhat", "test"]) === 0 ? 0 : 1;
+if (!contractsOnly) {
+  const files = TS_TEST_ROOTS.flatMap((d) => findTests(join(root, d), []))
+    .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)))
+    .sort();
+  if (files.length === 0) {
+    console.error("no TypeScript test files found");
+    failed += 1;
+  } else {
+    // Compile contracts first so tests that deploy them find fresh artifacts.
+    if (tsOnly) run("npx", ["hardhat", "compile", "--quiet"]);
+    failed += run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...files]) === 0 ? 0 : 1;
+  }
+}
+process.exit(failed === 0 ? 0 : 1);
