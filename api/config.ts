@@ -1,0 +1,80 @@
+/**
+ * The service configuration: every environment variable, read once at start-up into a typed object.
+ * A bad value stops the start with one line naming the variable (see `ConfigError`).
+ * The README's configuration table documents the same variables; keep the two in step.
+ */
+import { resolve } from "node:path";
+import { z } from "zod";
+
+/** Hardhat's well-known dev accounts #0 (deployer) and #1 (operator). Public keys: never use them off a local chain. */
+export const DEV_DEPLOYER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+export const DEV_OPERATOR_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+
+const port = z.coerce.number().int().min(1).max(65535);
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits");
+const url = z.string().url();
+
+/** Each key is the environment variable's name; each schema says its default. */
+export const configSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PUBLIC_URL: url.optional(),
+  CHAIN_ID: z.coerce.number().int().positive().default(8453),
+  CHAIN_PORT: port.default(8545),
+  RPC_URL: url.optional(),
+  FORK_URL: url.optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// URL").optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  DEPLOYER_PRIVATE_KEY: privateKey.default(DEV_DEPLOYER_KEY),
+  OPERATOR_PRIVATE_KEY: privateKey.default(DEV_OPERATOR_KEY),
+  BATCH_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
+  BATCH_MAX_OPS: z.coerce.number().int().min(1).default(500),
+  PONDER_PORT: port.default(42069),
+  INDEXER_ENABLED: bool.default(true),
+});
+
+export type Config = z.infer<typeof configSchema> & {
+  /** Absolute path of DATA_DIR. */
+  dataDir: string;
+  /** `postgres` when DATABASE_URL is set, else the embedded `pglite`. */
+  storage: "postgres" | "pglite";
+  /** The chain the stack talks to: RPC_URL, or the local node on CHAIN_PORT. */
+  rpcUrl: string;
+  /** Base URL of the service, e.g. http://127.0.0.1:8080. */
+  publicUrl: string;
+};
+
+/** A configuration value that cannot be used; `message` is the one line printed at start. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+  constructor(readonly variable: string, detail: string) {
+    super(`configuration: ${variable} ${detail}`);
+  }
+}
+
+/** Parses the environment once. Throws ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== "") input[key] = value;
+  }
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue.path[0] ?? "environment");
+    throw new ConfigError(variable, `is invalid (${JSON.stringify(input[variable] ?? null)}): ${issue.message}`);
+  }
+  const c = parsed.data;
+  return {
+    ...c,
+    dataDir: resolve(cwd, c.DATA_DIR),
+    storage: c.DATABASE_URL ? "postgres" : "pglite",
+    rpcUrl: c.RPC_URL ?? `http://127.0.0.1:${c.CHAIN_PORT}`,
+    publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`).replace(/\/$/, ""),
+  };
+}

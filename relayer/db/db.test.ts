@@ -1,0 +1,100 @@
+import { strict as assert } from "node:assert";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { openDatabase } from "./client";
+import { DirectoryLockedError, lockDirectory } from "./lock";
+import { migrate, readMigrations } from "./migrate";
+import { openTestDatabase } from "../../test/support/db";
+
+const tmp = mkdtempSync(join(tmpdir(), "pm-db-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("lockDirectory", () => {
+  it("refuses a second owner while the first lives, and frees on release", () => {
+    const dir = join(tmp, "lock1");
+    const release = lockDirectory(dir);
+    assert.throws(() => lockDirectory(dir, process.pid + 1), DirectoryLockedError);
+    release();
+    lockDirectory(dir, process.pid + 1)();
+  });
+
+  it("takes over a lock whose owner died", async () => {
+    const dir = join(tmp, "lock2");
+    mkdirSync(dir, { recursive: true });
+    const child = spawn(process.execPath, ["-e", "setTimeout(()=>{},10000)"]);
+    writeFileSync(join(dir, ".lock"), String(child.pid));
+    assert.throws(() => lockDirectory(dir), DirectoryLockedError);
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    lockDirectory(dir)();
+  });
+});
+
+describe("migrate", () => {
+  it("applies each file once, in order, and records it", async () => {
+    const db = await openTestDatabase({ migrate: false });
+    try {
+      const all = readMigrations();
+      assert.deepEqual(await migrate(db), all.map((m) => m.version));
+      assert.deepEqual(await migrate(db), []);
+      const rows = await db.query<{ version: string }>(`SELECT version FROM schema_migrations ORDER BY version`);
+      assert.deepEqual(rows.map((r) => r.version), all.map((m) => m.version));
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("leaves nothing behind when a file fails half way", async () => {
+    const db = await openTestDatabase({ migrate: false });
+    try {
+      const bad = [{ version: "900", name: "bad", sql: "CREATE TABLE half_done (x int);\nSELECT no_such_function();" }];
+      await assert.rejects(migrate(db, bad), /900_bad failed/);
+      const tables = await db.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`);
+      assert.equal(tables.length, 0);
+      assert.equal((await db.query(`SELECT 1 FROM schema_migrations WHERE version='900'`)).length, 0);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe("openDatabase", () => {
+  it("round-trips numeric(78,0) at the int256 bounds and rolls back failed transactions", async () => {
+    const db = await openTestDatabase();
+    try {
+      await db.exec(`CREATE TABLE big (v numeric(78,0))`);
+      const max = (1n << 255n) - 1n;
+      await db.query(`INSERT INTO big VALUES ($1), ($2)`, [max.toString(), (-max).toString()]);
+      const rows = await db.query<{ v: string }>(`SELECT v::text AS v FROM big ORDER BY v`);
+      assert.deepEqual(rows.map((r) => BigInt(r.v)), [-max, max]);
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await tx.query(`INSERT INTO big VALUES ($1)`, ["7"]);
+          throw new Error("boom");
+        }),
+        /boom/,
+      );
+      assert.equal((await db.query(`SELECT 1 FROM big WHERE v = 7`)).length, 0);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("keeps PGlite data across reopen and locks its directory", async () => {
+    const dir = join(tmp, "pg1");
+    const a = await openDatabase({ dataDir: dir });
+    await migrate(a);
+    await a.query(`INSERT INTO service_meta (key, value) VALUES ('k', 'v')`);
+    await assert.rejects(openDatabase({ dataDir: dir }), DirectoryLockedError);
+    await a.close();
+    const b = await openDatabase({ dataDir: dir });
+    try {
+      assert.deepEqual(await b.query(`SELECT value FROM service_meta WHERE key='k'`), [{ value: "v" }]);
+    } finally {
+      await b.close();
+    }
+  });
+});

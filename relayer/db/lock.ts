@@ -1,0 +1,56 @@
+/**
+ * An exclusive, process-owned lock on a data directory.
+ *
+ * PGlite has no lock of its own: two processes on one directory silently lose committed rows. The lock file holds
+ * the owner's pid; a lock whose process is gone (crash, SIGKILL) is taken over at once, so a restart never waits.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+
+/** Tells this process apart from an earlier one that had the same pid (pids are reused, e.g. in containers). */
+const PROCESS_TOKEN = randomUUID();
+
+export class DirectoryLockedError extends Error {
+  override name = "DirectoryLockedError";
+  constructor(readonly dir: string, readonly pid: number) {
+    super(`data directory ${dir} is in use by process ${pid}; stop it first or choose another DATA_DIR`);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Takes the lock or throws DirectoryLockedError. Returns the release function. */
+export function lockDirectory(dir: string, pid = process.pid): () => void {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, ".lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx");
+      writeSync(fd, `${pid} ${pid === process.pid ? PROCESS_TOKEN : "-"}`);
+      closeSync(fd);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        rmSync(file, { force: true });
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const [ownerText, token] = readFileSync(file, "utf8").trim().split(" ");
+      const owner = Number(ownerText);
+      // Our own pid with another token is a dead predecessor's lock; with our token it is a second open in this process.
+      const ownerLives = owner === process.pid ? token === PROCESS_TOKEN : Number.isInteger(owner) && owner > 0 && alive(owner);
+      if (ownerLives) throw new DirectoryLockedError(dir, owner);
+      rmSync(file, { force: true }); // stale: its owner is gone
+    }
+  }
+  throw new DirectoryLockedError(dir, -1);
+}

@@ -1,0 +1,22 @@
+/**
+ * Test databases: an in-memory PGlite by default; with DATABASE_URL, a fresh Postgres schema per call that
+ * is dropped on close. Migrations are applied.
+ */
+import { randomBytes } from "node:crypto";
+import { openDatabase, type Database } from "../../relayer/db/client";
+import { migrate } from "../../relayer/db/migrate";
+
+export async function openTestDatabase(opts: { migrate?: boolean } = {}): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  const schema = url ? `t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}` : undefined;
+  const db = await openDatabase({ databaseUrl: url, schema });
+  if (opts.migrate !== false) await migrate(db);
+  if (!url) return db;
+  const close = db.close.bind(db);
+  return Object.assign(db, {
+    async close() {
+      await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await close();
+    },
+  });
+}
