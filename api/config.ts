@@ -17,7 +17,8 @@ const url = z.string().url();
 
 /** Each key is the environment variable's name; each schema says its default. */
 export const configSchema = z.object({
-  PORT: port.default(8080),
+  /** 0 picks a free port (tests). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default("127.0.0.1"),
   PUBLIC_URL: url.optional(),
   CHAIN_ID: z.coerce.number().int().positive().default(8453),

@@ -1,0 +1,41 @@
+/**
+ * Every error code the API answers with, its HTTP status and title. The codes of the spec's error table are binding;
+ * the ones marked "ours" fill places where the spec says "not shown" (see docs/errors.md).
+ */
+export const ERROR_CODES = {
+  INVALID_PAYLOAD: { status: 400, title: "Invalid payload" },
+  CONTENT_BLOCKED: { status: 400, title: "Content blocked" },
+  PURCHASE_NOT_A_BUNDLE: { status: 400, title: "Purchase is not a bundle" },
+  IDEMPOTENCY_KEY_REQUIRED: { status: 400, title: "Idempotency-Key header required" }, // ours
+  AUTH_REQUIRED: { status: 401, title: "Authentication required" },
+  WALLET_AUTH_INVALID: { status: 401, title: "Wallet authentication invalid" },
+  FILL_ALLOWANCE_EXHAUSTED: { status: 402, title: "Fill allowance exhausted" },
+  FORBIDDEN: { status: 403, title: "Forbidden" },
+  EMAIL_NOT_VERIFIED: { status: 403, title: "Email not verified" },
+  WALLET_REQUIRED: { status: 403, title: "Wallet required" },
+  WALLET_ADDRESS_MISMATCH: { status: 403, title: "Wallet address mismatch" },
+  FEATURE_DISABLED: { status: 403, title: "Feature disabled" },
+  SERVICE_UNAVAILABLE_IN_REGION: { status: 403, title: "Service unavailable in region" },
+  NOT_FOUND: { status: 404, title: "Not found" }, // ours: unknown route
+  MARKET_NOT_FOUND: { status: 404, title: "Market not found" },
+  PARENT_NOT_FOUND: { status: 404, title: "Parent not found" },
+  AGENT_NOT_FOUND: { status: 404, title: "Agent not found" },
+  METHOD_NOT_ALLOWED: { status: 405, title: "Method not allowed" }, // ours
+  STALE_UPDATE: { status: 409, title: "Stale update" },
+  AGENT_ALREADY_EXISTS: { status: 409, title: "Agent already exists" },
+  EMAIL_ALREADY_REGISTERED: { status: 409, title: "Email already registered" },
+  NAME_TAKEN: { status: 409, title: "Name taken" },
+  CONFLICT: { status: 409, title: "Conflict" },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, title: "Idempotency key reused with a different body" }, // ours
+  IDEMPOTENCY_REQUEST_IN_FLIGHT: { status: 409, title: "A request with this idempotency key is in flight" }, // ours
+  MARKET_CLOSED: { status: 410, title: "Market closed" },
+  EXPIRED_TOKEN: { status: 410, title: "Expired token" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type" }, // ours
+  CREATOR_WINDOW_ELAPSED: { status: 409, title: "Creator window elapsed" },
+  CHALLENGE_WINDOW_CLOSED: { status: 409, title: "Challenge window closed" },
+  RATE_LIMITED: { status: 429, title: "Rate limited" },
+  INTERNAL_ERROR: { status: 500, title: "Internal error" },
+  SERVICE_UNAVAILABLE: { status: 503, title: "Service unavailable" },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,0 +1,36 @@
+/**
+ * RFC 9457 problem documents: the one place an error becomes a response body.
+ * `type` is an absolute URI on the serving host that ends in the code, e.g. http://127.0.0.1:8080/problems/NOT_FOUND.
+ */
+import { ApiError } from "./api-error";
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  [extension: string]: unknown;
+}
+
+export function problemOf(err: ApiError, requestUrl: string, extra: Record<string, unknown> = {}): Problem {
+  return {
+    type: new URL(`/problems/${err.code}`, requestUrl).toString(),
+    title: err.title,
+    status: err.status,
+    detail: err.detail,
+    code: err.code,
+    ...err.extensions,
+    ...extra,
+  };
+}
+
+/** A complete problem response, headers of the error included. */
+export function problemResponse(err: ApiError, requestUrl: string, extra: Record<string, unknown> = {}): Response {
+  return new Response(JSON.stringify(problemOf(err, requestUrl, extra)), {
+    status: err.status,
+    headers: { "content-type": PROBLEM_CONTENT_TYPE, ...err.headers },
+  });
+}

@@ -1,0 +1,24 @@
+/** Entry point of the service process (run by `npm start` as a child, or alone with `tsx api/main.ts`). */
+import { ConfigError, loadConfig } from "./config";
+import { startService } from "./service";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const service = await startService(config);
+  console.log(JSON.stringify({ event: "service-ready", baseUrl: service.baseUrl, mcpUrl: service.mcpUrl, data: service.ctx.db.location }));
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    service.ctx.log.info({ signal }, "stopping");
+    await service.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});
