@@ -12,7 +12,10 @@ export const DEV_OPERATOR_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7
 
 const port = z.coerce.number().int().min(1).max(65535);
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
-const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits");
+const privateKey = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits")
+  .transform((v) => v as `0x${string}`);
 const url = z.string().url();
 
 /** Each key is the environment variable's name; each schema says its default. */
@@ -32,6 +35,12 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DEPLOYER_PRIVATE_KEY: privateKey.default(DEV_DEPLOYER_KEY),
   OPERATOR_PRIVATE_KEY: privateKey.default(DEV_OPERATOR_KEY),
+  /** Ledger account that receives trading fees. Default: Hardhat dev account #2. */
+  TREASURY_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be an address (0x + 40 hex digits)")
+    .transform((v) => v as `0x${string}`)
+    .default("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
   BATCH_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   BATCH_MAX_OPS: z.coerce.number().int().min(1).default(500),
   PONDER_PORT: port.default(42069),
