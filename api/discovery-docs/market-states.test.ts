@@ -9,7 +9,14 @@ describe("market-state graph", () => {
     for (const s of MARKET_STATES) {
       const seen = new Set<string>([s]);
       const queue = [s as string];
-      while (queue.length) for (const t of MARKET_TRANSITIONS.filter((x) => x.from === queue.shift())) if (!seen.has(t.to)) (seen.add(t.to), queue.push(t.to));
+      while (queue.length > 0) {
+        const from = queue.shift();
+        for (const t of MARKET_TRANSITIONS) {
+          if (t.from !== from || seen.has(t.to)) continue;
+          seen.add(t.to);
+          queue.push(t.to);
+        }
+      }
       assert.ok([...seen].some((x) => terminal.has(x)), `${s} cannot reach a terminal state`);
     }
     for (const t of MARKET_TRANSITIONS) assert.ok(!terminal.has(t.from), `terminal ${t.from} has an exit`);
