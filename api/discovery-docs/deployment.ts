@@ -1,0 +1,34 @@
+/**
+ * The deployment artifact `deployments/<chainId>.json` as the service reads it (written by scripts/deploy.ts).
+ * Parsed with zod at the edge so a stale or hand-edited file fails with a clear message instead of deep inside a route.
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const deployed = z.object({ address, blockNumber: z.coerce.number().int().nonnegative(), txHash: z.string().optional() });
+
+export const deploymentSchema = z.object({
+  chainId: z.number().int().positive(),
+  deployer: address.optional(),
+  operator: address.optional(),
+  treasury: address.optional(),
+  contracts: z.record(z.string(), deployed),
+  collaterals: z.array(z.object({ symbol: z.string().min(1).max(16), token: address, decimals: z.number().int().min(0).max(30), router: address })),
+  routerInterface: z.object({
+    abiVersion: z.union([z.string(), z.number()]).transform(String),
+    runtimeCodeHash: z.string(),
+    functions: z.object({
+      executeTradeIntent: z.object({ signature: z.string(), selector: z.string() }),
+      executeBasketIntent: z.object({ signature: z.string(), selector: z.string() }),
+    }),
+  }),
+});
+
+export type Deployment = z.infer<typeof deploymentSchema>;
+
+export function readDeployment(file: string): Deployment {
+  const parsed = deploymentSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  if (!parsed.success) throw new Error(`${file} is not a deployment artifact: ${parsed.error.issues[0].path.join(".")} ${parsed.error.issues[0].message}`);
+  return parsed.data;
+}
