@@ -1,0 +1,53 @@
+/**
+ * Asset ids and well-known accounts of the committed ledger (see the ledger conventions).
+ * Asset 0 is the play-money collateral; `(marketId << 8) | side` is outcome `side` of market `marketId`.
+ */
+import { encodePacked, keccak256, type Address } from "viem";
+
+/** Asset id of the play-money (PM) collateral. */
+export const COLLATERAL_ASSET = 0n;
+
+/** The supply account (zero address): the only account that may go negative; excluded from the root. */
+export const SUPPLY_ACCOUNT: Address = "0x0000000000000000000000000000000000000000";
+
+/** Outcome side of a binary market. */
+export type Side = 0 | 1;
+
+/** Largest market id: ids are uint64 in the match tuple. */
+export const MAX_MARKET_ID = (1n << 64n) - 1n;
+
+/** Asset id of outcome `side` of market `marketId`. */
+export function outcomeAssetId(marketId: bigint, side: Side): bigint {
+  return (marketId << 8n) | BigInt(side);
+}
+
+/** Splits an outcome asset id into market and side; null for the collateral or an id that is not an outcome. */
+export function parseOutcomeAssetId(assetId: bigint): { marketId: bigint; side: Side } | null {
+  const side = assetId & 0xffn;
+  const marketId = assetId >> 8n;
+  if (marketId < 1n || marketId > MAX_MARKET_ID || side > 1n) return null;
+  return { marketId, side: Number(side) as Side };
+}
+
+/** Lower-cases an address: the ledger orders and stores accounts by their lower-case hex form. */
+export function normalizeAccount(account: string): Address {
+  return account.toLowerCase() as Address;
+}
+
+function derivedAccount(label: string, marketId: bigint): Address {
+  const hash = keccak256(encodePacked(["string", "uint64"], [label, marketId]));
+  return `0x${hash.slice(-40)}` as Address;
+}
+
+/**
+ * The LMSR pool account of a market: the last 20 bytes of keccak256(abi.encodePacked("PMJ5/pool", uint64 marketId)).
+ * Nobody holds its key; it only exists as a ledger account.
+ */
+export function poolAccountOf(marketId: bigint): Address {
+  return derivedAccount("PMJ5/pool", marketId);
+}
+
+/** The bond escrow account of a market: last 20 bytes of keccak256(abi.encodePacked("PMJ5/bond", uint64 marketId)). */
+export function bondEscrowOf(marketId: bigint): Address {
+  return derivedAccount("PMJ5/bond", marketId);
+}

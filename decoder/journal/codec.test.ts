@@ -1,0 +1,101 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { decodePayload, encodePayload, PMJ5_VERSION } from "./codec";
+import { JournalDecodeError, JournalEncodeError } from "../errors";
+import { accountArb, opArb } from "../test-support/arbitraries";
+import type { JournalOp } from "./ops";
+
+const treasury = "0x7777777777777777777777777777777777777777" as const;
+const lower = (ops: JournalOp[]): JournalOp[] =>
+  ops.map((op) => JSON.parse(JSON.stringify(op, (_k, v) => (typeof v === "bigint" ? `${v}n` : typeof v === "string" && v.startsWith("0x") ? v.toLowerCase() : v)), (_k, v) => (typeof v === "string" && /^\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v)));
+
+const credit: JournalOp = { type: "CREDIT", account: "0x1111111111111111111111111111111111111111", assetId: 0n, amount: 5n, reason: 0 };
+
+function decodeError(bytes: Uint8Array): JournalDecodeError {
+  try {
+    decodePayload(bytes);
+  } catch (e) {
+    assert.ok(e instanceof JournalDecodeError, `expected JournalDecodeError, got ${String(e)}`);
+    return e;
+  }
+  assert.fail("payload decoded");
+}
+
+describe("PMJ5 codec", () => {
+  it("round-trips any operation list (1,000 runs)", () => {
+    fc.assert(
+      fc.property(fc.array(opArb(), { maxLength: 12 }), accountArb, (ops, t) => {
+        const bytes = encodePayload(ops, { treasury: t });
+        const decoded = decodePayload(bytes);
+        assert.equal(decoded.version, PMJ5_VERSION);
+        assert.equal(decoded.treasury, t.toLowerCase());
+        assert.deepEqual(decoded.ops, lower(ops));
+        assert.deepEqual(encodePayload(decoded.ops, { treasury: decoded.treasury }), bytes);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("references a repeated account and market by index", () => {
+    const one = encodePayload([credit], { treasury });
+    const two = encodePayload([credit, credit], { treasury });
+    // The second CREDIT: tag, account index (1 byte), asset selector, amount, reason.
+    assert.equal(two.length - one.length, 5);
+    assert.deepEqual(decodePayload(two).accounts, [credit.type === "CREDIT" ? credit.account : ""]);
+  });
+
+  it("never crashes on mutated payloads: decodes or throws JournalDecodeError with an offset inside the payload", () => {
+    fc.assert(
+      fc.property(
+        fc.array(opArb(), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        (ops, flips, cut) => {
+          const bytes = encodePayload(ops, { treasury });
+          for (const [pos, value] of flips) bytes[pos % bytes.length] = value;
+          const truncated = cut % 3 === 0 ? bytes.subarray(0, cut % bytes.length) : bytes;
+          try {
+            decodePayload(truncated);
+          } catch (e) {
+            assert.ok(e instanceof JournalDecodeError, String(e));
+            assert.ok(e.offset >= 0 && e.offset <= truncated.length);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("reports each malformation with its code and offset", () => {
+    const good = encodePayload([credit], { treasury });
+    assert.deepEqual(pick(decodeError(good.subarray(0, good.length - 1))), { code: "TRUNCATED", offset: good.length - 1 });
+    assert.deepEqual(pick(decodeError(new Uint8Array([0x50, 0x4d, 0x4a, 0x36, 1]))), { code: "BAD_MAGIC", offset: 0 });
+    const v2 = good.slice();
+    v2[4] = 2;
+    assert.deepEqual(pick(decodeError(v2)), { code: "UNKNOWN_VERSION", offset: 4 });
+    const badTag = good.slice();
+    badTag[26] = 0x7f;
+    assert.deepEqual(pick(decodeError(badTag)), { code: "UNKNOWN_OP", offset: 26 });
+    const badIndex = good.slice();
+    badIndex[27] = 5;
+    assert.deepEqual(pick(decodeError(badIndex)), { code: "INDEX_OUT_OF_RANGE", offset: 27 });
+    assert.deepEqual(pick(decodeError(new Uint8Array([...good, 0]))), { code: "TRAILING_BYTES", offset: good.length });
+    const header = good.subarray(0, 25);
+    assert.deepEqual(pick(decodeError(new Uint8Array([...header, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]))), { code: "VARINT_OVERSIZE", offset: 25 });
+    assert.deepEqual(pick(decodeError(new Uint8Array([...header, 0x81, 0x00]))), { code: "VARINT_NONCANONICAL", offset: 25 });
+    const zeroAmount = good.slice();
+    zeroAmount[good.length - 2] = 0;
+    assert.deepEqual(pick(decodeError(zeroAmount)), { code: "INVALID_VALUE", offset: good.length - 2 });
+  });
+
+  it("refuses invalid operations when encoding", () => {
+    assert.throws(() => encodePayload([{ ...credit, amount: 0n } as JournalOp], { treasury }), JournalEncodeError);
+    assert.throws(() => encodePayload([{ type: "MATCH", maker: treasury, taker: treasury, marketId: 1n, side: 0, kind: 0, shares: 1n, priceBps: 10000, fee: 0n }], { treasury }), JournalEncodeError);
+    assert.throws(() => encodePayload([{ ...credit, assetId: 5n } as JournalOp], { treasury }), JournalEncodeError);
+  });
+});
+
+function pick(e: JournalDecodeError): { code: string; offset: number } {
+  return { code: e.code, offset: e.offset };
+}
