@@ -5,7 +5,7 @@
  * so computing a root never sorts the whole ledger. Each account caches its leaf hashes; a movement marks only
  * the touched (account, asset) dirty, and `root()` re-hashes those leaves and rebuilds the internal levels.
  */
-import { hexToBytes, type Address, type Hex } from "viem";
+import { bytesToHex, hexToBytes, type Address, type Hex } from "viem";
 import { SUPPLY_ACCOUNT, normalizeAccount } from "../assets";
 import { LedgerMovementError } from "../errors";
 import { LEAF_PREIMAGE_BYTES, writeLeafPreimage } from "../merkle/leaf";
@@ -17,17 +17,11 @@ interface AccountRecord {
   readonly account: Address;
   readonly bytes: Uint8Array;
   readonly balances: Map<bigint, bigint>;
-  /** Leaf hash per non-zero asset; missing or stale for assets listed in `dirty`. */
-  readonly leaves: Map<bigint, Uint8Array>;
+  /** Leaf hashes packed in `sortedAssets` order; stale for assets in `dirty`, null when never hashed. */
+  leafHashes: Uint8Array | null;
   readonly dirty: Set<bigint>;
   /** Asset ids with non-zero balance, ascending; null when it must be recomputed. */
   sortedAssets: bigint[] | null;
-}
-
-/** Where one leaf sits in the last built tree. */
-interface LeafPosition {
-  readonly index: number;
-  readonly balance: bigint;
 }
 
 function compareBigint(a: bigint, b: bigint): number {
@@ -42,7 +36,8 @@ export class LedgerState {
   readonly #supply = new Map<bigint, bigint>();
   #dirtyAccounts = new Set<AccountRecord>();
   #tree: MerkleLevels | null = null;
-  #positions: Map<Address, Map<bigint, LeafPosition>> | null = null;
+  /** Leaf index of the first asset of each sorted account in the last built tree (plus the total at the end). */
+  #leafOffsets: Int32Array | null = null;
 
   /** Balance of `account` in `assetId` (0 when none). */
   balanceOf(account: Address, assetId: bigint): bigint {
@@ -88,7 +83,7 @@ export class LedgerState {
     let record = this.#records.get(account);
     if (!record) {
       if (balance === 0n) return;
-      record = { account, bytes: hexToBytes(account), balances: new Map(), leaves: new Map(), dirty: new Set(), sortedAssets: null };
+      record = { account, bytes: hexToBytes(account), balances: new Map(), leafHashes: null, dirty: new Set(), sortedAssets: null };
       this.#records.set(account, record);
       this.#insertAccount(account);
     }
@@ -166,50 +161,63 @@ export class LedgerState {
     return n;
   }
 
-  /** Re-hashes the dirty leaves in one batch: preimages into one buffer, then two keccak passes in place. */
+  /**
+   * Re-hashes the dirty leaves in one batch: preimages into one buffer, then two keccak passes in place.
+   * An account whose asset set changed gets all its leaves re-hashed (accounts hold few assets); otherwise only
+   * its changed assets are.
+   */
   #rehashDirty(keccak: Keccak256): void {
-    const jobs: { record: AccountRecord; assetId: bigint }[] = [];
+    // Struct of arrays: one object per leaf would feed the garbage collector on million-leaf ledgers.
+    const jobRecords: AccountRecord[] = [];
+    const jobAssets: bigint[] = [];
+    const jobSlots: number[] = [];
     for (const record of this.#dirtyAccounts) {
-      for (const assetId of record.dirty) {
-        if (record.balances.has(assetId)) jobs.push({ record, assetId });
-        else record.leaves.delete(assetId);
+      const reshaped = record.leafHashes === null || record.sortedAssets === null;
+      const assets = this.#assetsOf(record);
+      if (reshaped) {
+        record.leafHashes = new Uint8Array(assets.length * 32);
+        for (let slot = 0; slot < assets.length; slot++) {
+          jobRecords.push(record);
+          jobAssets.push(assets[slot]);
+          jobSlots.push(slot);
+        }
+      } else {
+        for (const assetId of record.dirty) {
+          jobRecords.push(record);
+          jobAssets.push(assetId);
+          jobSlots.push(assets.indexOf(assetId));
+        }
       }
       record.dirty.clear();
     }
     this.#dirtyAccounts = new Set();
-    if (jobs.length === 0) return;
-    const pre = new Uint8Array(jobs.length * LEAF_PREIMAGE_BYTES);
+    const n = jobRecords.length;
+    if (n === 0) return;
+    const pre = new Uint8Array(n * LEAF_PREIMAGE_BYTES);
     const view = new DataView(pre.buffer);
-    const hashes = new Uint8Array(jobs.length * 32);
-    for (let i = 0; i < jobs.length; i++) {
-      const { record, assetId } = jobs[i];
-      writeLeafPreimage(view, pre, i * LEAF_PREIMAGE_BYTES, record.bytes, assetId, record.balances.get(assetId)!);
+    for (let i = 0; i < n; i++) {
+      const record = jobRecords[i];
+      writeLeafPreimage(view, pre, i * LEAF_PREIMAGE_BYTES, record.bytes, jobAssets[i], record.balances.get(jobAssets[i])!);
     }
-    for (let i = 0; i < jobs.length; i++) keccak.hashInto(pre, i * LEAF_PREIMAGE_BYTES, LEAF_PREIMAGE_BYTES, hashes, i * 32);
-    for (let i = 0; i < jobs.length; i++) keccak.hashInto(hashes, i * 32, 32, hashes, i * 32);
-    for (let i = 0; i < jobs.length; i++) jobs[i].record.leaves.set(jobs[i].assetId, hashes.subarray(i * 32, i * 32 + 32));
+    for (let i = 0; i < n; i++) {
+      const target = jobRecords[i].leafHashes!;
+      keccak.hashInto(pre, i * LEAF_PREIMAGE_BYTES, LEAF_PREIMAGE_BYTES, pre, i * LEAF_PREIMAGE_BYTES);
+      keccak.hashInto(pre, i * LEAF_PREIMAGE_BYTES, 32, target, jobSlots[i] * 32);
+    }
   }
 
   async #ensureTree(): Promise<MerkleLevels> {
     if (this.#tree) return this.#tree;
     const keccak = await loadKeccak256();
     this.#rehashDirty(keccak);
-    const count = this.leafCount;
+    const accounts = this.#sortedAccounts;
+    const offsets = new Int32Array(accounts.length + 1);
+    for (let i = 0; i < accounts.length; i++) offsets[i + 1] = offsets[i] + this.#records.get(accounts[i])!.sortedAssets!.length;
+    const count = offsets[accounts.length];
     const leaves = new Uint8Array(count * 32);
-    const positions = new Map<Address, Map<bigint, LeafPosition>>();
-    let index = 0;
-    for (const account of this.#sortedAccounts) {
-      const record = this.#records.get(account)!;
-      const own = new Map<bigint, LeafPosition>();
-      for (const assetId of this.#assetsOf(record)) {
-        leaves.set(record.leaves.get(assetId)!, index * 32);
-        own.set(assetId, { index, balance: record.balances.get(assetId)! });
-        index++;
-      }
-      positions.set(account, own);
-    }
+    for (let i = 0; i < accounts.length; i++) leaves.set(this.#records.get(accounts[i])!.leafHashes!, offsets[i] * 32);
     this.#tree = buildLevels(keccak, leaves, count);
-    this.#positions = positions;
+    this.#leafOffsets = offsets;
     return this.#tree;
   }
 
@@ -221,11 +229,13 @@ export class LedgerState {
   /** Leaf hash and OpenZeppelin-compatible proof of one (account, asset); null when that balance is zero. */
   async proof(account: Address, assetId: bigint): Promise<{ leaf: Hex; proof: Hex[]; balance: bigint } | null> {
     const tree = await this.#ensureTree();
-    const position = this.#positions!.get(normalizeAccount(account))?.get(assetId);
-    if (!position) return null;
-    const leafBytes = tree.levels[0].subarray(position.index * 32, position.index * 32 + 32);
-    const leaf = `0x${Buffer.from(leafBytes).toString("hex")}` as Hex;
-    return { leaf, proof: proofOfIndex(tree, position.index), balance: position.balance };
+    const key = normalizeAccount(account);
+    const record = this.#records.get(key);
+    const slot = record ? this.#assetsOf(record).indexOf(assetId) : -1;
+    if (!record || slot < 0) return null;
+    const index = this.#leafOffsets![this.#indexOfAccount(key)] + slot;
+    const leaf = bytesToHex(tree.levels[0].subarray(index * 32, index * 32 + 32));
+    return { leaf, proof: proofOfIndex(tree, index), balance: record.balances.get(assetId)! };
   }
 
   /** A deep copy (balances only; the copy re-hashes on its first root). */

@@ -47,18 +47,24 @@ function fromExports(ex: Sha3Exports): Keccak256 {
   const offset = ex.Hash_GetBuffer();
   const mem = new Uint8Array(ex.memory.buffer);
   const calc = ex.Hash_Calculate;
+  // Plain byte loops instead of `set(subarray(...))`: millions of hashes would otherwise allocate millions of
+  // short-lived views, and the garbage collector then costs more than the hashing.
   return {
     hashInto(input, start, length, out, outOffset) {
-      mem.set(input.subarray(start, start + length), offset);
+      for (let j = 0; j < length; j++) mem[offset + j] = input[start + j];
       calc(length, 256, KECCAK_PADDING);
-      out.set(mem.subarray(offset, offset + 32), outOffset);
+      for (let j = 0; j < 32; j++) out[outOffset + j] = mem[offset + j];
     },
     hashSortedPairInto(src, aOffset, bOffset, out, outOffset) {
       const aFirst = compareAt(src, aOffset, bOffset) <= 0;
-      mem.set(src.subarray(aFirst ? aOffset : bOffset, (aFirst ? aOffset : bOffset) + 32), offset);
-      mem.set(src.subarray(aFirst ? bOffset : aOffset, (aFirst ? bOffset : aOffset) + 32), offset + 32);
+      const first = aFirst ? aOffset : bOffset;
+      const second = aFirst ? bOffset : aOffset;
+      for (let j = 0; j < 32; j++) {
+        mem[offset + j] = src[first + j];
+        mem[offset + 32 + j] = src[second + j];
+      }
       calc(64, 256, KECCAK_PADDING);
-      out.set(mem.subarray(offset, offset + 32), outOffset);
+      for (let j = 0; j < 32; j++) out[outOffset + j] = mem[offset + j];
     },
   };
 }
