@@ -1,0 +1,54 @@
+/**
+ * Reads the CommittedLedger's events over RPC in block-range chunks and decodes them with the generated ABI,
+ * ordered by (block, logIndex).
+ */
+import { decodeEventLog, type Abi, type Address, type Hash, type Log, type PublicClient } from "viem";
+
+/** One decoded ledger event. */
+export interface LedgerLog {
+  readonly eventName: string;
+  readonly args: Record<string, unknown>;
+  readonly blockNumber: bigint;
+  readonly logIndex: number;
+  readonly transactionHash: Hash;
+}
+
+/** Decodes a raw log with `abi`; null when the ABI does not know it. */
+export function decodeLedgerLog(abi: Abi, log: Log): LedgerLog | null {
+  try {
+    const decoded = decodeEventLog({ abi, data: log.data, topics: log.topics, strict: false });
+    return {
+      eventName: decoded.eventName ?? "",
+      args: (decoded.args ?? {}) as Record<string, unknown>,
+      blockNumber: log.blockNumber!,
+      logIndex: log.logIndex!,
+      transactionHash: log.transactionHash!,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Every decodable log of `address` in [fromBlock, toBlock], fetched `chunk` blocks at a time, in chain order. */
+export async function readLedgerLogs(
+  client: PublicClient,
+  abi: Abi,
+  address: Address,
+  fromBlock: bigint,
+  toBlock: bigint,
+  chunk: bigint,
+  onChunk?: (doneBlocks: bigint, totalBlocks: bigint) => void,
+): Promise<LedgerLog[]> {
+  const out: LedgerLog[] = [];
+  const total = toBlock - fromBlock + 1n;
+  for (let start = fromBlock; start <= toBlock; start += chunk) {
+    const end = start + chunk - 1n < toBlock ? start + chunk - 1n : toBlock;
+    const logs = await client.getLogs({ address, fromBlock: start, toBlock: end });
+    for (const log of logs) {
+      const decoded = decodeLedgerLog(abi, log);
+      if (decoded) out.push(decoded);
+    }
+    onChunk?.(end - fromBlock + 1n, total);
+  }
+  return out.sort((a, b) => (a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1));
+}
