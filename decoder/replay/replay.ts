@@ -5,7 +5,7 @@
  *
  * Assumes the operator calls the ledger directly (the batch calldata is the transaction input).
  */
-import { decodeFunctionData, hexToBytes, keccak256, type Address, type Hash, type Hex, type PublicClient } from "viem";
+import { decodeFunctionData, hexToBytes, keccak256, type Abi, type Address, type Hash, type Hex, type PublicClient } from "viem";
 import { committedLedgerAbi } from "./abi";
 import { LedgerState } from "../ledger/state";
 import type { Movement } from "../ledger/movement";
@@ -50,6 +50,8 @@ export interface ReplayOptions {
   /** Stop after the batch of this transaction. */
   readonly untilTx?: Hash;
   readonly onProgress?: (done: number, total: number) => void;
+  /** The ledger ABI; defaults to `committedLedgerAbi` from generated/abis.ts. */
+  readonly abi?: Abi;
 }
 
 /** The end state of a replay. */
@@ -64,15 +66,15 @@ export interface ReplayReport {
 
 const arg = (args: Record<string, unknown>, ...names: string[]): unknown => names.map((n) => args[n]).find((v) => v !== undefined);
 
-async function readAt(client: PublicClient, ledger: Address, functionName: string, blockNumber: bigint): Promise<unknown> {
-  return client.readContract({ address: ledger, abi: committedLedgerAbi(), functionName, blockNumber });
+async function readAt(opts: ReplayOptions, functionName: string, blockNumber: bigint): Promise<unknown> {
+  return opts.client.readContract({ address: opts.ledger, abi: opts.abi ?? committedLedgerAbi(), functionName, blockNumber });
 }
 
 /** Replays every batch (or up to `untilTx`), stopping at the first mismatch. */
 export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
   const { client, ledger } = opts;
   const toBlock = opts.toBlock ?? (await client.getBlockNumber());
-  const abi = committedLedgerAbi();
+  const abi = opts.abi ?? committedLedgerAbi();
   const logs = await readLedgerLogs(client, abi, ledger, opts.fromBlock ?? 0n, toBlock, opts.chunkSize ?? 2000n);
   const batchLogs = logs.filter((l) => BATCH_EVENTS.has(l.eventName));
   const state = new LedgerState();
@@ -83,12 +85,13 @@ export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
   for (const [i, log] of batchLogs.entries()) {
     const tx = await client.getTransaction({ hash: log.transactionHash });
     const call = decodeFunctionData({ abi, data: tx.input });
+    if (tx.to?.toLowerCase() !== ledger.toLowerCase()) throw new ReplayError("NOT_A_BATCH", `batch event of tx ${log.transactionHash} but the transaction does not call the ledger directly`);
     const args = call.args as readonly unknown[];
     let result: BatchResult;
     if (call.functionName === "commitJournalBatch") {
       result = await replayJournal(opts, state, log, args, commitment);
     } else {
-      treasury ??= (await readAt(client, ledger, "treasury", log.blockNumber)) as Address;
+      treasury ??= (await readAt(opts, "treasury", log.blockNumber)) as Address;
       result = await replayLegacy(opts, state, log, args, commitment, treasury);
     }
     commitment = result.computedCommitment;
@@ -105,7 +108,7 @@ async function replayJournal(opts: ReplayOptions, state: LedgerState, log: Ledge
   const [nonce, , newRoot, , , payloadHex] = args as [bigint, Hex, Hex, Hex, Hex, Hex];
   const expectedRoot = (arg(log.args, "newRoot", "root") as Hex | undefined) ?? newRoot;
   const eventCommitment = arg(log.args, "journalCommitment", "newJournalCommitment", "commitment") as Hex | undefined;
-  const expectedCommitment = eventCommitment ?? ((await readAt(opts.client, opts.ledger, "journalCommitment", log.blockNumber)) as Hex);
+  const expectedCommitment = eventCommitment ?? ((await readAt(opts, "journalCommitment", log.blockNumber)) as Hex);
   const base = { nonce, txHash: log.transactionHash, blockNumber: log.blockNumber, kind: "journal" as const, expectedRoot, expectedCommitment };
   let ops: JournalOp[] = [];
   let treasury: Address | null = null;
@@ -154,7 +157,7 @@ async function replayLegacy(
     const transfers: TransferEvent[] = [];
     for (const raw of receipt.logs) {
       if (raw.address.toLowerCase() !== opts.ledger.toLowerCase()) continue;
-      const decoded = decodeLedgerLog(committedLedgerAbi(), raw);
+      const decoded = decodeLedgerLog(opts.abi ?? committedLedgerAbi(), raw);
       if (decoded?.eventName === "TransferSingle") {
         const a = decoded.args;
         transfers.push({ from: a.from as Address, to: a.to as Address, ids: [a.id as bigint], values: [a.value as bigint] });
