@@ -1,5 +1,5 @@
-import { subtask } from "hardhat/config";
-import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
+import { subtask, task } from "hardhat/config";
+import { TASK_COMPILE, TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
 import type { HardhatUserConfig } from "hardhat/config";
 import "@nomicfoundation/hardhat-viem";
 
@@ -16,6 +16,14 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string
     version: solcVersion,
     longVersion: solc.version().replace(/\.Emscripten\.clang$/, ""),
   };
+});
+
+// Every compile (and so every `hardhat test`) refreshes the typed ABIs in generated/abis.ts.
+task(TASK_COMPILE, async (_args, hre, runSuper) => {
+  const result = await runSuper();
+  const { generateAbis } = require("./scripts/gen-abis");
+  generateAbis(hre.config.paths.root);
+  return result;
 });
 
 const chainId = Number(process.env.CHAIN_ID ?? 8453);
