@@ -1,0 +1,75 @@
+import { expect } from "chai";
+import hre from "hardhat";
+import { keccak256, toHex, type Abi } from "viem";
+import { outcomeTokenAbi, playMoneyAbi, testUSDCAbi } from "../../../generated/abis";
+import { expectRevert } from "../../support/revert";
+
+const ozErrors = [
+  { type: "error", name: "AccessControlUnauthorizedAccount", inputs: [{ name: "account", type: "address" }, { name: "neededRole", type: "bytes32" }] },
+] as const;
+
+describe("PlayMoney", () => {
+  it("has 6 decimals and mints only through MINTER_ROLE", async () => {
+    const [admin, minter, someone] = await hre.viem.getWalletClients();
+    const pm = await hre.viem.deployContract("PlayMoney", [admin.account.address]);
+    expect(await pm.read.decimals()).to.equal(6);
+    const asMinter = await hre.viem.getContractAt("PlayMoney", pm.address, { client: { wallet: minter } });
+    await expectRevert(asMinter.write.mint([someone.account.address, 1n]), [...(playMoneyAbi as unknown as Abi), ...ozErrors] as Abi, "AccessControlUnauthorizedAccount");
+    await pm.write.grantRole([await pm.read.MINTER_ROLE(), minter.account.address]);
+    await asMinter.write.mint([someone.account.address, 5_000_000n]);
+    expect(await pm.read.balanceOf([someone.account.address])).to.equal(5_000_000n);
+    const names = (playMoneyAbi as unknown as { type: string; name?: string }[]).filter((x) => x.type === "function").map((x) => x.name);
+    for (const forbidden of ["redeem", "withdraw", "burn"]) expect(names).to.not.include(forbidden);
+  });
+});
+
+describe("OutcomeToken", () => {
+  it("allocates market ids from 1 to registered factories and lets only the market mint and burn its ids", async () => {
+    const [owner, factory, market, holder, other] = await hre.viem.getWalletClients();
+    const token = await hre.viem.deployContract("OutcomeToken", [owner.account.address, ""]);
+    const abi = outcomeTokenAbi as unknown as Abi;
+    const as = (w: typeof owner) => hre.viem.getContractAt("OutcomeToken", token.address, { client: { wallet: w } });
+    await expectRevert((await as(factory)).write.registerMarket([market.account.address, 2]), abi, "OutcomeTokenUnauthorizedFactory");
+    await token.write.setFactory([factory.account.address, true]);
+    await (await as(factory)).write.registerMarket([market.account.address, 2]);
+    const [reg] = await token.getEvents.MarketRegistered();
+    expect(reg.args.marketId).to.equal(1n);
+    expect(await token.read.tokenId([1n, 1n])).to.equal((1n << 8n) | 1n);
+    await expectRevert((await as(other)).write.mint([holder.account.address, 1n, 0n, 10n]), abi, "OutcomeTokenUnauthorizedMarket");
+    await expectRevert((await as(market)).write.mint([holder.account.address, 1n, 2n, 10n]), abi, "OutcomeTokenInvalidOutcome");
+    await (await as(market)).write.mint([holder.account.address, 1n, 1n, 10n]);
+    expect(await token.read.balanceOf([holder.account.address, 257n])).to.equal(10n);
+    await (await as(market)).write.burn([holder.account.address, 1n, 1n, 4n]);
+    expect(await token.read.balanceOf([holder.account.address, 257n])).to.equal(6n);
+  });
+});
+
+describe("TestUSDC (EIP-3009)", () => {
+  it("moves funds with a signed authorization once, and refuses replays, expired windows and forged signatures", async () => {
+    const [payer, payee, relayer] = await hre.viem.getWalletClients();
+    const usdc = await hre.viem.deployContract("TestUSDC", []);
+    const abi = testUSDCAbi as unknown as Abi;
+    const client = await hre.viem.getPublicClient();
+    await usdc.write.mint([payer.account.address, 10_000_000n]);
+    const now = (await client.getBlock()).timestamp;
+    const message = { from: payer.account.address, to: payee.account.address, value: 2_500_000n, validAfter: 0n, validBefore: now + 3600n, nonce: keccak256(toHex("n1")) };
+    const domain = { name: "USD Coin", version: "2", chainId: await client.getChainId(), verifyingContract: usdc.address };
+    const types = { TransferWithAuthorization: [
+      { name: "from", type: "address" }, { name: "to", type: "address" }, { name: "value", type: "uint256" },
+      { name: "validAfter", type: "uint256" }, { name: "validBefore", type: "uint256" }, { name: "nonce", type: "bytes32" },
+    ] } as const;
+    const signature = await payer.signTypedData({ domain, types, primaryType: "TransferWithAuthorization", message });
+    const asRelayer = await hre.viem.getContractAt("TestUSDC", usdc.address, { client: { wallet: relayer } });
+    const args = [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, signature] as const;
+    await asRelayer.write.transferWithAuthorization(args);
+    expect(await usdc.read.balanceOf([payee.account.address])).to.equal(2_500_000n);
+    expect(await usdc.read.authorizationState([payer.account.address, message.nonce])).to.equal(true);
+    await expectRevert(asRelayer.write.transferWithAuthorization(args), abi, "TestUSDCAuthorizationUsed");
+    const forged = await relayer.signTypedData({ domain, types, primaryType: "TransferWithAuthorization", message: { ...message, nonce: keccak256(toHex("n2")) } });
+    await expectRevert(asRelayer.write.transferWithAuthorization([message.from, message.to, message.value, 0n, message.validBefore, keccak256(toHex("n2")), forged]), abi, "TestUSDCInvalidSignature");
+    const expired = { ...message, validBefore: now - 1n, nonce: keccak256(toHex("n3")) };
+    const sig3 = await payer.signTypedData({ domain, types, primaryType: "TransferWithAuthorization", message: expired });
+    await expectRevert(asRelayer.write.transferWithAuthorization([expired.from, expired.to, expired.value, 0n, expired.validBefore, expired.nonce, sig3]), abi, "TestUSDCAuthorizationNotInWindow");
+    expect(await usdc.read.decimals()).to.equal(6);
+  });
+});
