@@ -15,6 +15,7 @@ export const deploymentSchema = z.object({
   treasury: address.optional(),
   contracts: z.record(z.string(), deployed),
   collaterals: z.array(z.object({ symbol: z.string().min(1).max(16), token: address, decimals: z.number().int().min(0).max(30), router: address })),
+  /** null until a Router is deployed. */
   routerInterface: z.object({
     abiVersion: z.union([z.string(), z.number()]).transform(String),
     runtimeCodeHash: z.string(),
@@ -22,7 +23,7 @@ export const deploymentSchema = z.object({
       executeTradeIntent: z.object({ signature: z.string(), selector: z.string() }),
       executeBasketIntent: z.object({ signature: z.string(), selector: z.string() }),
     }),
-  }),
+  }).nullable(),
 });
 
 export type Deployment = z.infer<typeof deploymentSchema>;

@@ -52,5 +52,5 @@ export function demoMarkets(now: number): MarketSpec[] {
       category: "CLIMATE", pricingModel: "automated", outcomes: ["Yes", "No"], closeTime: now + 300 * DAY,
       seed: 800n * PM, takerFeeBps: 0, feePolicyVersion: "notional-v1", resolutionSource: creator,
     },
-  ].map((m) => ({ description: "", ...m }) as MarketSpec);
+  ] as MarketSpec[];
 }

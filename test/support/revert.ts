@@ -3,7 +3,8 @@
  * when it cannot ("unrecognized custom error"), the 4-byte selector in the return data is matched instead.
  */
 import { expect } from "chai";
-import { toFunctionSelector, type Abi, type AbiError } from "viem";
+import { toFunctionSelector, type Abi } from "viem";
+type AbiError = Extract<Abi[number], { type: "error" }>;
 
 export async function expectRevert(call: Promise<unknown>, abi: Abi, name: string): Promise<void> {
   const item = abi.find((x): x is AbiError => x.type === "error" && x.name === name);

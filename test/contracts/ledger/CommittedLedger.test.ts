@@ -52,9 +52,9 @@ async function commitRoot(f: Awaited<ReturnType<typeof deployFixture>>, newRoot:
 
 describe("CommittedLedger", () => {
   it("has exactly the spec's function and event signatures", () => {
-    const abi = hre.artifacts.readArtifactSync("CommittedLedger").abi;
-    const fns = abi.filter((x: { type: string }) => x.type === "function").map((f: AbiFunction) => toFunctionSignature(f));
-    const events = abi.filter((x: { type: string }) => x.type === "event").map((e: AbiEvent) => toEventSignature(e));
+    const abi = hre.artifacts.readArtifactSync("CommittedLedger").abi as unknown as (AbiFunction | AbiEvent)[];
+    const fns = abi.filter((x): x is AbiFunction => x.type === "function").map((f) => toFunctionSignature(f));
+    const events = abi.filter((x): x is AbiEvent => x.type === "event").map((e) => toEventSignature(e));
     for (const sig of [
       "batchNonce()",
       "ledgerRoot()",
@@ -70,11 +70,11 @@ describe("CommittedLedger", () => {
       "TransferSingle(address,address,address,uint256,uint256)",
       "TransferBatch(address,address,address,uint256[],uint256[])",
     ]) expect(events).to.include(sig);
-    const indexed = (name: string) => (abi.find((x: AbiEvent) => x.type === "event" && x.name === name) as AbiEvent).inputs.map((i) => Boolean(i.indexed));
+    const indexed = (name: string) => (abi.find((x) => x.type === "event" && x.name === name) as AbiEvent).inputs.map((i) => Boolean(i.indexed));
     expect(indexed("BatchCommitted")).to.deep.equal([true, true, false, false, false]);
     expect(indexed("JournalBatchCommitted")).to.deep.equal([true, true, true, false, false]);
-    const views = abi.filter((x: AbiFunction) => x.type === "function" && ["batchNonce", "ledgerRoot", "operator", "journalCommitment"].includes(x.name));
-    expect(views.map((v: AbiFunction) => v.outputs[0].type).sort()).to.deep.equal(["address", "bytes32", "bytes32", "uint64"]);
+    const views = abi.filter((x): x is AbiFunction => x.type === "function" && ["batchNonce", "ledgerRoot", "operator", "journalCommitment"].includes(x.name));
+    expect(views.map((v) => v.outputs[0].type).sort()).to.deep.equal(["address", "bytes32", "bytes32", "uint64"]);
   });
 
   it("chains journal commitments and advances nonce and root", async () => {

@@ -1,0 +1,109 @@
+/**
+ * Deploys the service's contracts to a running chain with viem (no Hardhat runtime, so it works against any node)
+ * and writes `deployments/<chainId>.json`: addresses, deployment blocks and transaction hashes, which `npm start`,
+ * the API (`/discover/contracts`), the decoder and the indexer read.
+ *
+ *   tsx scripts/deploy.ts --rpc http://127.0.0.1:8545
+ *
+ * Deterministic: the same deployer on a fresh chain gets the same addresses, so a restarted local chain lines up
+ * with a resumed data directory.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createPublicClient, createWalletClient, defineChain, http, type Abi, type Address, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+
+const ROOT = join(__dirname, "..");
+
+export interface DeployOptions {
+  rpcUrl: string;
+  deployerKey: Hex;
+  operatorAddress: Address;
+  treasuryAddress: Address;
+  /** Where `<chainId>.json` is written; default deployments/. */
+  outDir?: string;
+}
+
+export interface DeployedContract {
+  address: Address;
+  blockNumber: number;
+  txHash: Hex;
+}
+
+export interface DeploymentRecord {
+  chainId: number;
+  deployer: Address;
+  operator: Address;
+  treasury: Address;
+  contracts: Record<string, DeployedContract>;
+  collaterals: { symbol: string; token: Address; decimals: number; router: Address }[];
+  routerInterface: null;
+}
+
+function artifact(name: string, dir: string): { abi: Abi; bytecode: Hex } {
+  const a = JSON.parse(readFileSync(join(ROOT, "artifacts", "contracts", dir, `${name}.sol`, `${name}.json`), "utf8"));
+  return { abi: a.abi, bytecode: a.bytecode };
+}
+
+export async function deployAll(opts: DeployOptions): Promise<DeploymentRecord> {
+  const transport = http(opts.rpcUrl);
+  const chainId = await createPublicClient({ transport }).getChainId();
+  const chain = defineChain({ id: chainId, name: `chain-${chainId}`, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [opts.rpcUrl] } } });
+  const client = createPublicClient({ chain, transport });
+  const account = privateKeyToAccount(opts.deployerKey);
+  const wallet = createWalletClient({ chain, account, transport });
+  const contracts: Record<string, DeployedContract> = {};
+
+  const deploy = async (name: string, dir: string, args: unknown[]): Promise<Address> => {
+    const { abi, bytecode } = artifact(name, dir);
+    const hash = await wallet.deployContract({ abi, bytecode, args });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`deploying ${name} failed (tx ${hash})`);
+    contracts[name] = { address: receipt.contractAddress, blockNumber: Number(receipt.blockNumber), txHash: hash };
+    return receipt.contractAddress;
+  };
+  const send = async (name: string, dir: string, address: Address, functionName: string, args: unknown[]) => {
+    const hash = await wallet.writeContract({ address, abi: artifact(name, dir).abi, functionName, args });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success") throw new Error(`${name}.${functionName} failed (tx ${hash})`);
+  };
+
+  await deploy("CommittedLedger", "ledger", [account.address, opts.operatorAddress, opts.treasuryAddress]);
+  const pm = await deploy("PlayMoney", "tokens", [account.address]);
+  const minterRole = (await client.readContract({ address: pm, abi: artifact("PlayMoney", "tokens").abi, functionName: "MINTER_ROLE" })) as Hex;
+  await send("PlayMoney", "tokens", pm, "grantRole", [minterRole, opts.operatorAddress]);
+  await deploy("OutcomeToken", "tokens", [account.address, "https://metadata.invalid/outcome/{id}.json"]);
+  await deploy("TestUSDC", "tokens", []);
+
+  const record: DeploymentRecord = {
+    chainId,
+    deployer: account.address,
+    operator: opts.operatorAddress,
+    treasury: opts.treasuryAddress,
+    contracts,
+    collaterals: [],
+    routerInterface: null,
+  };
+  const outDir = opts.outDir ?? join(ROOT, "deployments");
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, `${chainId}.json`), JSON.stringify(record, null, 2) + "\n");
+  return record;
+}
+
+if (require.main === module) {
+  void (async () => {
+    const { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } = await import("../api/config");
+    const rpcIndex = process.argv.indexOf("--rpc");
+    const rpcUrl = rpcIndex > 0 ? process.argv[rpcIndex + 1] : process.env.RPC_URL ?? "http://127.0.0.1:8545";
+    const record = await deployAll({
+      rpcUrl,
+      deployerKey: (process.env.DEPLOYER_PRIVATE_KEY as Hex | undefined) ?? DEV_DEPLOYER_KEY,
+      operatorAddress: privateKeyToAccount((process.env.OPERATOR_PRIVATE_KEY as Hex | undefined) ?? DEV_OPERATOR_KEY).address,
+      treasuryAddress: (process.env.TREASURY_ADDRESS as Address | undefined) ?? "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+    });
+    console.log(JSON.stringify(record, null, 2));
+  })().catch((err) => {
+    console.error(`deploy failed: ${(err as Error).message}`);
+    process.exit(1);
+  });
+}
