@@ -37,7 +37,7 @@ sleep 1
 left=""
 for p in $tree; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
 if [ -n "$left" ]; then
-  echo "processes left after SIGTERM:$left"; ps -o pid,ppid,pgid,cmd -p ${left// /,} || true
+  echo "processes left after SIGTERM:$left"; ps -o pid,ppid,pgid,cmd -p "$(echo $left | tr ' ' ',')" || true
   kill -KILL $left 2>/dev/null || true
   tail -30 "$log"; exit 1
 fi

@@ -1,6 +1,7 @@
 /** Entry point of the service process (run by `npm start` as a child, or alone with `tsx api/main.ts`). */
 import { ConfigError, loadConfig } from "./config";
 import { startService } from "./service";
+import { watchParent } from "../scripts/stack/parent-watch";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  // Started by `npm start`: never outlive it, even if it is killed without a chance to stop us.
+  if (process.env.STACK_CHILD === "true") watchParent(() => void stop("parent exited"));
 }
 
 main().catch((err) => {

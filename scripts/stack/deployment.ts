@@ -1,0 +1,41 @@
+/**
+ * Step 2 of `npm start`: the contracts, deployed once per chain. `deployments/<chainId>.json` is reused while the
+ * chain still has code at its ledger address; a fresh local chain (Hardhat keeps no state across runs) gets a new
+ * deployment, which lands at the same addresses because the deployer's nonces replay in the same order.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createPublicClient, http, type Address } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { Config } from "../../api/config";
+import { deployAll } from "../deploy";
+
+export interface DeploymentHandle {
+  file: string;
+  chainId: number;
+  deployedNow: boolean;
+}
+
+export const DEPLOYMENTS_DIR = join(__dirname, "..", "..", "deployments");
+
+export async function ensureDeployment(config: Config): Promise<DeploymentHandle> {
+  const file = join(DEPLOYMENTS_DIR, `${config.CHAIN_ID}.json`);
+  if (existsSync(file)) {
+    const existing = JSON.parse(readFileSync(file, "utf8")) as { contracts?: Record<string, { address: Address }> };
+    const ledger = existing.contracts?.CommittedLedger?.address;
+    if (ledger) {
+      const client = createPublicClient({ transport: http(config.rpcUrl) });
+      const code = await client.getCode({ address: ledger });
+      if (code && code !== "0x") return { file, chainId: config.CHAIN_ID, deployedNow: false };
+    }
+  }
+  await deployAll({
+    rpcUrl: config.rpcUrl,
+    deployerKey: config.DEPLOYER_PRIVATE_KEY,
+    operatorAddress: privateKeyToAccount(config.OPERATOR_PRIVATE_KEY).address,
+    treasuryAddress: config.TREASURY_ADDRESS,
+    outDir: DEPLOYMENTS_DIR,
+  });
+  if (!existsSync(file)) throw new Error(`deployment finished but ${file} was not written (is CHAIN_ID ${config.CHAIN_ID} the chain's id?)`);
+  return { file, chainId: config.CHAIN_ID, deployedNow: true };
+}

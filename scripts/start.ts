@@ -1,0 +1,114 @@
+/**
+ * `npm start`: the whole stack on one machine, on embedded defaults.
+ *   1. a local Hardhat chain (unless RPC_URL points at one),
+ *   2. the contracts, deployed once per chain (deployments/<chainId>.json),
+ *   3. the service process (API, relayer, batcher) on PGlite in DATA_DIR or on Postgres (DATABASE_URL),
+ *   4. the Ponder indexer on the same chain and the same kind of database.
+ * Flags: --fresh (start empty), --no-indexer, --no-demo-agents.
+ * Ctrl-C or SIGTERM stops every child (and their children) before exiting.
+ */
+import { rmSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError, loadConfig, type Config } from "../api/config";
+import { startChild, stopChild, type Child } from "./stack/children";
+import { startLocalChain } from "./stack/chain";
+import { ensureDeployment } from "./stack/deployment";
+import { GiveUp, waitFor } from "./stack/wait";
+import { watchParent } from "./stack/parent-watch";
+
+const ROOT = join(__dirname, "..");
+
+interface StartFlags {
+  fresh: boolean;
+  indexer: boolean;
+  demoAgents: boolean;
+}
+
+function parseFlags(argv: string[]): StartFlags {
+  const known = new Set(["--fresh", "--no-indexer", "--no-demo-agents"]);
+  for (const a of argv) if (!known.has(a)) throw new ConfigError("argument", `${a} is not a flag of npm start (known: ${[...known].join(", ")})`);
+  return { fresh: argv.includes("--fresh"), indexer: !argv.includes("--no-indexer"), demoAgents: !argv.includes("--no-demo-agents") };
+}
+
+async function main(): Promise<void> {
+  const flags = parseFlags(process.argv.slice(2));
+  const config = loadConfig();
+  if (flags.fresh) rmSync(config.dataDir, { recursive: true, force: true });
+  mkdirSync(config.dataDir, { recursive: true });
+
+  const children: Child[] = [];
+  let stopping = false;
+  const stopAll = async (why: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`stopping (${why})...`);
+    // Reverse start order: the indexer and the service let go of the chain before it goes.
+    for (const child of [...children].reverse()) await stopChild(child);
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stopAll("SIGINT", 0));
+  process.on("SIGTERM", () => void stopAll("SIGTERM", 0));
+  watchParent(() => void stopAll("parent process exited", 0));
+
+  try {
+    if (!config.RPC_URL) {
+      console.error(`starting the local chain on ${config.rpcUrl} (chain id ${config.CHAIN_ID})...`);
+      children.push(await startLocalChain({ port: config.CHAIN_PORT, chainId: config.CHAIN_ID, forkUrl: config.FORK_URL }));
+    }
+    const deployment = await ensureDeployment(config);
+    console.error(`contracts: ${deployment.file}${deployment.deployedNow ? " (deployed now)" : " (reused)"}`);
+
+    const ready = await startServiceChild(config, flags, children);
+
+    console.log(
+      [
+        "",
+        "The agent prediction-market service is up.",
+        `  API base URL   ${ready.baseUrl}`,
+        `  MCP URL        ${ready.mcpUrl}`,
+        `  OpenAPI        ${ready.baseUrl}/openapi.json`,
+        `  chain          ${config.rpcUrl} (chain id ${config.CHAIN_ID})`,
+        `  data           ${ready.data}`,
+        ...(ready.demoKey ? [`  demo API key   ${ready.demoKey}   (execute tier; try: curl -H "Authorization: Bearer ${ready.demoKey}" ${ready.baseUrl}/me)`] : []),
+        "Ctrl-C stops everything.",
+        "",
+      ].join("\n"),
+    );
+    for (const child of children) {
+      void child.exited.then((code) => void stopAll(`${child.name} exited with ${code}`, 1));
+    }
+  } catch (err) {
+    console.error(err instanceof ConfigError ? err.message : `start failed: ${(err as Error).message}`);
+    await stopAll("start failed", 1);
+  }
+}
+
+interface ServiceReady {
+  baseUrl: string;
+  mcpUrl: string;
+  data: string;
+  demoKey?: string;
+}
+
+/** Runs api/main.ts as a child and waits for its one `service-ready` JSON line. */
+async function startServiceChild(config: Config, flags: StartFlags, children: Child[]): Promise<ServiceReady> {
+  let ready: ServiceReady | undefined;
+  const child = startChild("service", process.execPath, ["--import", "tsx", join(ROOT, "api", "main.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, DEMO_AGENTS: flags.demoAgents ? "true" : "false", STACK_CHILD: "true" },
+    quiet: false,
+    onLine: (line) => {
+      if (!line.startsWith('{"event":"service-ready"')) return;
+      ready = JSON.parse(line) as ServiceReady;
+    },
+  });
+  children.push(child);
+  let exitCode: number | string | undefined;
+  void child.exited.then((c) => (exitCode = c));
+  return waitFor("the service", async () => {
+    if (exitCode !== undefined) throw new GiveUp(`the service exited (${exitCode})`);
+    return ready;
+  }, 180_000, 100);
+}
+
+void main();
