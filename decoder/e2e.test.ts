@@ -61,6 +61,7 @@ function naiveRoot(balances: { account: string; assetId: string; balance: string
 describe("decoder end to end", { skip: ready ? false : "CommittedLedger not compiled (generated/abis.ts lacks committedLedgerAbi)" }, () => {
   let node: ChildProcess;
   let rpc: string;
+  let ledgerAddress: Address;
 
   before(async () => {
     const port = await freePort();
@@ -79,8 +80,9 @@ describe("decoder end to end", { skip: ready ? false : "CommittedLedger not comp
   });
 
   it("replays the demo batches and the JSON balances give the chain's ledgerRoot()", async () => {
-    const { ledger, batches } = await runLedgerDemo({ rpc, batches: 3, seed: 7, root });
+    const { ledger, batches } = await runLedgerDemo({ rpc, batches: 3, seed: 7, root, legacy: true });
     assert.equal(batches.length, 3);
+    ledgerAddress = ledger;
     const last = batches[2];
     const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
       execFile("npx", ["decode", last.txHash, "--rpc", rpc, "--ledger", ledger, "--json"], { cwd: root }, (err, stdout) =>
@@ -96,5 +98,15 @@ describe("decoder end to end", { skip: ready ? false : "CommittedLedger not comp
     const chainRoot = await client.readContract({ address: ledger, abi: committedLedgerAbi(), functionName: "ledgerRoot" });
     assert.equal(naiveRoot(result.balances), chainRoot);
     assert.equal(result.root, chainRoot);
+  });
+
+  it("decode verify replays every batch, the legacy one included", async () => {
+    const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile("npx", ["decode", "verify", "--rpc", rpc, "--ledger", ledgerAddress], { cwd: root }, (err, stdout) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+      );
+    });
+    assert.equal(code, 0, stdout);
+    assert.match(stdout, /3 batch\(es\) verified/);
   });
 });

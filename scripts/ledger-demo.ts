@@ -1,5 +1,5 @@
 /**
- * `npm run ledger:demo -- --rpc <url> [--batches N] [--ledger <address>] [--seed S]`
+ * `npm run ledger:demo -- --rpc <url> [--batches N] [--ledger <address>] [--seed S] [--legacy]`
  * Commits N batches of random but valid journal operations to a CommittedLedger (deploying one when no
  * --ledger is given) and prints one JSON line per batch: {"txHash","nonce","root"}.
  *
@@ -33,6 +33,8 @@ export interface LedgerDemoOptions {
   batches: number;
   ledger?: Address;
   seed?: number;
+  /** Make the second batch a legacy `commitBatch` (a grant and a MINT match) with emitEvents=true. */
+  legacy?: boolean;
   /** Project root holding artifacts/ (for deploying). */
   root?: string;
 }
@@ -136,6 +138,22 @@ export async function runLedgerDemo(opts: LedgerDemoOptions, onBatch: (b: DemoBa
   const rand = prng(opts.seed ?? 1);
   const out: DemoBatch[] = [];
   for (let b = 0; b < opts.batches; b++) {
+    if (opts.legacy && b === 1) {
+      const credits = [{ account: TRADERS[0], id: 0n, delta: 1_000_000n, reason: 0 }, { account: TRADERS[1], id: 0n, delta: 1_000_000n, reason: 0 }];
+      const matches = [{ maker: TRADERS[0], taker: TRADERS[1], marketId: 5n, side: 1, kind: 2, shares: 20_000n, priceBps: 2500, fee: 11n }];
+      // The contract applies matches first, then credits: mirror that order locally.
+      applyOps(state, [...credits.map((c): JournalOp => ({ type: "CREDIT", account: c.account, assetId: c.id, amount: c.delta, reason: 0 })), { type: "MATCH", ...matches[0], side: 1, kind: 2 }], { treasury });
+      const newRoot = await state.root();
+      nonce += 1n;
+      const hash = await wallet.writeContract({ address: ledger, abi, functionName: "commitBatch", args: [nonce, prevRoot, newRoot, matches, credits, true] });
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      if (receipt.status !== "success") throw new Error(`legacy batch ${nonce} reverted (tx ${hash})`);
+      prevRoot = newRoot;
+      const record = { txHash: hash, nonce: nonce.toString(), root: newRoot };
+      out.push(record);
+      onBatch(record);
+      continue;
+    }
     const ops = randomOps(state, rand, b);
     const payload = encodePayload(ops, { treasury });
     applyOps(state, ops, { treasury });
@@ -160,13 +178,13 @@ export async function runLedgerDemo(opts: LedgerDemoOptions, onBatch: (b: DemoBa
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { rpc: { type: "string" }, batches: { type: "string" }, ledger: { type: "string" }, seed: { type: "string" } } });
+  const { values } = parseArgs({ options: { rpc: { type: "string" }, batches: { type: "string" }, ledger: { type: "string" }, seed: { type: "string" }, legacy: { type: "boolean" } } });
   if (!values.rpc) {
-    console.error("usage: npm run ledger:demo -- --rpc <url> [--batches N] [--ledger <address>] [--seed S]");
+    console.error("usage: npm run ledger:demo -- --rpc <url> [--batches N] [--ledger <address>] [--seed S] [--legacy]");
     process.exit(2);
   }
   runLedgerDemo(
-    { rpc: values.rpc, batches: Number(values.batches ?? 3), ledger: values.ledger as Address | undefined, seed: values.seed ? Number(values.seed) : undefined },
+    { rpc: values.rpc, batches: Number(values.batches ?? 3), ledger: values.ledger as Address | undefined, seed: values.seed ? Number(values.seed) : undefined, legacy: values.legacy },
     (b) => console.log(JSON.stringify(b)),
   ).then(
     () => process.exit(0),
