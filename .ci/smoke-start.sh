@@ -27,7 +27,13 @@ until curl -fsS "http://127.0.0.1:$PORT/api/agent/v1/time" >/dev/null 2>&1; do
   sleep 1
 done
 echo "answered /time: $(curl -fsS "http://127.0.0.1:$PORT/api/agent/v1/time")"
-sleep 3 # let the indexer and the rest come up fully before stopping
+# Let the rest (the indexer) come up fully before stopping, so the stop covers the whole stack.
+until grep -q "service is up" "$log"; do
+  if ! kill -0 "$pid" 2>/dev/null || [ "$(date +%s)" -ge "$deadline" ]; then
+    echo "npm start did not finish starting within 180 s"; tail -50 "$log"; exit 1
+  fi
+  sleep 1
+done
 # Record the whole tree (children lead their own process groups, so walk parent links).
 tree="$pid $(descendants "$pid")"
 echo "process tree: $tree"
@@ -35,7 +41,11 @@ kill -TERM "$pid"
 for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
 sleep 1
 left=""
-for p in $tree; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+# A zombie (state Z) has exited and only waits to be reaped by PID 1; it is not left running.
+for p in $tree; do
+  state=$(ps -o stat= -p "$p" 2>/dev/null || true)
+  if [ -n "$state" ] && [ "${state:0:1}" != "Z" ]; then left="$left $p"; fi
+done
 if [ -n "$left" ]; then
   echo "processes left after SIGTERM:$left"; ps -o pid,ppid,pgid,cmd -p "$(echo $left | tr ' ' ',')" || true
   kill -KILL $left 2>/dev/null || true

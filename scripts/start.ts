@@ -13,6 +13,7 @@ import { ConfigError, loadConfig, type Config } from "../api/config";
 import { startChild, stopChild, type Child } from "./stack/children";
 import { startLocalChain } from "./stack/chain";
 import { ensureDeployment } from "./stack/deployment";
+import { startIndexer } from "./stack/indexer";
 import { GiveUp, waitFor } from "./stack/wait";
 import { watchParent } from "./stack/parent-watch";
 
@@ -53,12 +54,18 @@ async function main(): Promise<void> {
   try {
     if (!config.RPC_URL) {
       console.error(`starting the local chain on ${config.rpcUrl} (chain id ${config.CHAIN_ID})...`);
-      children.push(await startLocalChain({ port: config.CHAIN_PORT, chainId: config.CHAIN_ID, forkUrl: config.FORK_URL }));
+      await startLocalChain({ port: config.CHAIN_PORT, chainId: config.CHAIN_ID, forkUrl: config.FORK_URL }, (child) => children.push(child));
     }
     const deployment = await ensureDeployment(config);
     console.error(`contracts: ${deployment.file}${deployment.deployedNow ? " (deployed now)" : " (reused)"}`);
 
     const ready = await startServiceChild(config, flags, children);
+    let indexerUrl: string | undefined;
+    if (flags.indexer && config.INDEXER_ENABLED) {
+      console.error("starting the indexer...");
+      const indexer = await startIndexer(config, deployment, (child) => children.push(child));
+      indexerUrl = indexer.url;
+    }
 
     console.log(
       [
@@ -69,6 +76,7 @@ async function main(): Promise<void> {
         `  OpenAPI        ${ready.baseUrl}/openapi.json`,
         `  chain          ${config.rpcUrl} (chain id ${config.CHAIN_ID})`,
         `  data           ${ready.data}`,
+        ...(indexerUrl ? [`  indexer        ${indexerUrl} (Ponder: /status, /ledger/batches)`] : []),
         ...(ready.demoKey ? [`  demo API key   ${ready.demoKey}   (execute tier; try: curl -H "Authorization: Bearer ${ready.demoKey}" ${ready.baseUrl}/me)`] : []),
         "Ctrl-C stops everything.",
         "",

@@ -1,0 +1,68 @@
+/**
+ * Step 4 of `npm start`: the Ponder indexer (pinned 0.16.10) on the same chain and the same kind of database.
+ *
+ * A local Hardhat chain keeps no state across runs, so the index belongs to one chain instance: its PGlite directory
+ * (or Postgres schema) is named after the chain's genesis block hash, and those of earlier instances are removed.
+ */
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { createPublicClient, http } from "viem";
+import type { Config } from "../../api/config";
+import { startChild, stopChild, type Child } from "./children";
+import { GiveUp, waitFor } from "./wait";
+
+const ROOT = join(__dirname, "..", "..");
+
+export interface IndexerHandle {
+  child: Child;
+  /** Base URL of Ponder's HTTP server (/health, /ready, /status and the indexer's own reads). */
+  url: string;
+}
+
+/** The tag of one chain instance: the first 10 hex digits of its genesis block hash. */
+async function chainInstanceTag(rpcUrl: string): Promise<string> {
+  const genesis = await createPublicClient({ transport: http(rpcUrl) }).getBlock({ blockNumber: 0n });
+  return genesis.hash.slice(2, 12);
+}
+
+/** `track` is called with the child as soon as it is spawned, so a stop during start-up also stops it. */
+export async function startIndexer(config: Config, deployment: { file: string; chainId: number }, track: (child: Child) => void): Promise<IndexerHandle> {
+  const tag = await chainInstanceTag(config.rpcUrl);
+  const ponderDir = join(config.dataDir, "ponder");
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(config.PONDER_PORT), // Ponder reads PORT before --port: never let it take the service's
+    CHAIN_ID: String(config.CHAIN_ID),
+    RPC_URL: config.rpcUrl,
+    DEPLOYMENT_FILE: deployment.file,
+    PONDER_TELEMETRY_DISABLED: "true",
+    PONDER_LOG_LEVEL: process.env.PONDER_LOG_LEVEL ?? "warn",
+  };
+  if (config.DATABASE_URL) {
+    env.DATABASE_URL = config.DATABASE_URL;
+  } else {
+    delete env.DATABASE_URL;
+    env.PONDER_PGLITE_DIR = join(ponderDir, tag);
+    if (existsSync(ponderDir)) for (const old of readdirSync(ponderDir)) if (old !== tag) rmSync(join(ponderDir, old), { recursive: true, force: true });
+  }
+  const schema = `ponder_${config.CHAIN_ID}_${tag}`;
+  const bin = join(ROOT, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
+  const args = [bin, "start", "--root", join(ROOT, "indexer"), "--schema", schema, "--port", String(config.PONDER_PORT), "--hostname", "127.0.0.1"];
+  if (config.DATABASE_URL) args.push("--views-schema", `indexer_${config.CHAIN_ID}`);
+  const child = startChild("indexer", process.execPath, args, { cwd: ROOT, env, quiet: false });
+  track(child);
+  let exitCode: number | string | undefined;
+  void child.exited.then((c) => (exitCode = c));
+  const url = `http://127.0.0.1:${config.PONDER_PORT}`;
+  try {
+    await waitFor("the indexer", async () => {
+      if (exitCode !== undefined) throw new GiveUp(`the indexer exited (${exitCode})`);
+      const res = await fetch(`${url}/ready`);
+      return res.ok ? true : undefined;
+    }, 180_000, 250);
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
+  return { child, url };
+}
