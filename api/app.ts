@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { ApiError } from "./errors/api-error";
 import { problemResponse } from "./errors/problem";
 import type { ServiceContext } from "./context";
+import { mountLedgerProof } from "./ledger/proof-route";
 
 export const API_BASE_PATH = "/api/agent/v1";
 
@@ -17,6 +18,7 @@ export function createApp(ctx: ServiceContext): Hono {
   api.get("/time", (c) => c.json({ serverTime: ctx.clock.now() }));
 
   app.route(API_BASE_PATH, api);
+  mountLedgerProof(app, () => ctx.publishedLedger());
 
   app.notFound((c) => problemResponse(new ApiError("NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), c.req.url));
 

@@ -1,7 +1,7 @@
 /** Entry point of the service process (run by `npm start` as a child, or alone with `tsx api/main.ts`). */
 import { ConfigError, loadConfig } from "./config";
 import { startService } from "./service";
-import { watchParent } from "../scripts/stack/parent-watch";
+import { watchParent } from "./process/parent-watch";
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -11,6 +11,9 @@ import { systemClock, type Clock } from "../relayer/clock";
 import { createApp, API_BASE_PATH } from "./app";
 import type { Config } from "./config";
 import type { ServiceContext } from "./context";
+import { existsSync } from "node:fs";
+import { deploymentFile, readDeployment } from "./discovery-docs/deployment";
+import { PublishedLedger } from "./ledger/published-ledger";
 
 export interface RunningService {
   ctx: ServiceContext;
@@ -21,7 +24,13 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(config: Config, opts: { clock?: Clock } = {}): Promise<RunningService> {
+export interface StartServiceOptions {
+  clock?: Clock;
+  /** The published ledger to serve proofs from; default: the CommittedLedger of deployments/<chainId>.json. */
+  publishedLedger?: PublishedLedger;
+}
+
+export async function startService(config: Config, opts: StartServiceOptions = {}): Promise<RunningService> {
   const log = pino({ level: config.LOG_LEVEL, base: { svc: "api" } });
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   try {
@@ -30,7 +39,7 @@ export async function startService(config: Config, opts: { clock?: Clock } = {})
     await db.close();
     throw err;
   }
-  const ctx: ServiceContext = { config, db, clock: opts.clock ?? systemClock, log };
+  const ctx: ServiceContext = { config, db, clock: opts.clock ?? systemClock, log, publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : publishedLedgerOf(config) };
   const app = createApp(ctx);
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, () => resolve(s));
@@ -50,5 +59,17 @@ export async function startService(config: Config, opts: { clock?: Clock } = {})
       await new Promise<void>((r) => server.close(() => r()));
       await db.close();
     },
+  };
+}
+
+/** Reads the deployment artifact on first use, so a service started before the deployment still finds it. */
+function publishedLedgerOf(config: Config): () => PublishedLedger | null {
+  let ledger: PublishedLedger | null = null;
+  return () => {
+    if (ledger) return ledger;
+    const file = deploymentFile(config.CHAIN_ID);
+    const address = existsSync(file) ? readDeployment(file).contracts.CommittedLedger?.address : undefined;
+    if (address) ledger = new PublishedLedger(config.rpcUrl, address as `0x${string}`, config.CHAIN_ID);
+    return ledger;
   };
 }

@@ -15,7 +15,7 @@ import { startLocalChain } from "./stack/chain";
 import { ensureDeployment } from "./stack/deployment";
 import { startIndexer } from "./stack/indexer";
 import { GiveUp, waitFor } from "./stack/wait";
-import { watchParent } from "./stack/parent-watch";
+import { watchParent } from "../api/process/parent-watch";
 
 const ROOT = join(__dirname, "..");
 

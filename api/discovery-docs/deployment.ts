@@ -3,6 +3,7 @@
  * Parsed with zod at the edge so a stale or hand-edited file fails with a clear message instead of deep inside a route.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
@@ -27,6 +28,13 @@ export const deploymentSchema = z.object({
 });
 
 export type Deployment = z.infer<typeof deploymentSchema>;
+
+/** Where deployment artifacts live: deployments/<chainId>.json at the repository root. */
+export const DEPLOYMENTS_DIR = join(__dirname, "..", "..", "deployments");
+
+export function deploymentFile(chainId: number, dir = DEPLOYMENTS_DIR): string {
+  return join(dir, `${chainId}.json`);
+}
 
 export function readDeployment(file: string): Deployment {
   const parsed = deploymentSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));

@@ -4,11 +4,11 @@
  * deployment, which lands at the same addresses because the deployer's nonces replay in the same order.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { createPublicClient, http, type Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../api/config";
 import { deployAll } from "../deploy";
+import { DEPLOYMENTS_DIR, deploymentFile } from "../../api/discovery-docs/deployment";
 
 export interface DeploymentHandle {
   file: string;
@@ -16,10 +16,9 @@ export interface DeploymentHandle {
   deployedNow: boolean;
 }
 
-export const DEPLOYMENTS_DIR = join(__dirname, "..", "..", "deployments");
 
 export async function ensureDeployment(config: Config): Promise<DeploymentHandle> {
-  const file = join(DEPLOYMENTS_DIR, `${config.CHAIN_ID}.json`);
+  const file = deploymentFile(config.CHAIN_ID);
   if (existsSync(file)) {
     const existing = JSON.parse(readFileSync(file, "utf8")) as { contracts?: Record<string, { address: Address }> };
     const ledger = existing.contracts?.CommittedLedger?.address;
