@@ -119,4 +119,7 @@ async function startServiceChild(config: Config, flags: StartFlags, children: Ch
   }, 180_000, 100);
 }
 
-void main();
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : `start failed: ${(err as Error).message}`);
+  process.exit(1);
+});
