@@ -1,0 +1,177 @@
+import { expect } from "chai";
+import hre from "hardhat";
+import fc from "fast-check";
+import { type Abi, type Address } from "viem";
+import { lmsrMarketAbi, lmsrFactoryAbi, outcomeTokenAbi } from "../../../generated/abis";
+import { expectRevert } from "../../support/revert";
+
+const abi = [...lmsrMarketAbi, ...lmsrFactoryAbi, ...outcomeTokenAbi] as unknown as Abi;
+const expectCustomError = (p: Promise<unknown>, name: string) => expectRevert(p, abi, name);
+const SEED = 1_000_000_000n; // 1,000 units of a 6-decimal token
+const BIG = 10n ** 15n;
+
+async function fixture(outcomeCount: number) {
+  const [admin, creator, trader, treasury, stranger] = await hre.viem.getWalletClients();
+  const pc = await hre.viem.getPublicClient();
+  const usdc = await hre.viem.deployContract("TestUSDC", []);
+  const outcome = await hre.viem.deployContract("OutcomeToken", [admin.account.address, "uri"]);
+  const factory = await hre.viem.deployContract("LmsrFactory", [admin.account.address, outcome.address, outcomeCount, treasury.account.address]);
+  await outcome.write.setFactory([factory.address, true]);
+  await factory.write.setCollateral([usdc.address, true]);
+  for (const w of [creator, trader, stranger]) {
+    await usdc.write.mint([w.account.address, BIG]);
+    const t = await hre.viem.getContractAt("TestUSDC", usdc.address, { client: { wallet: w } });
+    await t.write.approve([factory.address, BIG]);
+  }
+  const now = BigInt((await pc.getBlock()).timestamp);
+  const closeTime = now + 3600n;
+  const asCreator = await hre.viem.getContractAt("LmsrFactory", factory.address, { client: { wallet: creator } });
+  const hash = await asCreator.write.createMarket([usdc.address, SEED, closeTime, 200, 100, "Will it rain?"]);
+  await pc.waitForTransactionReceipt({ hash });
+  const [created] = await factory.getEvents.MarketCreated();
+  const marketAddress = created.args.market as Address;
+  const as = async (w: typeof trader) => {
+    const t = await hre.viem.getContractAt("TestUSDC", usdc.address, { client: { wallet: w } });
+    await t.write.approve([marketAddress, BIG]);
+    return hre.viem.getContractAt("LmsrMarket", marketAddress, { client: { wallet: w } });
+  };
+  const market = await hre.viem.getContractAt("LmsrMarket", marketAddress);
+  return { admin, creator, trader, treasury, stranger, pc, usdc, outcome, factory, market, created, closeTime, as, testClient: await hre.viem.getTestClient() };
+}
+
+/** Float reference of the LMSR cost function. */
+function costF(q: number[], b: number): number {
+  const m = Math.max(...q.map((x) => x / b));
+  return b * (m + Math.log(q.reduce((s, x) => s + Math.exp(x / b - m), 0)));
+}
+
+describe("LmsrMarket", () => {
+  it("creates a market with b = seed / ln(n), registers its id and emits everything an indexer needs", async () => {
+    for (const n of [2, 3]) {
+      const f = await fixture(n);
+      const a = f.created.args;
+      expect(a.marketId).to.equal(1n);
+      expect(a.outcomeCount).to.equal(n);
+      expect(a.seed).to.equal(SEED);
+      expect(Number(a.b)).to.be.closeTo(Number(SEED) / Math.log(n), 2);
+      expect(a.closeTime).to.equal(f.closeTime);
+      expect(a.question).to.equal("Will it rain?");
+      expect(await f.outcome.read.marketOf([1n])).to.equal(a.market);
+      expect(await f.usdc.read.balanceOf([a.market!])).to.equal(SEED);
+      const p = await f.market.read.prices();
+      for (const x of p) expect(Number(x) / 1e18).to.be.closeTo(1 / n, 1e-12);
+    }
+  });
+
+  it("refuses bad creations: collateral not enabled, past close time, fee above cap, tiny seed", async () => {
+    const f = await fixture(2);
+    const asCreator = await hre.viem.getContractAt("LmsrFactory", f.factory.address, { client: { wallet: f.creator } });
+    await expectCustomError(asCreator.write.createMarket([f.outcome.address, SEED, f.closeTime, 0, 0, "q"]), "LmsrFactoryCollateralNotEnabled");
+    await expectCustomError(asCreator.write.createMarket([f.usdc.address, SEED, 1n, 0, 0, "q"]), "LmsrFactoryBadCloseTime");
+    await expectCustomError(asCreator.write.createMarket([f.usdc.address, SEED, f.closeTime, 1001, 0, "q"]), "LmsrFactoryFeeTooHigh");
+    await expectCustomError(asCreator.write.createMarket([f.usdc.address, 10n, f.closeTime, 0, 0, "q"]), "LmsrFactorySeedTooSmall");
+  });
+
+  it("buys and sells within limits, charges the sell exit fee to the treasury, and refuses over-limit trades", async () => {
+    const f = await fixture(2);
+    const m = await f.as(f.trader);
+    const me = f.trader.account.address;
+    const cost = await f.market.read.quoteBuy([0, 100_000_000n]);
+    await expectCustomError(m.write.buy([0, 100_000_000n, cost - 1n, me]), "LmsrCostAboveLimit");
+    await m.write.buy([0, 100_000_000n, cost, me]);
+    expect(await f.outcome.read.balanceOf([me, 256n])).to.equal(100_000_000n);
+    const [proceeds, fee] = await f.market.read.quoteSell([0, 50_000_000n]);
+    expect(fee).to.equal((proceeds + fee) * 200n / 10_000n + ((proceeds + fee) * 200n % 10_000n ? 1n : 0n));
+    await expectCustomError(m.write.sell([0, 50_000_000n, proceeds + 1n, me]), "LmsrProceedsBelowLimit");
+    await m.write.sell([0, 50_000_000n, proceeds, me]);
+    expect(await f.usdc.read.balanceOf([f.treasury.account.address])).to.equal(fee);
+    const trades = await f.market.getEvents.Trade({}, { fromBlock: 0n });
+    expect(trades.map((t) => [t.args.isBuy, t.args.shares, t.args.amount])).to.deep.equal([[true, 100_000_000n, cost], [false, 50_000_000n, proceeds]]);
+    await expectCustomError(m.write.buy([2, 1n, BIG, me]), "LmsrInvalidOutcome");
+    await expectCustomError(m.write.buy([0, 0n, BIG, me]), "LmsrZeroShares");
+  });
+
+  it("resolves after close by a resolver only, pays winners less the winnings fee, and returns the surplus to the creator", async () => {
+    const f = await fixture(3);
+    const m = await f.as(f.trader);
+    const s = await f.as(f.stranger);
+    await m.write.buy([1, 300_000_000n, BIG, f.trader.account.address]);
+    await s.write.buy([2, 200_000_000n, BIG, f.stranger.account.address]);
+    const asResolver = await hre.viem.getContractAt("LmsrMarket", f.market.address, { client: { wallet: f.admin } });
+    await expectCustomError(asResolver.write.resolve([1]), "LmsrNotClosed");
+    await expectCustomError(s.write.voidMarket(), "LmsrNotResolver");
+    await expectCustomError(m.write.redeem([1]), "LmsrNotSettled");
+    await f.testClient.increaseTime({ seconds: 3601 });
+    await f.testClient.mine({ blocks: 1 });
+    await expectCustomError(m.write.buy([0, 1n, BIG, f.trader.account.address]), "LmsrMarketClosed");
+    await asResolver.write.resolve([1]);
+    await expectCustomError(asResolver.write.voidMarket(), "LmsrAlreadySettled");
+    const before = await f.usdc.read.balanceOf([f.trader.account.address]);
+    await m.write.redeem([1]);
+    expect((await f.usdc.read.balanceOf([f.trader.account.address])) - before).to.equal(300_000_000n - 3_000_000n);
+    await s.write.redeem([2]);
+    const asCreator = await f.as(f.creator);
+    await expectCustomError(m.write.withdrawSurplus(), "LmsrNotCreator");
+    await asCreator.write.withdrawSurplus();
+    expect(await f.usdc.read.balanceOf([f.market.address])).to.equal(0n);
+  });
+
+  it("voids: every share redeems at 1/n and the market stays solvent", async () => {
+    const f = await fixture(2);
+    const m = await f.as(f.trader);
+    await m.write.buy([0, 400_000_000n, BIG, f.trader.account.address]);
+    const asResolver = await hre.viem.getContractAt("LmsrMarket", f.market.address, { client: { wallet: f.admin } });
+    await asResolver.write.voidMarket();
+    const before = await f.usdc.read.balanceOf([f.trader.account.address]);
+    await m.write.redeem([0]);
+    expect((await f.usdc.read.balanceOf([f.trader.account.address])) - before).to.equal(200_000_000n);
+    await (await f.as(f.creator)).write.withdrawSurplus();
+  });
+
+  it("property: prices sum to 1 within 1e-15, match the float reference, and a buy-then-sell never profits", async () => {
+    const f = await fixture(3);
+    const b = Number(f.created.args.b);
+    const m = await f.as(f.trader);
+    const me = f.trader.account.address;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 2 }), fc.bigInt({ min: 1n, max: 3_000_000_000n }), async (outcome, shares) => {
+        const q = (await f.market.read.outstanding()).map(Number);
+        const p = await f.market.read.prices();
+        const sum = p.reduce((s, x) => s + x, 0n);
+        expect(Number(sum - 10n ** 18n) / 1e18).to.be.within(-1e-15, 1e-15);
+        const cost = await f.market.read.quoteBuy([outcome, shares]);
+        const q2 = [...q];
+        q2[outcome] += Number(shares);
+        const ref = costF(q2, b) - costF(q, b);
+        expect(Number(cost)).to.be.at.least(ref - 1e-3);
+        expect(Number(cost)).to.be.at.most(ref + 2 + ref * 1e-9);
+        await m.write.buy([outcome, shares, cost, me]);
+        const [proceeds, fee] = await f.market.read.quoteSell([outcome, shares]);
+        expect(proceeds + fee < cost, `${proceeds}+${fee} vs ${cost}`).to.equal(true);
+        await m.write.sell([outcome, shares, proceeds, me]);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it("property: worst-case loss of the market maker is at most the seed", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 1 }), fc.bigInt({ min: 1n, max: 5_000_000_000n })), { minLength: 1, maxLength: 4 }), async (trades) => {
+        const f = await fixture(2);
+        const m = await f.as(f.trader);
+        let paid = 0n;
+        for (const [o, s] of trades) {
+          const cost = await f.market.read.quoteBuy([o, s]);
+          await m.write.buy([o, s, cost, f.trader.account.address]);
+          paid += cost;
+        }
+        const q = await f.market.read.outstanding();
+        const maxPayout = q.reduce((a, x) => (x > a ? x : a), 0n);
+        // Loss = the largest payout minus what traders paid; it never exceeds the seed, and the pool covers it.
+        expect(maxPayout - paid <= SEED).to.equal(true);
+        expect((await f.usdc.read.balanceOf([f.market.address])) >= maxPayout).to.equal(true);
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
