@@ -9,6 +9,7 @@ import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../api/config";
 import { committedLedgerAbi, playMoneyAbi } from "../generated/abis";
 import { freePort } from "../test/support/ports";
 import { deployAll } from "./deploy";
+import { loadDeployment } from "./deployments";
 import { startLocalChain } from "./stack/chain";
 import { stopChild } from "./stack/children";
 import { deploymentSchema } from "../api/discovery-docs/deployment";
@@ -42,7 +43,12 @@ describe("deployAll", () => {
     assert.equal(first.onChainOperator, privateKeyToAccount(DEV_OPERATOR_KEY).address);
     assert.equal(first.operatorMints, true);
     const file = deploymentSchema.parse(JSON.parse(readFileSync(join(dir, "a", "8453.json"), "utf8")));
-    for (const name of ["CommittedLedger", "PlayMoney", "OutcomeToken", "TestUSDC"]) assert.ok(file.contracts[name].blockNumber > 0, name);
+    for (const name of ["CommittedLedger", "PlayMoney", "OutcomeToken", "BinaryFactory", "TernaryFactory", "TestUSDC", "RouterImplementation", "Router:USDC", "Router:PM"]) {
+      assert.ok(file.contracts[name].blockNumber > 0, name);
+    }
+    assert.deepEqual(file.collaterals.map((c) => [c.symbol, c.router]), [["USDC", file.contracts["Router:USDC"].address], ["PM", file.contracts["Router:PM"].address]]);
+    assert.equal(file.routerInterface?.functions.executeTradeIntent.signature, "executeTradeIntent((address,address,uint8,bool,uint256,uint256,uint256,uint256),bytes)");
+    assert.equal(loadDeployment(8453, join(dir, "a")).contracts.TernaryFactory.address, file.contracts.TernaryFactory.address);
     const second = await deployOnFreshChain(join(dir, "b"));
     assert.deepEqual(
       Object.fromEntries(Object.entries(second.record.contracts).map(([k, v]) => [k, v.address])),

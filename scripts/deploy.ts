@@ -10,7 +10,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createPublicClient, createWalletClient, defineChain, http, type Abi, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, defineChain, encodeFunctionData, http, keccak256, toFunctionSelector, toFunctionSignature, type Abi, type AbiFunction, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 const ROOT = join(__dirname, "..");
@@ -37,11 +37,24 @@ export interface DeploymentRecord {
   treasury: Address;
   contracts: Record<string, DeployedContract>;
   collaterals: { symbol: string; token: Address; decimals: number; router: Address }[];
-  routerInterface: null;
+  routerInterface: RouterInterface;
 }
 
+/** What a client needs to recognise the Router implementation and call it. */
+export interface RouterInterface {
+  abiVersion: string;
+  /** keccak256 of the implementation's runtime code. */
+  runtimeCodeHash: Hex;
+  functions: Record<"executeTradeIntent" | "executeBasketIntent", { signature: string; selector: Hex }>;
+}
+
+/** Version of the router's intent ABI; bump when TradeIntent/BasketIntent change. */
+export const ROUTER_ABI_VERSION = "1";
+
+/** `dir` is a folder under contracts/, or a path under artifacts/ starting with "@" (library contracts). */
 function artifact(name: string, dir: string): { abi: Abi; bytecode: Hex } {
-  const a = JSON.parse(readFileSync(join(ROOT, "artifacts", "contracts", dir, `${name}.sol`, `${name}.json`), "utf8"));
+  const base = dir.startsWith("@") ? join(ROOT, "artifacts", dir) : join(ROOT, "artifacts", "contracts", dir);
+  const a = JSON.parse(readFileSync(join(base, `${name}.sol`, `${name}.json`), "utf8"));
   return { abi: a.abi, bytecode: a.bytecode };
 }
 
@@ -54,8 +67,8 @@ export async function deployAll(opts: DeployOptions): Promise<DeploymentRecord> 
   const wallet = createWalletClient({ chain, account, transport });
   const contracts: Record<string, DeployedContract> = {};
 
-  const deploy = async (name: string, dir: string, args: unknown[]): Promise<Address> => {
-    const { abi, bytecode } = artifact(name, dir);
+  const deploy = async (name: string, dir: string, args: unknown[], artifactName = name): Promise<Address> => {
+    const { abi, bytecode } = artifact(artifactName, dir);
     const hash = await wallet.deployContract({ abi, bytecode, args });
     const receipt = await client.waitForTransactionReceipt({ hash });
     if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`deploying ${name} failed (tx ${hash})`);
@@ -72,8 +85,34 @@ export async function deployAll(opts: DeployOptions): Promise<DeploymentRecord> 
   const pm = await deploy("PlayMoney", "tokens", [account.address]);
   const minterRole = (await client.readContract({ address: pm, abi: artifact("PlayMoney", "tokens").abi, functionName: "MINTER_ROLE" })) as Hex;
   await send("PlayMoney", "tokens", pm, "grantRole", [minterRole, opts.operatorAddress]);
-  await deploy("OutcomeToken", "tokens", [account.address, "https://metadata.invalid/outcome/{id}.json"]);
-  await deploy("TestUSDC", "tokens", []);
+  const outcome = await deploy("OutcomeToken", "tokens", [account.address, "https://metadata.invalid/outcome/{id}.json"]);
+  const usdc = await deploy("TestUSDC", "tokens", []);
+  const collateralTokens = [
+    { symbol: "USDC", token: usdc },
+    { symbol: "PM", token: pm },
+  ];
+  for (const [name, outcomeCount] of [["BinaryFactory", 2], ["TernaryFactory", 3]] as const) {
+    const factory = await deploy(name, "markets", [account.address, outcome, outcomeCount, opts.treasuryAddress], "LmsrFactory");
+    await send("OutcomeToken", "tokens", outcome, "setFactory", [factory, true]);
+    for (const c of collateralTokens) await send("LmsrFactory", "markets", factory, "setCollateral", [c.token, true]);
+  }
+
+  const routerImpl = await deploy("RouterImplementation", "router", [], "IntentRouter");
+  const routerAbi = artifact("IntentRouter", "router").abi;
+  const collaterals: DeploymentRecord["collaterals"] = [];
+  for (const c of collateralTokens) {
+    const init = encodeFunctionData({ abi: routerAbi, functionName: "initialize", args: [account.address, c.token] });
+    const router = await deploy(`Router:${c.symbol}`, "@openzeppelin/contracts/proxy/ERC1967", [routerImpl, init], "ERC1967Proxy");
+    collaterals.push({ symbol: c.symbol, token: c.token, decimals: 6, router });
+  }
+  const code = await client.getCode({ address: routerImpl });
+  if (!code) throw new Error("RouterImplementation has no code");
+  const fn = (name: string) => {
+    const item = routerAbi.find((x): x is AbiFunction => x.type === "function" && x.name === name);
+    if (!item) throw new Error(`IntentRouter ABI lacks ${name}`);
+    const signature = toFunctionSignature(item);
+    return { signature, selector: toFunctionSelector(signature) };
+  };
 
   const record: DeploymentRecord = {
     chainId,
@@ -81,8 +120,12 @@ export async function deployAll(opts: DeployOptions): Promise<DeploymentRecord> 
     operator: opts.operatorAddress,
     treasury: opts.treasuryAddress,
     contracts,
-    collaterals: [],
-    routerInterface: null,
+    collaterals,
+    routerInterface: {
+      abiVersion: ROUTER_ABI_VERSION,
+      runtimeCodeHash: keccak256(code),
+      functions: { executeTradeIntent: fn("executeTradeIntent"), executeBasketIntent: fn("executeBasketIntent") },
+    },
   };
   const outDir = opts.outDir ?? join(ROOT, "deployments");
   mkdirSync(outDir, { recursive: true });
