@@ -27,7 +27,7 @@ async function fixture(outcomeCount: number) {
   const closeTime = now + 3600n;
   const asCreator = await hre.viem.getContractAt("LmsrFactory", factory.address, { client: { wallet: creator } });
   const hash = await asCreator.write.createMarket([usdc.address, SEED, closeTime, 200, 100, "Will it rain?"]);
-  await pc.waitForTransactionReceipt({ hash });
+  const createGas = (await pc.waitForTransactionReceipt({ hash })).gasUsed;
   const [created] = await factory.getEvents.MarketCreated();
   const marketAddress = created.args.market as Address;
   const as = async (w: typeof trader) => {
@@ -36,7 +36,7 @@ async function fixture(outcomeCount: number) {
     return hre.viem.getContractAt("LmsrMarket", marketAddress, { client: { wallet: w } });
   };
   const market = await hre.viem.getContractAt("LmsrMarket", marketAddress);
-  return { admin, creator, trader, treasury, stranger, pc, usdc, outcome, factory, market, created, closeTime, as, testClient: await hre.viem.getTestClient() };
+  return { createGas, admin, creator, trader, treasury, stranger, pc, usdc, outcome, factory, market, created, closeTime, as, testClient: await hre.viem.getTestClient() };
 }
 
 /** Float reference of the LMSR cost function. */
@@ -56,6 +56,7 @@ describe("LmsrMarket", () => {
       expect(Number(a.b)).to.be.closeTo(Number(SEED) / Math.log(n), 2);
       expect(a.closeTime).to.equal(f.closeTime);
       expect(a.question).to.equal("Will it rain?");
+      console.log(JSON.stringify({ contract: "LmsrFactory", entry: `createMarket(${n} outcomes)`, gas: Number(f.createGas) }));
       expect(await f.outcome.read.marketOf([1n])).to.equal(a.market);
       expect(await f.usdc.read.balanceOf([a.market!])).to.equal(SEED);
       const p = await f.market.read.prices();
@@ -78,13 +79,16 @@ describe("LmsrMarket", () => {
     const me = f.trader.account.address;
     const cost = await f.market.read.quoteBuy([0, 100_000_000n]);
     await expectCustomError(m.write.buy([0, 100_000_000n, cost - 1n, me]), "LmsrCostAboveLimit");
-    await m.write.buy([0, 100_000_000n, cost, me]);
+    const buyHash = await m.write.buy([0, 100_000_000n, cost, me]);
     expect(await f.outcome.read.balanceOf([me, 256n])).to.equal(100_000_000n);
     const [proceeds, fee] = await f.market.read.quoteSell([0, 50_000_000n]);
     expect(fee).to.equal((proceeds + fee) * 200n / 10_000n + ((proceeds + fee) * 200n % 10_000n ? 1n : 0n));
     await expectCustomError(m.write.sell([0, 50_000_000n, proceeds + 1n, me]), "LmsrProceedsBelowLimit");
-    await m.write.sell([0, 50_000_000n, proceeds, me]);
+    const sellHash = await m.write.sell([0, 50_000_000n, proceeds, me]);
     expect(await f.usdc.read.balanceOf([f.treasury.account.address])).to.equal(fee);
+    for (const [entry, hash] of [["buy", buyHash], ["sell", sellHash]] as const) {
+      console.log(JSON.stringify({ contract: "LmsrMarket(binary)", entry, gas: Number((await f.pc.waitForTransactionReceipt({ hash })).gasUsed) }));
+    }
     const trades = await f.market.getEvents.Trade({}, { fromBlock: 0n });
     expect(trades.map((t) => [t.args.isBuy, t.args.shares, t.args.amount])).to.deep.equal([[true, 100_000_000n, cost], [false, 50_000_000n, proceeds]]);
     await expectCustomError(m.write.buy([2, 1n, BIG, me]), "LmsrInvalidOutcome");

@@ -55,15 +55,18 @@ describe("IntentRouter (behind ERC1967Proxy)", () => {
   it("executes a signed buy and sell submitted by anyone and emits IntentExecuted with the digest", async () => {
     const f = await fixture();
     const buy = intent(f);
-    await f.router.write.executeTradeIntent([buy, await sign(f, buy)]);
+    const buyHash = await f.router.write.executeTradeIntent([buy, await sign(f, buy)]);
     expect(await f.outcome.read.balanceOf([f.trader.account.address, 256n])).to.equal(100_000_000n);
     const [ev] = await f.router.getEvents.IntentExecuted();
     expect(ev.args.digest).to.equal(await f.router.read.tradeDigest([buy]));
     expect(ev.args.trader?.toLowerCase()).to.equal(f.trader.account.address.toLowerCase());
     const before = await f.usdc.read.balanceOf([f.trader.account.address]);
     const sell = intent(f, { isBuy: false, amount: 40_000_000n, limit: 1n, nonce: 2n });
-    await f.router.write.executeTradeIntent([sell, await sign(f, sell)]);
+    const sellHash = await f.router.write.executeTradeIntent([sell, await sign(f, sell)]);
     expect(await f.outcome.read.balanceOf([f.trader.account.address, 256n])).to.equal(60_000_000n);
+    for (const [entry, hash] of [["executeTradeIntent(buy)", buyHash], ["executeTradeIntent(sell)", sellHash]] as const) {
+      console.log(JSON.stringify({ contract: "IntentRouter", entry, gas: Number((await f.pc.waitForTransactionReceipt({ hash })).gasUsed) }));
+    }
     expect((await f.usdc.read.balanceOf([f.trader.account.address])) > before).to.equal(true);
   });
 
