@@ -1,0 +1,59 @@
+/** Shared fixtures of the engine tests. */
+import type { Address } from "viem";
+import { applyOps, LedgerState, type JournalOp } from "../../decoder";
+import { Engine } from "./engine";
+import type { Command, EngineConfig, OrderSpec } from "./types";
+
+export const TREASURY = ("0x" + "7".repeat(40)) as Address;
+export const A = ("0x" + "a".repeat(40)) as Address;
+export const B = ("0x" + "b".repeat(40)) as Address;
+export const C = ("0x" + "c".repeat(40)) as Address;
+export const PM = 1_000_000n;
+export const SHARE = 1_000_000n;
+export const M = 1n;
+
+export function config(over: Partial<EngineConfig["allowance"]> = {}): EngineConfig {
+  return { treasury: TREASURY, allowance: { enabled: false, freePerPeriod: 100, periodMs: 7 * 86_400_000, ...over } };
+}
+
+/** An engine with market 1 (notional-v1, taker fee `fee` bps) and funded accounts A, B, C. */
+export function setup(opts: { fee?: number; feeModel?: "notional-v1" | "shares-v2"; allowance?: Partial<EngineConfig["allowance"]>; funds?: bigint } = {}) {
+  const e = new Engine(config(opts.allowance));
+  const ops: JournalOp[] = [];
+  let at = 1_000;
+  const run = (c: Command, when = at) => {
+    const r = e.apply(c, when);
+    ops.push(...r.ops);
+    return r;
+  };
+  for (const acct of [A, B, C]) {
+    run({ type: "openAccount", account: acct, signupAt: 0 });
+    run({ type: "credit", account: acct, amount: opts.funds ?? 1_000n * PM, reason: "GRANT" });
+  }
+  run({
+    type: "createMarket",
+    marketId: M,
+    pricing: "ORDERBOOK",
+    outcomes: 2,
+    feeModel: opts.feeModel ?? "notional-v1",
+    takerFeeBps: opts.fee ?? 0,
+    sellExitFeeBps: 0,
+    winningsExitFeeBps: 0,
+  });
+  const place = (account: Address, spec: Partial<OrderSpec> & Pick<OrderSpec, "outcome" | "action" | "priceBps" | "size">, when = at) =>
+    run({ type: "placeOrder", account, marketId: M, tif: "GTC", ...spec }, when);
+  return {
+    e,
+    ops,
+    run,
+    place,
+    tick: (ms: number) => (at += ms),
+    now: () => at,
+  };
+}
+
+export async function replayRoot(ops: JournalOp[]): Promise<string> {
+  const s = new LedgerState();
+  applyOps(s, ops, { treasury: TREASURY });
+  return s.root();
+}
