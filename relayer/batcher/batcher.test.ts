@@ -1,0 +1,256 @@
+import { strict as assert } from "node:assert";
+import { after, before, describe, it } from "node:test";
+import { createPublicClient, http, type Address, type Hex } from "viem";
+import { applyOps, LedgerState, type JournalOp } from "../../decoder";
+import { replayLedger } from "../../decoder/replay/replay";
+import { committedLedgerAbi } from "../../generated/abis";
+import { openTestDatabase } from "../../test/support/db";
+import { freePort } from "../../test/support/ports";
+import type { Database } from "../db/client";
+import { JournalWriter, opsToJson } from "../journal";
+import { Batcher, BatcherStoppedError, StaleBatchError, type BatcherOptions } from "./batcher";
+import { LedgerChain } from "./chain";
+import { deployLedger, FIRST_LEDGER_ADDRESS, OPERATOR_KEY, startChain, TREASURY } from "./test-chain";
+
+const alice = "0x00000000000000000000000000000000000000a1" as Address;
+const bob = "0x00000000000000000000000000000000000000b2" as Address;
+const credit = (account: Address, amount: bigint): JournalOp => ({ type: "CREDIT", account, assetId: 0n, amount, reason: 0 });
+const mint = (shares: bigint, priceBps: number): JournalOp => ({ type: "MATCH", maker: alice, taker: bob, marketId: 1n, side: 0, kind: 2, shares, priceBps, fee: 3n });
+
+/** Entry i: one or two ops, so whole-entry batching is visible. */
+const opsOfEntry = (i: number): JournalOp[] => (i % 3 === 0 ? [credit(alice, 1000n + BigInt(i)), credit(bob, 1000n)] : [mint(10n + BigInt(i), 4000 + i)]);
+
+async function appendEntries(db: Database, from: number, count: number): Promise<JournalOp[]> {
+  const w = await JournalWriter.open(db);
+  const all: JournalOp[] = [];
+  await Promise.all(
+    Array.from({ length: count }, (_, k) => {
+      const ops = opsOfEntry(from + k);
+      all.push(...ops);
+      return w.append({ at: 1_000 + from + k, command: `{"i":${from + k}}`, ops: opsToJson(ops), opCount: ops.length, reports: [] });
+    }),
+  );
+  return all;
+}
+
+async function rootOf(ops: JournalOp[]): Promise<Hex> {
+  const s = new LedgerState();
+  applyOps(s, ops, { treasury: TREASURY });
+  return s.root();
+}
+
+const fastBackoff = { initialMs: 5, maxMs: 40 };
+
+describe("Batcher on a real Hardhat node", () => {
+  let chain: Awaited<ReturnType<typeof startChain>>;
+  let ledger: Address;
+  let db: Database;
+  const published: JournalOp[] = [];
+  const options = (extra: Partial<BatcherOptions> = {}): BatcherOptions => ({
+    db,
+    rpcUrl: chain.rpcUrl,
+    ledger,
+    operatorKey: OPERATOR_KEY,
+    treasury: TREASURY,
+    intervalMs: 50,
+    maxOps: 5,
+    backoff: fastBackoff,
+    ...extra,
+  });
+  const head = () => new LedgerChain(chain.rpcUrl, ledger, OPERATOR_KEY).head();
+
+  before(async () => {
+    chain = await startChain(await freePort());
+    ledger = await deployLedger(chain.rpcUrl);
+    db = await openTestDatabase();
+  });
+  after(async () => {
+    await db.close();
+    await chain.stop();
+  });
+
+  it("publishes whole entries in order; the decoder's replay of the chain gives the journal's root and commitment", async () => {
+    published.push(...(await appendEntries(db, 0, 12)));
+    const batcher = await Batcher.open(options());
+    const confirmed = [];
+    for (let b = await batcher.publishOnce(); b; b = await batcher.publishOnce()) confirmed.push(b);
+    assert.ok(confirmed.length >= 3, `batches: ${confirmed.length}`);
+    assert.deepEqual(confirmed.map((b) => b.nonce), confirmed.map((_, i) => BigInt(i + 1)));
+    assert.equal(confirmed[0].firstSeq, 1);
+    assert.equal(confirmed.at(-1)!.lastSeq, 12);
+    for (let i = 1; i < confirmed.length; i++) assert.equal(confirmed[i].firstSeq, confirmed[i - 1].lastSeq + 1);
+    for (const b of confirmed) {
+      assert.equal(b.status, "confirmed");
+      assert.match(b.txHash ?? "", /^0x[0-9a-f]{64}$/);
+      assert.ok(b.opCount >= 5 || b === confirmed.at(-1), "a batch closes only once maxOps ops are in it");
+    }
+    const h = await head();
+    assert.equal(h.nonce, BigInt(confirmed.length));
+    assert.equal(h.root, await rootOf(published));
+    assert.equal(h.commitment, confirmed.at(-1)!.commitment);
+    const client = createPublicClient({ transport: http(chain.rpcUrl) });
+    const report = await replayLedger({ client: client as never, ledger });
+    assert.equal(report.mismatch, null);
+    assert.equal(report.batches.length, confirmed.length);
+    assert.equal(await report.state.root(), h.root);
+    assert.equal(report.batches.at(-1)!.computedCommitment, h.commitment);
+    assert.deepEqual((await batcher.batches()).map((b) => b.nonce), confirmed.map((b) => b.nonce).reverse());
+  });
+
+  it("after a restart it continues the nonce and root chain from the journal", async () => {
+    const batcher = await Batcher.open(options({ maxOps: 100 }));
+    assert.equal(await batcher.publishOnce(), null, "nothing new to publish");
+    published.push(...(await appendEntries(db, 12, 4)));
+    const b = await batcher.publishOnce();
+    const h = await head();
+    assert.equal(b!.nonce, h.nonce);
+    assert.equal(b!.firstSeq, 13);
+    assert.equal(h.root, await rootOf(published));
+  });
+
+  it("a batch whose transaction landed before a crash is recorded as confirmed, not sent again", async () => {
+    published.push(...(await appendEntries(db, 16, 3)));
+    // A batcher that cannot reach the chain builds and stores the batch, then is stopped while it backs off.
+    let crashed!: Batcher;
+    crashed = await Batcher.open(options({ rpcUrl: `http://127.0.0.1:${await freePort()}`, maxOps: 100, sleep: async () => void crashed.stop() }));
+    await assert.rejects(crashed.publishOnce(), BatcherStoppedError);
+    const [row] = await crashed.batches(1);
+    assert.equal(row.status, "pending");
+    assert.equal(row.attempts, 0);
+    assert.ok(row.error);
+    // "The earlier process" got its transaction in before dying.
+    const tx = await new LedgerChain(chain.rpcUrl, ledger, OPERATOR_KEY).send(row);
+    const before = await head();
+    assert.equal(before.nonce, row.nonce);
+    const b = await (await Batcher.open(options({ maxOps: 100 }))).publishOnce();
+    assert.equal(b!.nonce, row.nonce);
+    assert.equal(b!.status, "confirmed");
+    assert.equal(b!.txHash, tx);
+    assert.equal(b!.attempts, 0, "no second send");
+    assert.equal((await head()).nonce, row.nonce);
+  });
+
+  it("detects a stale nonce when someone else committed, halts and sends nothing", async () => {
+    const h = await head();
+    // Someone else commits the next nonce with the operator key.
+    const other = new LedgerChain(chain.rpcUrl, ledger, OPERATOR_KEY);
+    const { encodePayload, payloadHashOf } = await import("../../decoder");
+    const payload = encodePayload([credit(bob, 1n)], { treasury: TREASURY });
+    const foreignRoot = `0x${"ab".repeat(32)}` as Hex;
+    await other.receipt(await other.send({ nonce: h.nonce + 1n, prevRoot: h.root, root: foreignRoot, prevCommitment: h.commitment, payloadHash: payloadHashOf(payload), payload: `0x${Buffer.from(payload).toString("hex")}` }));
+    published.push(...(await appendEntries(db, 19, 2)));
+    const batcher = await Batcher.open(options({ maxOps: 100 }));
+    await assert.rejects(batcher.publishOnce(), StaleBatchError);
+    assert.ok(batcher.halted instanceof StaleBatchError);
+    const [row] = await batcher.batches(1);
+    assert.equal(row.nonce, h.nonce + 1n);
+    assert.equal(row.status, "pending");
+    assert.match(row.error ?? "", /stale/);
+    const after = await head();
+    assert.equal(after.nonce, h.nonce + 1n);
+    assert.equal(after.root, foreignRoot);
+    await assert.rejects(batcher.publishOnce(), StaleBatchError, "a halted batcher stays halted");
+    // A fresh journal (nonce 1) against this chain is stale too: the chain holds another batch 1.
+    const other2 = await openTestDatabase();
+    try {
+      await appendEntries(other2, 0, 1);
+      await assert.rejects((await Batcher.open(options({ db: other2 }))).publishOnce(), /holds another batch 1/);
+    } finally {
+      await other2.close();
+    }
+  });
+
+  it("the timer loop publishes without being called, a full batch wakes it early, and stop() waits for it", async () => {
+    const db2 = await openTestDatabase();
+    const chain2 = await startChain(await freePort());
+    try {
+      const ledger2 = await deployLedger(chain2.rpcUrl);
+      await appendEntries(db2, 0, 3);
+      const batcher = await Batcher.open(options({ db: db2, rpcUrl: chain2.rpcUrl, ledger: ledger2, intervalMs: 30 }));
+      batcher.start();
+      const h = new LedgerChain(chain2.rpcUrl, ledger2, OPERATOR_KEY);
+      for (let i = 0; i < 200 && (await h.head()).nonce === 0n; i++) await new Promise((r) => setTimeout(r, 50));
+      await batcher.stop();
+      assert.equal((await h.head()).nonce, 1n);
+      // A full batch wakes a batcher whose interval is far away.
+      await appendEntries(db2, 3, 4);
+      const eager = await Batcher.open(options({ db: db2, rpcUrl: chain2.rpcUrl, ledger: ledger2, intervalMs: 600_000, maxOps: 5 }));
+      eager.start();
+      eager.noteAppended(3);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal((await h.head()).nonce, 1n, "below maxOps nothing happens before the interval");
+      eager.noteAppended(2);
+      for (let i = 0; i < 200 && (await h.head()).nonce === 1n; i++) await new Promise((r) => setTimeout(r, 50));
+      await eager.stop();
+      assert.equal((await h.head()).nonce, 2n);
+    } finally {
+      await db2.close();
+      await chain2.stop();
+    }
+  });
+});
+
+describe("Batcher through an RPC outage", () => {
+  it("retries with capped exponential backoff until the node answers, commits exactly once, and halts when the node comes back reset", async () => {
+    const db = await openTestDatabase();
+    const port = await freePort();
+    const rpcUrl = `http://127.0.0.1:${port}`;
+    let chain: Awaited<ReturnType<typeof startChain>> | null = null;
+    try {
+      const ops = await appendEntries(db, 0, 4);
+      const delays: number[] = [];
+      let phase = 1;
+      const batcher = await Batcher.open({
+        db,
+        rpcUrl,
+        ledger: FIRST_LEDGER_ADDRESS,
+        operatorKey: OPERATOR_KEY,
+        treasury: TREASURY,
+        intervalMs: 1000,
+        maxOps: 100,
+        backoff: { initialMs: 10, maxMs: 40 },
+        sleep: async (ms) => {
+          delays.push(ms);
+          if (phase === 2) return new Promise((r) => setTimeout(r, ms));
+          if (delays.length === 5) {
+            // The node comes back (with the ledger at its usual address) after five failed attempts.
+            chain = await startChain(port);
+            assert.equal((await deployLedger(rpcUrl)).toLowerCase(), FIRST_LEDGER_ADDRESS.toLowerCase());
+          }
+        },
+      });
+      const b = await batcher.publishOnce();
+      assert.deepEqual(delays, [10, 20, 40, 40, 40]);
+      assert.equal(b!.status, "confirmed");
+      assert.equal(b!.attempts, 1, "one transaction sent");
+      const h = await new LedgerChain(rpcUrl, FIRST_LEDGER_ADDRESS, OPERATOR_KEY).head();
+      assert.equal(h.nonce, 1n);
+      assert.equal(h.root, await rootOf(ops));
+      const client = createPublicClient({ transport: http(rpcUrl) });
+      const logs = await client.getContractEvents({ address: FIRST_LEDGER_ADDRESS, abi: committedLedgerAbi, eventName: "JournalBatchCommitted", fromBlock: 0n });
+      assert.equal(logs.length, 1);
+      assert.equal(await batcher.publishOnce(), null);
+
+      // The node goes away and comes back EMPTY (a reset local chain): after the outage the batcher sees a chain
+      // behind its journal and halts instead of publishing batch 2 onto a history without batch 1.
+      await chain!.stop();
+      await appendEntries(db, 4, 2);
+      delays.length = 0;
+      phase = 2;
+      const stale = batcher.publishOnce();
+      const restarted = (async () => {
+        while (delays.length < 2) await new Promise((r) => setTimeout(r, 20));
+        chain = await startChain(port);
+        await deployLedger(rpcUrl);
+      })();
+      const [outcome] = await Promise.allSettled([stale, restarted]);
+      assert.equal(outcome.status, "rejected");
+      assert.ok((outcome as PromiseRejectedResult).reason instanceof StaleBatchError);
+      assert.match(String((outcome as PromiseRejectedResult).reason), /behind/);
+      assert.equal((await new LedgerChain(rpcUrl, FIRST_LEDGER_ADDRESS, OPERATOR_KEY).head()).nonce, 0n);
+    } finally {
+      await db.close();
+      if (chain) await (chain as { stop: () => Promise<void> }).stop();
+    }
+  });
+});

@@ -1,0 +1,296 @@
+/**
+ * The batcher: publishes the journal to CommittedLedger.commitJournalBatch (states and retry rules: docs/journal.md).
+ *
+ * - A batch row is written (status `pending`) BEFORE anything is sent, with the exact payload, roots and commitment;
+ *   every later attempt sends those same bytes. Rows are created in nonce order and never abandoned: the highest
+ *   row is driven to `confirmed` before the next is built, so nothing is skipped.
+ * - Before each attempt the chain's batchNonce/ledgerRoot/journalCommitment are read. If the chain already holds the
+ *   batch (a JournalBatchCommitted of this nonce with this root and commitment), the row is marked confirmed without
+ *   resending. If the chain holds something else at this nonce, or its head is not this batch's predecessor, the
+ *   batch is STALE: the batcher halts with the reason recorded (someone else commits with the operator key, or the
+ *   chain was reset) — retrying could never succeed and must not paper over a fork.
+ * - RPC errors, timeouts and reverts are retried with capped exponential backoff. expectedNonce makes a resent
+ *   transaction harmless: the contract rejects a second commit of the same nonce.
+ */
+import { bytesToHex, type Address, type Hex } from "viem";
+import { applyOps, encodePayload, journalCommitmentOf, LedgerState, payloadHashOf, ZERO_HASH, type JournalOp } from "../../decoder";
+import type { Database } from "../db/client";
+import { systemClock, type Clock } from "../clock";
+import { batchOf, listBatches, readAll, readFrom, type BatchRecord } from "../journal/store";
+import { opsFromJson } from "../journal/ops-json";
+import { LedgerChain, type ChainHead } from "./chain";
+
+export interface BatcherLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface BatcherOptions {
+  db: Database;
+  rpcUrl: string;
+  ledger: Address;
+  operatorKey: Hex;
+  /** Treasury named in every payload header (the engine's treasury). */
+  treasury: Address;
+  intervalMs: number;
+  maxOps: number;
+  clock?: Clock;
+  /** Injectable wait between attempts (tests pass a short or recording one). */
+  sleep?: (ms: number) => Promise<void>;
+  backoff?: { initialMs: number; maxMs: number };
+  /** Block of the ledger's deployment: where the search for landed batches starts. */
+  fromBlock?: bigint;
+  receiptTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  log?: BatcherLog;
+}
+
+/** The chain holds a different history than this batch assumes; the batcher stops. */
+export class StaleBatchError extends Error {
+  constructor(
+    readonly nonce: bigint,
+    readonly head: ChainHead,
+    detail: string,
+  ) {
+    super(`batch ${nonce} is stale: ${detail} (chain nonce ${head.nonce}, root ${head.root})`);
+    this.name = "StaleBatchError";
+  }
+}
+
+export class BatcherStoppedError extends Error {
+  constructor() {
+    super("the batcher was stopped");
+    this.name = "BatcherStoppedError";
+  }
+}
+
+const quiet: BatcherLog = { info() {}, warn() {}, error() {} };
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const SELECT = `SELECT nonce::text, first_seq::text, last_seq::text, op_count, prev_root, root, prev_commitment, commitment, payload_hash,
+  payload, status, tx_hash, block_number::text, error, attempts, created_at::text, updated_at::text FROM ledger_batches`;
+
+export class Batcher {
+  readonly chain: LedgerChain;
+  readonly #db: Database;
+  readonly #clock: Clock;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #log: BatcherLog;
+  /** The ledger after every batch row (whatever its status); the next batch starts from it. */
+  #tip: LedgerState;
+  #tipRow: BatchRecord | null;
+  #running: Promise<unknown> = Promise.resolve();
+  #halted: Error | null = null;
+  #stopped = false;
+  #loop: Promise<void> | null = null;
+  #wake: (() => void) | null = null;
+  #pendingOps = 0;
+
+  private constructor(
+    private readonly opts: BatcherOptions,
+    tip: LedgerState,
+    tipRow: BatchRecord | null,
+  ) {
+    this.#db = opts.db;
+    this.#clock = opts.clock ?? systemClock;
+    this.#sleep = opts.sleep ?? defaultSleep;
+    this.#log = opts.log ?? quiet;
+    this.#tip = tip;
+    this.#tipRow = tipRow;
+    this.chain = new LedgerChain(opts.rpcUrl, opts.ledger, opts.operatorKey, {
+      fromBlock: opts.fromBlock,
+      receiptTimeoutMs: opts.receiptTimeoutMs,
+      requestTimeoutMs: opts.requestTimeoutMs,
+    });
+  }
+
+  /** Rebuilds the ledger after the last batch row from the journal and checks it against that row's root. */
+  static async open(opts: BatcherOptions): Promise<Batcher> {
+    const [last] = await opts.db.query<Record<string, unknown>>(`${SELECT} ORDER BY ledger_batches.nonce DESC LIMIT 1`);
+    const tipRow = last ? batchOf(last) : null;
+    const tip = new LedgerState();
+    if (tipRow) {
+      for await (const e of readAll(opts.db)) {
+        if (e.seq > tipRow.lastSeq) break;
+        applyOps(tip, opsFromJson(e.ops), { treasury: opts.treasury });
+      }
+      const root = await tip.root();
+      if (!same(root, tipRow.root)) throw new Error(`the journal up to entry ${tipRow.lastSeq} gives root ${root}, but batch ${tipRow.nonce} recorded ${tipRow.root}`);
+    }
+    return new Batcher(opts, tip, tipRow);
+  }
+
+  /** Why the batcher stopped for good (a stale batch), or null. */
+  get halted(): Error | null {
+    return this.#halted;
+  }
+
+  batches(limit = 50, beforeNonce?: bigint): Promise<BatchRecord[]> {
+    return listBatches(this.#db, limit, beforeNonce);
+  }
+
+  /** Tells the batcher that `opCount` ops were committed to the journal; a full batch wakes it early. */
+  noteAppended(opCount: number): void {
+    this.#pendingOps += opCount;
+    if (this.#pendingOps >= this.opts.maxOps) this.#wake?.();
+  }
+
+  /**
+   * Publishes one batch: resumes the highest unconfirmed row, or builds the next from unpublished entries.
+   * Resolves with the confirmed row, or null when there was nothing to publish. Calls are serialised.
+   */
+  publishOnce(): Promise<BatchRecord | null> {
+    const run = this.#running.then(() => this.#publishOnce());
+    this.#running = run.catch(() => {});
+    return run;
+  }
+
+  /** Runs until stop(): every intervalMs, or at once when maxOps ops are pending; a full batch is followed at once. */
+  start(): void {
+    if (this.#loop) return;
+    this.#loop = (async () => {
+      while (!this.#stopped && !this.#halted) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.opts.intervalMs);
+          this.#wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.#wake = null;
+        try {
+          for (;;) {
+            if (this.#stopped) break;
+            this.#pendingOps = 0;
+            const batch = await this.publishOnce();
+            if (!batch || batch.opCount < this.opts.maxOps) break;
+          }
+        } catch (err) {
+          if (!(err instanceof BatcherStoppedError)) this.#log.error({ err }, "batcher halted");
+        }
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#wake?.();
+    await this.#loop;
+    await this.#running;
+  }
+
+  async #publishOnce(): Promise<BatchRecord | null> {
+    if (this.#halted) throw this.#halted;
+    let batch = this.#tipRow && this.#tipRow.status !== "confirmed" ? this.#tipRow : await this.#build();
+    if (!batch) return null;
+    batch = await this.#drive(batch);
+    this.#tipRow = batch;
+    return batch;
+  }
+
+  /** The next batch from the entries after the last row: whole entries until maxOps ops; null when no ops wait. */
+  async #build(): Promise<BatchRecord | null> {
+    const prev = this.#tipRow;
+    const firstSeq = (prev?.lastSeq ?? 0) + 1;
+    const ops: JournalOp[] = [];
+    let lastSeq = firstSeq - 1;
+    while (ops.length < this.opts.maxOps) {
+      const page = await readFrom(this.#db, lastSeq, 1000);
+      for (const e of page) {
+        if (ops.length >= this.opts.maxOps) break;
+        ops.push(...opsFromJson(e.ops));
+        lastSeq = e.seq;
+      }
+      if (page.length < 1000) break;
+    }
+    if (ops.length === 0) return null;
+    const next = this.#tip.clone();
+    applyOps(next, ops, { treasury: this.opts.treasury });
+    const nonce = (prev?.nonce ?? 0n) + 1n;
+    const prevRoot = prev?.root ?? ZERO_HASH;
+    const prevCommitment = prev?.commitment ?? ZERO_HASH;
+    const root = await next.root();
+    const payloadBytes = encodePayload(ops, { treasury: this.opts.treasury });
+    const payloadHash = payloadHashOf(payloadBytes);
+    const commitment = journalCommitmentOf(prevCommitment, nonce, root, payloadHash);
+    const now = this.#clock.now();
+    const [row] = await this.#db.query<Record<string, unknown>>(
+      `INSERT INTO ledger_batches (nonce, first_seq, last_seq, op_count, prev_root, root, prev_commitment, commitment, payload_hash, payload, status, attempts, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', 0, $11, $11)
+       RETURNING nonce::text, first_seq::text, last_seq::text, op_count, prev_root, root, prev_commitment, commitment, payload_hash, payload, status, tx_hash,
+                 block_number::text, error, attempts, created_at::text, updated_at::text`,
+      [nonce.toString(), firstSeq, lastSeq, ops.length, prevRoot, root, prevCommitment, commitment, payloadHash, bytesToHex(payloadBytes), now],
+    );
+    this.#tip = next;
+    this.#tipRow = batchOf(row);
+    this.#log.info({ nonce: nonce.toString(), firstSeq, lastSeq, ops: ops.length }, "batch built");
+    return this.#tipRow;
+  }
+
+  async #update(nonce: bigint, set: Partial<{ status: string; tx_hash: string; block_number: string; error: string | null; attempts: number }>): Promise<BatchRecord> {
+    const cols = Object.keys(set);
+    const assignments = cols.map((c, i) => `${c} = $${i + 2}`).concat(`updated_at = $${cols.length + 2}`);
+    const [row] = await this.#db.query<Record<string, unknown>>(
+      `UPDATE ledger_batches SET ${assignments.join(", ")} WHERE nonce = $1
+       RETURNING nonce::text, first_seq::text, last_seq::text, op_count, prev_root, root, prev_commitment, commitment, payload_hash, payload, status, tx_hash,
+                 block_number::text, error, attempts, created_at::text, updated_at::text`,
+      [nonce.toString(), ...Object.values(set), this.#clock.now()],
+    );
+    return batchOf(row);
+  }
+
+  /** Drives one row to confirmed: re-read the chain, send when it is this batch's turn, retry with backoff. */
+  async #drive(start: BatchRecord): Promise<BatchRecord> {
+    let batch = start;
+    const { initialMs, maxMs } = this.opts.backoff ?? { initialMs: 250, maxMs: 30_000 };
+    let delay = initialMs;
+    for (;;) {
+      if (this.#stopped) throw new BatcherStoppedError();
+      let head: ChainHead | null = null;
+      try {
+        head = await this.chain.head();
+        if (head.nonce >= batch.nonce) {
+          const landed = await this.chain.landed(batch.nonce);
+          if (landed && same(landed.root, batch.root) && same(landed.commitment, batch.commitment)) {
+            this.#log.info({ nonce: batch.nonce.toString(), txHash: landed.txHash }, "batch confirmed");
+            return await this.#update(batch.nonce, { status: "confirmed", tx_hash: landed.txHash, block_number: landed.blockNumber.toString(), error: null });
+          }
+          throw new StaleBatchError(batch.nonce, head, landed ? `the chain holds another batch ${batch.nonce} (tx ${landed.txHash})` : `the chain is past nonce ${batch.nonce} without this batch`);
+        }
+        if (head.nonce !== batch.nonce - 1n) throw new StaleBatchError(batch.nonce, head, `the chain is at nonce ${head.nonce}, behind this batch's predecessor`);
+        if (!same(head.root, batch.prevRoot) || !same(head.commitment, batch.prevCommitment)) {
+          throw new StaleBatchError(batch.nonce, head, "the chain's root or journal commitment is not this batch's predecessor");
+        }
+        batch = await this.#update(batch.nonce, { attempts: batch.attempts + 1 });
+        const hash = await this.chain.send({
+          nonce: batch.nonce,
+          prevRoot: batch.prevRoot,
+          root: batch.root,
+          prevCommitment: batch.prevCommitment,
+          payloadHash: batch.payloadHash,
+          payload: batch.payload,
+        });
+        batch = await this.#update(batch.nonce, { status: "sent", tx_hash: hash });
+        const receipt = await this.chain.receipt(hash);
+        if (receipt.status === "success") {
+          this.#log.info({ nonce: batch.nonce.toString(), txHash: hash }, "batch confirmed");
+          return await this.#update(batch.nonce, { status: "confirmed", block_number: receipt.blockNumber.toString(), error: null });
+        }
+        throw new Error(`transaction ${hash} reverted`);
+      } catch (err) {
+        const message = err instanceof Error ? (err as { shortMessage?: string }).shortMessage ?? err.message : String(err);
+        if (err instanceof StaleBatchError) {
+          this.#halted = err;
+          await this.#update(batch.nonce, { error: err.message }).catch(() => {});
+          this.#log.error({ nonce: batch.nonce.toString(), err: err.message }, "batch stale: batcher halted");
+          throw err;
+        }
+        this.#log.warn({ nonce: batch.nonce.toString(), err: message, retryInMs: delay }, "batch attempt failed");
+        batch = await this.#update(batch.nonce, { error: message.slice(0, 2000) }).catch(() => batch);
+        await this.#sleep(delay);
+        delay = Math.min(delay * 2, maxMs);
+      }
+    }
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * The single writer the API calls (docs/journal.md). One Engine in memory; every command is applied to it
+ * synchronously (so commands are totally ordered by the order of `submit` calls), appended to the journal, and
+ * acknowledged only after the group-commit transaction that holds it committed.
+ *
+ * Restart = `Exchange.open`: a fresh Engine replays every journal entry's command with its stored `at`, and each
+ * replayed command must produce exactly the stored ops (determinism guard; a difference stops the open loudly).
+ *
+ * When a journal write fails, memory is ahead of the database (the failed commands were applied to the engine but
+ * never acknowledged). The exchange then refuses new commands (SERVICE_UNAVAILABLE), rebuilds a new engine from the
+ * journal, retrying with backoff until the database answers, and resumes with the rebuilt engine.
+ */
+import type { Address } from "viem";
+import type { Database } from "../db/client";
+import { systemClock, type Clock } from "../clock";
+import {
+  Engine,
+  EngineRejection,
+  commandFromJson,
+  commandToJson,
+  opsToJson,
+  reportFromJson,
+  reportToJson,
+  type Applied,
+  type Command,
+  type EngineConfig,
+  type ExecutionReport,
+} from "../engine";
+import { JournalWriter, readAll, reportsOf as storedReportsOf } from "../journal";
+
+export interface ExchangeLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface ExchangeOptions {
+  db: Database;
+  clock: Clock;
+  engineConfig: EngineConfig;
+  log?: ExchangeLog;
+  /** Told the op count of every committed command (the batcher wakes early on a full batch). */
+  onCommitted?: (opCount: number) => void;
+  /** Wait between rebuild attempts after a failed journal write. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A journal entry replayed to different ops than were stored: the engine is not deterministic over its journal. */
+export class DeterminismError extends Error {
+  constructor(readonly seq: number, detail: string) {
+    super(`journal entry ${seq} does not replay: ${detail}`);
+    this.name = "DeterminismError";
+  }
+}
+
+/** The exchange accepts no commands right now (rebuilding after a failed journal write, or closed). */
+export class ExchangeUnavailableError extends EngineRejection {
+  constructor(message: string) {
+    super("SERVICE_UNAVAILABLE", 503, message);
+    this.name = "ExchangeUnavailableError";
+  }
+}
+
+const quiet: ExchangeLog = { info() {}, warn() {}, error() {} };
+
+/** Replays the whole journal into a fresh engine; returns it with the last seq and `at`. */
+export async function rebuildEngine(db: Database, config: EngineConfig): Promise<{ engine: Engine; lastSeq: number; lastAt: number }> {
+  const engine = new Engine(config);
+  let lastSeq = 0;
+  let lastAt = 0;
+  for await (const e of readAll(db)) {
+    if (e.seq !== lastSeq + 1) throw new DeterminismError(e.seq, `the journal has a gap after entry ${lastSeq}`);
+    let applied: Applied;
+    try {
+      applied = engine.apply(commandFromJson(e.command), e.at);
+    } catch (err) {
+      throw new DeterminismError(e.seq, `the engine refused the stored command: ${(err as Error).message}`);
+    }
+    const ops = opsToJson(applied.ops);
+    if (ops !== e.ops) throw new DeterminismError(e.seq, `ops ${ops} differ from the stored ${e.ops}`);
+    lastSeq = e.seq;
+    lastAt = e.at;
+  }
+  return { engine, lastSeq, lastAt };
+}
+
+export class Exchange {
+  #engine: Engine;
+  #writer: JournalWriter;
+  #lastAt: number;
+  #unavailable: string | null = null;
+  #recovering: Promise<void> | null = null;
+  #closed = false;
+  readonly #listeners = new Set<(reports: ExecutionReport[]) => void>();
+  readonly #opts: ExchangeOptions;
+  readonly #log: ExchangeLog;
+
+  private constructor(opts: ExchangeOptions, engine: Engine, writer: JournalWriter, lastAt: number) {
+    this.#opts = opts;
+    this.#log = opts.log ?? quiet;
+    this.#engine = engine;
+    this.#writer = writer;
+    this.#lastAt = lastAt;
+  }
+
+  /** Rebuilds the engine from the journal (determinism-checked) and opens the writer after its last entry. */
+  static async open(opts: ExchangeOptions): Promise<Exchange> {
+    const { engine, lastSeq, lastAt } = await rebuildEngine(opts.db, opts.engineConfig);
+    const writer = await JournalWriter.open(opts.db);
+    if (writer.nextSeq !== lastSeq + 1) throw new Error(`the journal grew during the rebuild (another writer?): next seq ${writer.nextSeq}, replayed ${lastSeq}`);
+    opts.log?.info({ entries: lastSeq }, "exchange rebuilt from the journal");
+    return new Exchange(opts, engine, writer, lastAt);
+  }
+
+  /** The live engine, for read views only (it is replaced after a rebuild: do not keep the reference). */
+  get engine(): Engine {
+    return this.#engine;
+  }
+
+  /** Seq the next accepted command gets in the journal. */
+  get nextSeq(): number {
+    return this.#writer.nextSeq;
+  }
+
+  /** Null while accepting commands; otherwise why not. */
+  get unavailable(): string | null {
+    return this.#closed ? "closed" : this.#unavailable;
+  }
+
+  /**
+   * Applies `command` now (synchronously, before this returns its promise) and resolves after the journal
+   * transaction that holds it committed. A refused command rejects with EngineRejection and is not journaled.
+   */
+  async submit(command: Command): Promise<Applied> {
+    if (this.#closed) throw new ExchangeUnavailableError("the exchange is closed");
+    if (this.#unavailable) throw new ExchangeUnavailableError(this.#unavailable);
+    // `at` never goes backwards in the journal, even if the wall clock does.
+    const at = Math.max(this.#opts.clock.now(), this.#lastAt);
+    const applied = this.#engine.apply(command, at);
+    this.#lastAt = at;
+    const opCount = applied.ops.length;
+    const writer = this.#writer;
+    try {
+      await writer.append({
+        at,
+        command: commandToJson(command),
+        ops: opsToJson(applied.ops),
+        opCount,
+        reports: applied.reports.map((r) => ({ account: r.account, seq: r.seq, at: r.at, body: reportToJson(r) })),
+      });
+    } catch (err) {
+      this.#fail(writer, err);
+      throw new ExchangeUnavailableError(`the command could not be made durable: ${(err as Error).message}`);
+    }
+    if (opCount > 0) this.#opts.onCommitted?.(opCount);
+    if (applied.reports.length > 0) {
+      for (const listener of this.#listeners) {
+        try {
+          listener(applied.reports);
+        } catch (err) {
+          this.#log.warn({ err }, "report listener threw");
+        }
+      }
+    }
+    return applied;
+  }
+
+  /** Execution reports of `account` from the database (committed only), seq >= fromSeq, ascending. */
+  async reportsOf(account: Address, fromSeq: number, limit: number): Promise<ExecutionReport[]> {
+    return (await storedReportsOf(this.#opts.db, account, fromSeq, limit)).map((r) => reportFromJson(r.body));
+  }
+
+  /** Called with each committed command's reports, in commit order. Returns the unsubscribe function. */
+  onReports(listener: (reports: ExecutionReport[]) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Resolves once a rebuild after a failed write (if any) is done. */
+  async recovered(): Promise<void> {
+    await this.#recovering;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#writer.drain();
+    await this.#recovering;
+  }
+
+  #fail(writer: JournalWriter, err: unknown): void {
+    if (writer !== this.#writer || this.#recovering) return; // already handled for this writer
+    this.#unavailable = "the exchange is rebuilding from the journal after a failed write";
+    this.#log.error({ err }, "journal write failed: rebuilding the engine from the journal");
+    const sleep = this.#opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    this.#recovering = (async () => {
+      let delay = 100;
+      while (!this.#closed) {
+        try {
+          await writer.drain();
+          const { engine, lastSeq, lastAt } = await rebuildEngine(this.#opts.db, this.#opts.engineConfig);
+          const next = await JournalWriter.open(this.#opts.db);
+          if (next.nextSeq !== lastSeq + 1) throw new Error("the journal grew during the rebuild");
+          this.#engine = engine;
+          this.#writer = next;
+          this.#lastAt = Math.max(this.#lastAt, lastAt);
+          this.#unavailable = null;
+          this.#log.info({ entries: lastSeq }, "exchange rebuilt after a failed write");
+          return;
+        } catch (e) {
+          if (e instanceof DeterminismError) {
+            this.#unavailable = e.message;
+            this.#log.error({ err: e }, "rebuild failed for good");
+            return;
+          }
+          this.#log.warn({ err: e, retryInMs: delay }, "rebuild failed; retrying");
+          await sleep(delay);
+          delay = Math.min(delay * 2, 10_000);
+        }
+      }
+    })().finally(() => {
+      this.#recovering = null;
+    });
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * `npm run bench:journal`: durable commands per second through the Exchange (real engine commands: crossing
+ * order pairs of relayer/exchange/trading-run.ts, each acknowledged only after its group-commit transaction).
+ * Prints one JSON object per database:
+ *   {"bench":"journal","db":"postgres","commandsPerSec":…,"p99Ms":…,...}
+ *   {"bench":"journal","db":"pglite",...}
+ * Postgres: DATABASE_URL, else postgres://root@127.0.0.1:5432/test, in its own schema dropped afterwards.
+ * PGlite: a temporary data directory (on disk, as in production), removed afterwards.
+ * Bounded: BENCH_COMMANDS commands (default 40,000; PGlite half) from BENCH_SUBMITTERS concurrent submitters (256).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { systemClock } from "../relayer/clock";
+import { openDatabase, type Database } from "../relayer/db/client";
+import { migrate } from "../relayer/db/migrate";
+import { Exchange } from "../relayer/exchange";
+import { runEngineConfig, setupCommands, tradeCommands } from "../relayer/exchange/trading-run";
+
+const TRADERS = 64;
+const SUBMITTERS = Number(process.env.BENCH_SUBMITTERS ?? 256);
+const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 40_000);
+
+async function bench(name: "postgres" | "pglite", db: Database, commands: number): Promise<void> {
+  await migrate(db);
+  const ex = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig });
+  for (const c of setupCommands(TRADERS, systemClock.now())) await ex.submit(c);
+  const pairs = Math.floor(commands / 2);
+  const latencies = new Float64Array(pairs * 2);
+  let next = 0;
+  let done = 0;
+  const submitter = async () => {
+    while (next < pairs) {
+      const k = next++;
+      const [m, t] = tradeCommands(k, TRADERS);
+      const t0 = performance.now();
+      const a = ex.submit(m).then(() => (latencies[done++] = performance.now() - t0));
+      const b = ex.submit(t).then(() => (latencies[done++] = performance.now() - t0));
+      await Promise.all([a, b]);
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: SUBMITTERS }, submitter));
+  const seconds = (performance.now() - t0) / 1000;
+  const sorted = Array.from(latencies.subarray(0, done)).sort((x, y) => x - y);
+  const p = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 100) / 100;
+  const [{ n }] = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM journal_entries`);
+  console.log(
+    JSON.stringify({
+      bench: "journal",
+      db: name,
+      commandsPerSec: Math.round(done / seconds),
+      p99Ms: p(0.99),
+      p50Ms: p(0.5),
+      commands: done,
+      submitters: SUBMITTERS,
+      journalEntries: Number(n),
+      workload: "engine placeOrder pairs (resting YES buy + crossing NO buy, one fill each)",
+    }),
+  );
+  await ex.close();
+}
+
+async function main() {
+  const url = process.env.DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
+  const schema = `bench_journal_${randomBytes(4).toString("hex")}`;
+  const pg = await openDatabase({ databaseUrl: url, schema });
+  try {
+    await bench("postgres", pg, COMMANDS);
+  } finally {
+    await pg.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pg.close();
+  }
+  const dir = mkdtempSync(join(tmpdir(), "pm-bench-journal-"));
+  const lite = await openDatabase({ dataDir: dir });
+  try {
+    await bench("pglite", lite, Math.floor(COMMANDS / 2));
+  } finally {
+    await lite.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
