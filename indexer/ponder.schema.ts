@@ -60,3 +60,102 @@ export const outcomeHolder = onchainTable(
   }),
   (table) => ({ pk: primaryKey({ columns: [table.holder, table.tokenId] }), byMarket: index().on(table.marketId) }),
 );
+
+/** LMSR markets created by the factories, with their live state (outstanding shares `q`, lifecycle, totals). */
+export const lmsrMarket = onchainTable(
+  "lmsr_market",
+  (t) => ({
+    address: t.hex().primaryKey(),
+    marketId: t.bigint().notNull(),
+    factory: t.hex().notNull(),
+    creator: t.hex().notNull(),
+    collateral: t.hex().notNull(),
+    outcomeCount: t.integer().notNull(),
+    b: t.bigint().notNull(),
+    seed: t.bigint().notNull(),
+    sellExitFeeBps: t.integer().notNull(),
+    winningsExitFeeBps: t.integer().notNull(),
+    closeTime: t.bigint().notNull(),
+    questionHash: t.hex().notNull(),
+    question: t.text().notNull(),
+    /** Outstanding shares per outcome after the last trade or redemption. */
+    q: t.bigint().array().notNull(),
+    /** 0 open, 1 resolved, 2 voided (the contract's `state`). */
+    state: t.integer().notNull(),
+    winningOutcome: t.integer(),
+    settledAt: t.bigint(),
+    tradeCount: t.integer().notNull(),
+    /** Collateral paid by buyers plus gross proceeds of sellers. */
+    volume: t.bigint().notNull(),
+    lastTradeAt: t.bigint(),
+    createdBlock: t.bigint().notNull(),
+    createdAt: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+  }),
+  (table) => ({ byMarketId: index().on(table.marketId), byCreatedAt: index().on(table.createdAt), byCreator: index().on(table.creator) }),
+);
+
+/** One row per LmsrMarket Trade event; `q` is the outstanding vector right after it (prices follow from it). */
+export const lmsrTrade = onchainTable(
+  "lmsr_trade",
+  (t) => ({
+    id: t.text().primaryKey(),
+    market: t.hex().notNull(),
+    trader: t.hex().notNull(),
+    recipient: t.hex().notNull(),
+    outcome: t.integer().notNull(),
+    isBuy: t.boolean().notNull(),
+    shares: t.bigint().notNull(),
+    /** Cost paid (buy) or net proceeds (sell). */
+    amount: t.bigint().notNull(),
+    fee: t.bigint().notNull(),
+    q: t.bigint().array().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    timestamp: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+  }),
+  (table) => ({
+    byMarketTime: index().on(table.market, table.blockNumber, table.logIndex),
+    byRecipient: index().on(table.recipient),
+    byTx: index().on(table.txHash),
+  }),
+);
+
+/** Redemptions after resolution or void. */
+export const lmsrRedemption = onchainTable(
+  "lmsr_redemption",
+  (t) => ({
+    id: t.text().primaryKey(),
+    market: t.hex().notNull(),
+    account: t.hex().notNull(),
+    outcome: t.integer().notNull(),
+    shares: t.bigint().notNull(),
+    payout: t.bigint().notNull(),
+    fee: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+  }),
+  (table) => ({ byMarket: index().on(table.market), byAccount: index().on(table.account) }),
+);
+
+/** Signed intents the routers executed (one row per leg; a basket's legs share a digest). */
+export const intentExecution = onchainTable(
+  "intent_execution",
+  (t) => ({
+    id: t.text().primaryKey(),
+    digest: t.hex().notNull(),
+    router: t.hex().notNull(),
+    trader: t.hex().notNull(),
+    market: t.hex().notNull(),
+    outcome: t.integer().notNull(),
+    isBuy: t.boolean().notNull(),
+    shares: t.bigint().notNull(),
+    amount: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+  }),
+  (table) => ({ byDigest: index().on(table.digest), byTrader: index().on(table.trader), byMarket: index().on(table.market) }),
+);

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import type { Address } from "viem";
+import { defineOperation, Reply } from "../../registry/types";
+import { ApiError } from "../../errors/api-error";
+import { buildIntent, checkApprovals, quoteOnchain } from "./onchain-lane";
+import { laneOf, toRequest, tradeBody } from "./common";
+import { saveIntent } from "./intent-store";
+
+/**
+ * POST /trade/prepare: quotes, checks the router approvals (409 CONFLICT with the recipes when missing) and returns
+ * the EIP-712 TradeIntent to sign; the intent is stored by its digest for GET /trade/intent/{digest} and
+ * POST /trade/submit.
+ */
+export const prepareTrade = defineOperation({
+  id: "prepareTrade",
+  method: "POST",
+  path: "/trade/prepare",
+  summary: "Prepare a trade: the EIP-712 intent to sign (onchain lane) or the engine's order (committed lane)",
+  category: "trading",
+  permission: "api-key-execute",
+  tier: "execute",
+  scopes: ["trade:execute"],
+  rateClass: "write",
+  charged: true,
+  idempotency: "exempt",
+  errors: ["MARKET_NOT_FOUND", "MARKET_CLOSED", "CONFLICT", "SERVICE_UNAVAILABLE"],
+  request: {
+    body: tradeBody.extend({
+      trader: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional().describe("signing wallet; default the agent's bound wallet"),
+    }),
+  },
+  status: 201,
+  response: z.looseObject({ lane: z.enum(["onchain", "committed"]), market: z.string() }),
+  mcpTool: "svc_prepare_trade",
+  async handler(ctx, { body }, call) {
+    const req = toRequest(body);
+    const p = call.principal!;
+    const lane = await laneOf(ctx, req.market);
+    if (lane.lane === "committed") return new Reply(201, { lane: "committed" as const, market: req.market, ...(await lane.impl.prepare(req, p)) });
+    const trader = (body.trader ?? p.walletAddress)?.toLowerCase() as Address | undefined;
+    if (!trader) throw new ApiError("INVALID_PAYLOAD", "the onchain lane needs a signing wallet: bind one or pass `trader`", { field: "trader" });
+    if (p.walletAddress && trader !== p.walletAddress.toLowerCase()) {
+      throw new ApiError("INVALID_PAYLOAD", "`trader` must be the agent's bound wallet", { field: "trader" });
+    }
+    const quote = await quoteOnchain(ctx, lane.market, req);
+    await checkApprovals(ctx, lane.market, trader, quote);
+    const prepared = buildIntent(ctx, lane.market, trader, quote);
+    await saveIntent(ctx.db, { agentId: p.agentId, chainId: ctx.config.CHAIN_ID, prepared, quote, now: ctx.clock.now() });
+    return new Reply(201, { lane: "onchain" as const, market: lane.market.address, status: "prepared", ...prepared, quote, submit: { method: "POST", path: "/trade/submit" } });
+  },
+});

@@ -1,0 +1,189 @@
+/**
+ * End to end on a real Hardhat node, a real Ponder process (PGlite) and the API over HTTP: an LMSR market created
+ * after the indexer started is projected (factory pattern), an agent quotes, meets the approval 409, prepares,
+ * signs and submits an intent; the router executes it, the indexer projects it, and the API shows the trade and the
+ * holder balance. Then a reorg (evm_snapshot / evm_revert) removes a second trade from the API.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { Address, Hex } from "viem";
+import { maxUint256 } from "viem";
+import { createLocalAgent } from "../api/auth/local-agents";
+import { lmsrMarketAbi, testUSDCAbi } from "../generated/abis";
+import { onchainRuntime, onchainTrades } from "../api/onchain/reads";
+import { insertCatalogMarket } from "../api/markets/catalog-store";
+import { eventually, startOnchainStack, type OnchainStack } from "./test-stack";
+
+describe("on-chain trade through the API, indexer and router", { timeout: 300_000 }, () => {
+  let s: OnchainStack;
+  let market: Address;
+  let apiKey: string;
+  let walletKey: Hex;
+  let wallet: Address;
+
+  before(async () => {
+    s = await startOnchainStack();
+    market = (await s.createMarket()).toLowerCase() as Address;
+    const agent = await createLocalAgent(s.svc.ctx.db, s.svc.ctx.clock, { name: `trader-${Date.now()}`, tier: "execute" });
+    apiKey = agent.apiKey;
+    walletKey = agent.walletPrivateKey!;
+    wallet = agent.walletAddress as Address;
+  });
+  after(async () => {
+    await s?.stop();
+  });
+
+  const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${s.svc.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it("projects the market, quotes, answers 409 without approval, prepares, relays and shows the trade and holder", async () => {
+    // The market was created after Ponder started: the factory pattern picked it up without a restart.
+    const listed = await eventually(async () => (await s.ponderFetch(`/onchain/markets/${market}`)).market ?? undefined);
+    assert.equal(listed.outcomeCount, 2);
+
+    const health = await fetch(`${s.svc.baseUrl}/health/projection`).then((r) => r.json() as Promise<any>);
+    assert.equal(health.source, "indexer");
+    assert.equal(health.cursors[0].chainId, s.chainId);
+    assert.equal(typeof health.cursors[0].blockNumber, "number");
+
+    const order = { market, outcome: 0, side: "buy", shares: "10000000" };
+    const quote = await api("POST", "/trade/quote", order);
+    assert.equal(quote.status, 200, JSON.stringify(quote.body));
+    assert.equal(quote.body.lane, "onchain");
+    const cost = BigInt(quote.body.amount);
+    assert.ok(cost > 5_000_000n && cost < 10_000_000n, `cost ${cost}`); // 10 shares at p≈0.5 and up
+    assert.equal(BigInt(quote.body.limit), (cost * 10_100n + 9_999n) / 10_000n); // default 100 bps
+
+    const trader = await s.fundedWallet(walletKey, 100_000_000n);
+    const noApproval = await api("POST", "/trade/prepare", order);
+    assert.equal(noApproval.status, 409, JSON.stringify(noApproval.body));
+    assert.equal(noApproval.body.code, "CONFLICT");
+    const router = s.deployment.collaterals.find((c) => c.symbol === "USDC")!.router.toLowerCase();
+    assert.equal(noApproval.body.approvals[0].kind, "erc20_approve");
+    assert.equal(noApproval.body.approvals[0].spender.toLowerCase(), router);
+
+    const approve = await trader.writeContract({ chain: s.chain, account: trader.account!, address: s.deployment.contracts.TestUSDC!.address, abi: testUSDCAbi, functionName: "approve", args: [router as Address, maxUint256] });
+    await s.client.waitForTransactionReceipt({ hash: approve });
+
+    const prepared = await api("POST", "/trade/prepare", { ...order, slippageBps: 50 });
+    assert.equal(prepared.status, 201, JSON.stringify(prepared.body));
+    const td = prepared.body.typedData;
+    assert.equal(td.domain.chainId, s.chainId);
+    assert.equal(td.domain.verifyingContract.toLowerCase(), router);
+    const signature = await trader.signTypedData({
+      account: trader.account!,
+      domain: td.domain,
+      types: td.types,
+      primaryType: "TradeIntent",
+      message: { ...td.message, amount: BigInt(td.message.amount), limit: BigInt(td.message.limit), deadline: BigInt(td.message.deadline), nonce: BigInt(td.message.nonce) },
+    });
+
+    const badSig = await api("POST", "/trade/submit", { digest: prepared.body.digest, signature: signature.slice(0, -2) + (signature.endsWith("1b") ? "1c" : "1b") }, { "idempotency-key": `bad-${Date.now()}` });
+    assert.equal(badSig.status, 400, JSON.stringify(badSig.body));
+
+    const submitted = await api("POST", "/trade/submit", { digest: prepared.body.digest, signature }, { "idempotency-key": `ok-${Date.now()}` });
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    assert.equal(submitted.body.status, "submitted");
+
+    const executed = await eventually(async () => {
+      const r = await api("GET", `/trade/intent/${prepared.body.digest}`);
+      return r.body.status === "executed" ? r.body : undefined;
+    });
+    assert.equal(executed.execution.txHash, submitted.body.txHash);
+    assert.equal(executed.execution.shares, "10000000");
+
+    // The discovery routes (catalog sync + onchain data source) show the trade and the new holder balance.
+    const trades = await eventually(async () => {
+      const r = await api("GET", `/discover/markets/${market}/trades`);
+      return r.status === 200 && r.body.trades.length === 1 ? r.body : undefined;
+    });
+    assert.equal(trades.source, "onchain");
+    assert.equal(trades.trades[0].size, "10000000");
+    assert.equal(trades.trades[0].takerSide, "buy");
+    const holders = await api("GET", `/discover/markets/${market}/holders`);
+    assert.equal(holders.status, 200, JSON.stringify(holders.body));
+    const yes = holders.body.outcomes[0];
+    assert.deepEqual(yes.holders, [{ account: wallet.toLowerCase(), size: "10000000" }]);
+    assert.equal(yes.outstanding, "10000000");
+
+    // Depth: the LMSR ladder from the projected q/b equals the contract's own quoteBuy at every level.
+    const depth = await api("GET", `/discover/markets/${market}/depth`);
+    assert.equal(depth.status, 200, JSON.stringify(depth.body));
+    assert.equal(depth.body.source, "onchain");
+    for (const o of depth.body.outcomes) {
+      assert.equal(o.ladder.length, 5);
+      for (const level of o.ladder) {
+        const onChain = await s.client.readContract({ address: market, abi: lmsrMarketAbi, functionName: "quoteBuy", args: [o.index, BigInt(level.size)] });
+        assert.equal(level.cost, onChain.toString());
+      }
+    }
+    const chart = await api("GET", `/discover/markets/${market}/chart?window=1H`);
+    assert.equal(chart.status, 200, JSON.stringify(chart.body));
+    assert.equal(chart.body.source, "onchain");
+    assert.deepEqual(chart.body.frames.map((f: any) => f.outcome).sort(), [0, 1]);
+    const [pYes, pNo] = chart.body.latest.probabilities;
+    assert.ok(pYes > 0.5 && Math.abs(pYes + pNo - 1) < 1e-5, `${pYes} ${pNo}`);
+    assert.equal(onchainRuntime(s.svc.ctx).reader.kind, process.env.DATABASE_URL ? "postgres-views" : "ponder-http");
+
+    // Replaying the same signed intent is refused before it reaches the chain.
+    const again = await api("POST", "/trade/submit", { digest: prepared.body.digest, signature }, { "idempotency-key": `again-${Date.now()}` });
+    assert.equal(again.status, 409);
+  });
+
+  it("a reorged trade disappears from the API", async () => {
+    const before = (await api("GET", `/discover/markets/${market}/trades`)).body.trades.length;
+    const snapshot = await s.client.request({ method: "evm_snapshot" as any, params: [] as any });
+    const order = { market, outcome: 1, side: "buy", shares: "3000000" };
+    const prepared = await api("POST", "/trade/prepare", order);
+    assert.equal(prepared.status, 201, JSON.stringify(prepared.body));
+    const td = prepared.body.typedData;
+    const trader = (await import("viem")).createWalletClient({ chain: s.chain, transport: (await import("viem")).http(s.rpcUrl), account: (await import("viem/accounts")).privateKeyToAccount(walletKey) });
+    const signature = await trader.signTypedData({ account: trader.account, domain: td.domain, types: td.types, primaryType: "TradeIntent", message: { ...td.message, amount: BigInt(td.message.amount), limit: BigInt(td.message.limit), deadline: BigInt(td.message.deadline), nonce: BigInt(td.message.nonce) } });
+    const submitted = await api("POST", "/trade/submit", { digest: prepared.body.digest, signature }, { "idempotency-key": `reorg-${Date.now()}` });
+    assert.equal(submitted.body.status, "submitted", JSON.stringify(submitted.body));
+    await eventually(async () => ((await s.ponderFetch(`/onchain/markets/${market}/trades`)).trades.length === before + 1 ? true : undefined));
+    const visible = await api("GET", `/discover/markets/${market}/trades`);
+    assert.equal(visible.body.trades.length, before + 1);
+
+    await s.client.request({ method: "evm_revert" as any, params: [snapshot] as any });
+    await s.client.request({ method: "hardhat_mine" as any, params: ["0x3"] as any });
+    await eventually(async () => ((await s.ponderFetch(`/onchain/markets/${market}/trades`)).trades.length === before ? true : undefined), 30_000);
+    const after = await api("GET", `/discover/markets/${market}/trades`);
+    assert.equal(after.body.trades.length, before);
+    assert.ok(!after.body.trades.some((t: any) => t.size === "3000000"));
+    const holders = await api("GET", `/discover/markets/${market}/holders`);
+    assert.deepEqual(holders.body.outcomes[1].holders, []);
+    const intent = await api("GET", `/trade/intent/${prepared.body.digest}`);
+    assert.notEqual(intent.body.status, "executed");
+  });
+
+  it("dispatches by lane: unknown market 404, committed market 503 until the engine lane is wired, sell needs the ERC-1155 approval", async () => {
+    const unknown = await api("POST", "/trade/quote", { market: "0x000000000000000000000000000000000000dead", outcome: 0, side: "buy", shares: "1000" });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.code, "MARKET_NOT_FOUND");
+    const now = s.svc.ctx.clock.now();
+    const committed = await insertCatalogMarket(s.svc.ctx.db, {
+      chainId: s.chainId, settlement: "committed", pricingModel: "ORDERBOOK", title: "Committed lane market", category: "OTHER", outcomes: ["Yes", "No"],
+      creator: "0x00000000000000000000000000000000000000aa", openTime: now, closeTime: now + 86_400_000, resolutionSource: {}, createdAt: now,
+    });
+    const pm = await api("POST", "/trade/quote", { market: committed.market.address, outcome: 0, side: "buy", shares: "1000" });
+    assert.equal(pm.status, 503, JSON.stringify(pm.body));
+    assert.equal(pm.body.code, "SERVICE_UNAVAILABLE");
+    const sell = await api("POST", "/trade/prepare", { market, outcome: 0, side: "sell", shares: "1000000" });
+    assert.equal(sell.status, 409, JSON.stringify(sell.body));
+    assert.equal(sell.body.approvals[0].kind, "erc1155_set_approval_for_all");
+    const page1 = await onchainTrades(s.svc.ctx, market, 1);
+    assert.equal(page1!.trades.length, 1);
+    assert.match(page1!.nextCursor!, /^\d+:\d+$/);
+    const page2 = await onchainTrades(s.svc.ctx, market, 1, page1!.nextCursor!);
+    assert.deepEqual([page2!.trades.length, page2!.nextCursor], [0, null]);
+    const tooMuchSlippage = await api("POST", "/trade/quote", { market, outcome: 0, side: "buy", shares: "1000", slippageBps: 1001 });
+    assert.equal(tooMuchSlippage.status, 400);
+  });
+});
