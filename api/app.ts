@@ -1,33 +1,68 @@
 /**
- * The Hono application: the agent API under /api/agent/v1, and the error policy every route shares
- * (RFC 9457 problems for unknown routes, thrown ApiErrors and internal errors).
+ * The Hono application: global middleware (request id, per-IP limit, Svc-Version), the registry's operations, the
+ * documents derived from it, and the error policy every route shares: RFC 9457 problems for unknown routes (404),
+ * wrong methods (405), thrown ApiErrors, and internal errors (logged with the request id, never leaking a stack).
  */
-import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { ApiError } from "./errors/api-error";
 import { problemResponse } from "./errors/problem";
 import type { ServiceContext } from "./context";
+import type { Services } from "./services";
 import { mountLedgerProof } from "./ledger/proof-route";
+import { requestId } from "./middleware/request-id";
+import { ipLimit } from "./middleware/ip-limit";
+import { svcVersion } from "./middleware/svc-version";
+import { mountOperations } from "./rest/router";
+import { API_BASE_PATH, Registry } from "./registry/registry";
+import { OPERATIONS } from "./operations";
+import { mountOpenApiDocuments } from "./openapi/routes";
+import { mountChangelog } from "./changelog/route";
+import { mountMcp } from "./mcp/server";
+import { mountAgentCard } from "./agent-card/route";
+import { createMetrics, mountMetrics } from "./metrics/metrics";
+import { mountSse } from "./realtime/sse";
 
-export const API_BASE_PATH = "/api/agent/v1";
+export { API_BASE_PATH };
 
-export function createApp(ctx: ServiceContext): Hono {
+export interface AppParts {
+  app: Hono;
+  registry: Registry;
+}
+
+export function createApp(ctx: ServiceContext, services: Services, registry = new Registry(OPERATIONS)): AppParts {
   const app = new Hono();
-  const api = new Hono();
+  const metrics = createMetrics(registry);
+  app.use("*", metrics.middleware);
+  app.use("*", requestId({ log: ctx.log, now: () => ctx.clock.now() }));
+  app.use("*", ipLimit({ windows: services.windows, clock: ctx.clock, perMinute: ctx.config.RATE_LIMIT_IP_PER_MINUTE, trustProxy: ctx.config.TRUST_PROXY }));
+  app.use(`${API_BASE_PATH}/*`, svcVersion());
 
-  api.get("/time", (c) => c.json({ serverTime: ctx.clock.now() }));
-
-  app.route(API_BASE_PATH, api);
+  mountOperations(app, ctx, services, registry);
+  mountSse(app, ctx, services);
   mountLedgerProof(app, () => ctx.publishedLedger());
+  // Documents and surfaces derived from the registry (openapi, docs, change feed, MCP, agent card, metrics).
+  mountOpenApiDocuments(app, ctx, registry);
+  mountChangelog(app, ctx, registry);
+  mountMcp(app, ctx, registry, (method, tool) => metrics.mcpMessages.inc({ method, tool }));
+  mountAgentCard(app, ctx, registry);
+  mountMetrics(app, metrics);
 
-  app.notFound((c) => problemResponse(new ApiError("NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), c.req.url));
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const allowed = registry.methodsAt(path);
+    if (allowed.length > 0) {
+      const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
+      return problemResponse(new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${path}; allowed: ${allow}`, { allowed }, { Allow: allow }), c.req.url);
+    }
+    return problemResponse(new ApiError("NOT_FOUND", `No route for ${c.req.method} ${path}`), c.req.url);
+  });
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return problemResponse(err, c.req.url);
-    const requestId = c.req.header("x-request-id") ?? randomUUID();
-    ctx.log.error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, "internal error");
+    const requestId = c.var.requestId ?? "unknown";
+    (c.var.log ?? ctx.log).error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, "internal error");
     // The detail never carries the stack or message of an unexpected error; the request id finds it in the log.
     return problemResponse(new ApiError("INTERNAL_ERROR", `Internal error; quote request id ${requestId}`), c.req.url, { requestId });
   });
-  return app;
+  return { app, registry };
 }

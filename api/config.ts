@@ -45,6 +45,35 @@ export const configSchema = z.object({
   BATCH_MAX_OPS: z.coerce.number().int().min(1).default(500),
   PONDER_PORT: port.default(42069),
   INDEXER_ENABLED: bool.default(true),
+  /** Postgres schema the service uses (created if missing); lets tests and stacks share one server. */
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase SQL identifier").optional(),
+  /** Registration paths of POST /register (see docs/auth.md): the claimed-agent path is open by default. */
+  REGISTRATION_CLAIM_OPEN: bool.default(true),
+  REGISTRATION_EMAIL_OPEN: bool.default(false),
+  REGISTRATION_WALLET_OPEN: bool.default(false),
+  REGISTRATION_ANONYMOUS_OPEN: bool.default(false),
+  /** Rate-limit ceilings per key and 60 s window (docs/api.md), ordinary and market-maker allocation tiers. */
+  RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_DATA_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_MM_READ_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+  RATE_LIMIT_MM_WRITE_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_MM_DATA_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Per client IP and 60 s window: every request, registration, key recovery. */
+  RATE_LIMIT_IP_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_REGISTER_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_RECOVERY_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** Take the client IP from the first X-Forwarded-For entry (only behind a proxy you run). */
+  TRUST_PROXY: bool.default(false),
+  /** Sender of outgoing mail (claim links, email verification). */
+  MAIL_FROM: z.string().min(3).default("agents@localhost"),
+  /** Realtime (docs/realtime.md): heartbeat interval of SSE and WebSocket streams; time a WebSocket has to authenticate. */
+  REALTIME_HEARTBEAT_MS: z.coerce.number().int().min(50).default(15_000),
+  REALTIME_WS_AUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  REALTIME_MAX_STREAMS_PER_AGENT: z.coerce.number().int().min(1).default(20),
+  /** Webhooks (docs/webhooks.md): allow private/loopback targets (local development only); delivery worker poll. */
+  WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOKS_POLL_MS: z.coerce.number().int().min(10).default(1000),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -2,11 +2,14 @@
 import { ConfigError, loadConfig } from "./config";
 import { startService } from "./service";
 import { watchParent } from "./process/parent-watch";
+import { issueDemoKey } from "./auth/local-agents";
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const service = await startService(config);
-  console.log(JSON.stringify({ event: "service-ready", baseUrl: service.baseUrl, mcpUrl: service.mcpUrl, data: service.ctx.db.location }));
+  // `npm start` (DEMO_AGENTS=true) prints a ready key of the demo agent; it is re-issued on every start (docs/auth.md).
+  const demo = process.env.DEMO_AGENTS === "true" ? await issueDemoKey(service.ctx.db, service.ctx.clock) : null;
+  console.log(JSON.stringify({ event: "service-ready", baseUrl: service.baseUrl, mcpUrl: service.mcpUrl, data: service.ctx.db.location, ...(demo ? { demoKey: demo.apiKey } : {}) }));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -9,14 +9,20 @@ import { openDatabase } from "../relayer/db/client";
 import { migrate } from "../relayer/db/migrate";
 import { systemClock, type Clock } from "../relayer/clock";
 import { createApp, API_BASE_PATH } from "./app";
+import { closeServices, createServices, type Services } from "./services";
+import type { Registry } from "./registry/registry";
 import type { Config } from "./config";
 import type { ServiceContext } from "./context";
 import { existsSync } from "node:fs";
 import { deploymentFile, readDeployment } from "./discovery-docs/deployment";
 import { PublishedLedger } from "./ledger/published-ledger";
+import { attachWebSocket } from "./realtime/ws";
+import { startOnchainProjection } from "./onchain/catalog-sync";
 
 export interface RunningService {
   ctx: ServiceContext;
+  services: Services;
+  registry: Registry;
   /** Base URL of the agent API, e.g. http://127.0.0.1:8080/api/agent/v1. */
   baseUrl: string;
   mcpUrl: string;
@@ -28,11 +34,13 @@ export interface StartServiceOptions {
   clock?: Clock;
   /** The published ledger to serve proofs from; default: the CommittedLedger of deployments/<chainId>.json. */
   publishedLedger?: PublishedLedger;
+  /** Key prefix of the Redis rate windows (tests use a unique one). */
+  redisPrefix?: string;
 }
 
 export async function startService(config: Config, opts: StartServiceOptions = {}): Promise<RunningService> {
   const log = pino({ level: config.LOG_LEVEL, base: { svc: "api" } });
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
   try {
     await migrate(db);
   } catch (err) {
@@ -40,23 +48,40 @@ export async function startService(config: Config, opts: StartServiceOptions = {
     throw err;
   }
   const ctx: ServiceContext = { config, db, clock: opts.clock ?? systemClock, log, publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : publishedLedgerOf(config) };
-  const app = createApp(ctx);
+  let services: Services;
+  try {
+    services = await createServices(config, db, ctx.clock, { redisPrefix: opts.redisPrefix });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const { app, registry } = createApp(ctx, services);
+  // On-chain lane: catalog rows and market data of LmsrMarkets from the Ponder projection (docs/indexer.md).
+  const onchain = config.INDEXER_ENABLED ? startOnchainProjection(ctx) : null;
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, () => resolve(s));
     s.once("error", reject);
   });
+  // WebSocket endpoint on the same server; webhook deliveries polled (docs/realtime.md, docs/webhooks.md).
+  const sockets = attachWebSocket(server as import("node:http").Server, ctx, services);
+  services.webhooks.start();
   const port = (server.address() as AddressInfo).port;
   const origin = config.PUBLIC_URL ?? `http://${config.HOST}:${port}`;
   let closed = false;
   return {
     ctx,
+    services,
+    registry,
     baseUrl: `${origin}${API_BASE_PATH}`,
     mcpUrl: `${origin}/mcp`,
     port,
     async close() {
       if (closed) return;
       closed = true;
+      onchain?.stop();
+      await sockets.close();
       await new Promise<void>((r) => server.close(() => r()));
+      await closeServices(services);
       await db.close();
     },
   };

@@ -20,12 +20,14 @@ export const ERROR_CODES = {
   MARKET_NOT_FOUND: { status: 404, title: "Market not found" },
   PARENT_NOT_FOUND: { status: 404, title: "Parent not found" },
   AGENT_NOT_FOUND: { status: 404, title: "Agent not found" },
+  ORDER_NOT_FOUND: { status: 404, title: "Order not found" }, // ours (engine)
   METHOD_NOT_ALLOWED: { status: 405, title: "Method not allowed" }, // ours
   STALE_UPDATE: { status: 409, title: "Stale update" },
   AGENT_ALREADY_EXISTS: { status: 409, title: "Agent already exists" },
   EMAIL_ALREADY_REGISTERED: { status: 409, title: "Email already registered" },
   NAME_TAKEN: { status: 409, title: "Name taken" },
   CONFLICT: { status: 409, title: "Conflict" },
+  INSUFFICIENT_BALANCE: { status: 409, title: "Insufficient available balance" }, // ours (engine)
   IDEMPOTENCY_KEY_REUSED: { status: 409, title: "Idempotency key reused with a different body" }, // ours
   IDEMPOTENCY_REQUEST_IN_FLIGHT: { status: 409, title: "A request with this idempotency key is in flight" }, // ours
   MARKET_CLOSED: { status: 410, title: "Market closed" },

@@ -33,6 +33,14 @@ export const marketSpecSchema = z.object({
   sourceConditionId: bytes32.optional(),
   /** ERC-1155 token ids of the source's outcomes, in outcome order (decimal strings, up to 78 digits). */
   sourceTokenIds: z.array(z.string().regex(/^\d{1,78}$/)).optional(),
+  /** Election markets: region, place (XX, US-XX or CA-XX) and office, for the election filters of /discover/markets. */
+  election: z
+    .object({
+      region: z.enum(["US", "CA", "WORLD"]),
+      place: z.string().regex(/^([A-Z]{2}|(US|CA)-[A-Z]{2})$/).optional(),
+      office: z.enum(["senate", "house", "governor", "legislature", "provincial_legislature", "mayor", "president", "referendum", "council"]).optional(),
+    })
+    .optional(),
 });
 
 export type MarketSpec = z.infer<typeof marketSpecSchema>;

@@ -1,0 +1,44 @@
+/**
+ * Hand-written change notices of the agent API, newest last. Deprecations need no entry here: every deprecated
+ * registry operation gets one automatically (feed.ts). Ids are stable forever: a feed reader keys on them.
+ */
+export interface ChangelogEntry {
+  /** Stable slug, unique. */
+  id: string;
+  /** Publication date, YYYY-MM-DD (UTC). */
+  date: string;
+  kind: "added" | "changed" | "deprecated" | "removed" | "fixed";
+  title: string;
+  /** Plain text. */
+  summary: string;
+  /** The date-version (Svc-Version) the change belongs to, when it is one. */
+  version?: string;
+}
+
+export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
+  {
+    id: "v1-published",
+    date: "2026-11-01",
+    kind: "added",
+    version: "2026-11-01",
+    title: "Agent API v1 published",
+    summary:
+      "REST under /api/agent/v1 with RFC 9457 problems, date-version 2026-11-01 (Svc-Version), generated /openapi.json, /discover/capabilities and /catalog.json. Changes within v1 are additive; removals are announced here at least 90 days ahead.",
+  },
+  {
+    id: "mcp-server",
+    date: "2026-11-01",
+    kind: "added",
+    title: "Remote MCP server at /mcp",
+    summary:
+      "Streamable HTTP, protocol revision 2025-11-25, stateless; one svc_* tool per operation that has one; the API key is the bearer credential. See /mcp-discovery.",
+  },
+  {
+    id: "signed-change-feed",
+    date: "2026-11-01",
+    kind: "added",
+    title: "Signed change feed",
+    summary:
+      "This feed carries a detached Ed25519 signature of its exact bytes in the X-Feed-Signature header; the public key is at /api/agent/v1/changelog/signing-key (docs/versioning.md).",
+  },
+];

@@ -1,0 +1,77 @@
+/**
+ * Where GET /me (`fills`) and GET /fills/allowance read an account's fill allowance (spec "Fill allowance"). The
+ * exchange plugs in its own `AllowanceSource` (Services.allowance) once the engine is wired; until then the dormant
+ * source answers enabled:false with zero counts (nothing counted, nothing refused).
+ */
+
+export interface FillAllowancePeriod {
+  kind: "fixed-week" | "calendar-month";
+  startsAt: string;
+  endsAt: string;
+  durationDays: number;
+}
+
+/** MeFillAllowance: every field of the spec's table. */
+export interface FillAllowance {
+  enabled: boolean;
+  freePerPeriod: number;
+  freePerWeek: number | null;
+  freeUsed: number;
+  freeRemaining: number;
+  paidRemaining: number;
+  remaining: number;
+  period: FillAllowancePeriod;
+  resetsAt: string;
+  /** Deprecated; 0 under fixed-week. */
+  freePerMonth: number;
+  /** Deprecated alias of resetsAt. */
+  resetsOn: string;
+  purchase: { pmPerFill: number; bundles: { usd: number; usdCents: number; pm: number; fills: number; featured?: true }[] };
+}
+
+export interface AllowanceAccount {
+  /** Ledger account (lower-case 0x address). */
+  account: string;
+  /** The account's original signup instant (epoch ms): the seven-day periods are anchored here. */
+  signupAt: number;
+}
+
+export interface AllowanceSource {
+  allowanceOf(who: AllowanceAccount, now: number): Promise<FillAllowance>;
+}
+
+export const ALLOWANCE_PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The fixed seven-day period containing `now`, anchored at the signup instant. */
+export function fixedWeekPeriod(signupAt: number, now: number): FillAllowancePeriod {
+  const index = Math.max(0, Math.floor((now - signupAt) / ALLOWANCE_PERIOD_MS));
+  const start = signupAt + index * ALLOWANCE_PERIOD_MS;
+  return { kind: "fixed-week", startsAt: new Date(start).toISOString(), endsAt: new Date(start + ALLOWANCE_PERIOD_MS).toISOString(), durationDays: 7 };
+}
+
+/** Builds a response from counts (for sources that know them). */
+export function allowanceOfCounts(who: AllowanceAccount, now: number, c: { enabled: boolean; freePerPeriod: number; freeUsed: number; paidRemaining: number }): FillAllowance {
+  const period = fixedWeekPeriod(who.signupAt, now);
+  const freeRemaining = Math.max(0, c.freePerPeriod - c.freeUsed);
+  return {
+    enabled: c.enabled,
+    freePerPeriod: c.freePerPeriod,
+    freePerWeek: c.freePerPeriod,
+    freeUsed: c.freeUsed,
+    freeRemaining,
+    paidRemaining: c.paidRemaining,
+    remaining: freeRemaining + c.paidRemaining,
+    period,
+    resetsAt: period.endsAt,
+    freePerMonth: 0,
+    resetsOn: period.endsAt,
+    purchase: { pmPerFill: 0, bundles: [] },
+  };
+}
+
+/** Until the engine is wired: allowances are off and every count is zero. */
+export const dormantAllowanceSource: AllowanceSource = {
+  async allowanceOf(who, now) {
+    return allowanceOfCounts(who, now, { enabled: false, freePerPeriod: 0, freeUsed: 0, paidRemaining: 0 });
+  },
+};

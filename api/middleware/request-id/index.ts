@@ -1,0 +1,34 @@
+/**
+ * Request ids: takes a sane `X-Request-Id` from the client (or the MCP adapter) or makes one, echoes it on the
+ * response, and gives the request a pino child logger that carries it. Each request is logged once when it ends.
+ */
+import { randomUUID } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import type { Logger } from "pino";
+import { internalCallOf } from "../../rest/client";
+
+export interface RequestIdVariables {
+  requestId: string;
+  log: Logger;
+}
+
+declare module "hono" {
+  interface ContextVariableMap extends RequestIdVariables {}
+}
+
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestId(opts: { log: Logger; now: () => number }): MiddlewareHandler {
+  if (!opts.log) throw new Error("requestId: a logger is required");
+  return async function requestIdMiddleware(c, next) {
+    const given = internalCallOf(c)?.requestId ?? c.req.header("x-request-id");
+    const id = given && SANE_ID.test(given) ? given : randomUUID();
+    const log = opts.log.child({ requestId: id });
+    c.set("requestId", id);
+    c.set("log", log);
+    const started = opts.now();
+    await next();
+    c.res.headers.set("X-Request-Id", id);
+    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: opts.now() - started }, "request");
+  };
+}

@@ -1,0 +1,20 @@
+import { defineOperation } from "../../registry/types";
+import { holdersSchema, marketDataSourceFor } from "../../markets/data-source";
+import { addressParams, marketChainQuery, PUBLIC_READ, requireMarket } from "./common";
+
+/** GET /discover/markets/{address}/holders: holder distribution per outcome and open interest. */
+export const marketHolders = defineOperation({
+  id: "getMarketHolders",
+  method: "GET",
+  path: "/discover/markets/{address}/holders",
+  summary: "Holder distribution and open interest",
+  ...PUBLIC_READ,
+  errors: ["MARKET_NOT_FOUND"],
+  request: { params: addressParams, query: marketChainQuery },
+  response: holdersSchema,
+  mcpTool: "svc_get_market_holders",
+  async handler(ctx, { params, query }) {
+    const m = await requireMarket(ctx, params.address, query.chainId);
+    return marketDataSourceFor(ctx, m).holders(m);
+  },
+});

@@ -1,0 +1,24 @@
+/**
+ * Every operation of the API, in one list. Adding an operation: write its file under api/operations/<area>/ and add
+ * one line here.
+ */
+import type { AnyOperation } from "../registry/types";
+import { getServerTime } from "./system/get-server-time";
+import { DISCOVERY_OPERATIONS } from "./discover";
+import { IDENTITY_OPERATIONS } from "./identity";
+import { META_OPERATIONS } from "./meta";
+import { EVENTS_OPERATIONS } from "./events";
+import { WEBHOOK_OPERATIONS } from "./webhooks";
+import { TRADE_OPERATIONS } from "./trade";
+import { HEALTH_OPERATIONS } from "./health";
+
+export const OPERATIONS: AnyOperation[] = [
+  getServerTime,
+  ...DISCOVERY_OPERATIONS,
+  ...IDENTITY_OPERATIONS,
+  ...META_OPERATIONS,
+  ...EVENTS_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
+  ...TRADE_OPERATIONS,
+  ...HEALTH_OPERATIONS,
+];

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { defineOperation } from "../../registry/types";
+import { ApiError } from "../../errors/api-error";
+import { agentById, scopesOf, setGrants } from "../../auth/agents";
+import { liveLink, useLink } from "../../auth/claim-links";
+import { CLAIM_UNLOCKS, unionScopes } from "../../auth/scopes";
+import { linkToken } from "./schemas";
+import { agentClaimSchema, claimView, requireClaimOpen } from "./claim-view";
+
+/** POST /agents/claim: the owner claims the agent; its key gains CLAIM_UNLOCKS and tier execute. */
+export const claimAgent = defineOperation({
+  id: "claimAgent",
+  method: "POST",
+  path: "/agents/claim",
+  summary: "Claim an agent with the owner's link token (unlocks trading)",
+  description: "The link token authenticates. A link works once: a used or expired link answers 410 EXPIRED_TOKEN (an Idempotency-Key replay returns the first answer).",
+  category: "registration",
+  permission: "none",
+  tier: "read-only",
+  scopes: [],
+  rateClass: "write",
+  charged: true,
+  idempotency: "required",
+  request: { body: z.strictObject({ token: linkToken }) },
+  response: agentClaimSchema,
+  errors: ["FORBIDDEN", "FEATURE_DISABLED", "EXPIRED_TOKEN"],
+  mcpTool: "svc_claim_agent",
+  async handler(ctx, { body }) {
+    requireClaimOpen(ctx);
+    const now = ctx.clock.now();
+    return ctx.db.transaction(async (tx) => {
+      const link = await liveLink(tx, body.token, "claim", now);
+      const row = await agentById(tx, link.agent_id);
+      if (!row || row.registration_path !== "claim") throw new ApiError("FORBIDDEN", "this link does not name a claimable agent");
+      if (!(await useLink(tx, link.token_hash, now))) throw new ApiError("EXPIRED_TOKEN", "this claim link was already used", { reason: "USED" });
+      if (row.claimed_at === null) {
+        await setGrants(tx, row.id, { tier: "execute", scopes: unionScopes(scopesOf(row), CLAIM_UNLOCKS) });
+        await tx.query(`UPDATE api_agents SET claimed_at = $2 WHERE id = $1`, [row.id, now]);
+      }
+      return claimView(tx, link);
+    });
+  },
+});

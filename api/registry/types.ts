@@ -1,0 +1,119 @@
+/**
+ * The operation registry's types: every API operation is one `Operation` value, declared once in its own file under
+ * api/operations/<area>/. REST routes, /openapi.json, /discover/capabilities, the MCP tools and every middleware
+ * (auth, rate limits, idempotency, deprecation, public record) read these fields; nothing is declared twice.
+ */
+import type { z } from "zod";
+import type { ServiceContext } from "../context";
+import type { Services } from "../services";
+import type { AgentTier, Scope } from "../auth/scopes";
+import type { KeyPrincipal } from "../auth/principal";
+import type { Registry } from "./registry";
+import type { ErrorCode } from "../errors/codes";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type Permission = "none" | "api-key-read" | "api-key-execute" | "wallet-proof";
+export type RateClass = "read" | "write" | "data";
+
+/** Deprecation of an operation (RFC 8594 / RFC 9745 headers; OpenAPI `deprecated` + `x-` fields). */
+export interface Deprecation {
+  /** ISO date the operation was deprecated. */
+  since: string;
+  /** ISO date it is removed, once set. */
+  sunset?: string;
+  /** Successor, `METHOD /path` relative to the API base, where one exists. */
+  replacement?: string;
+}
+
+/** The parsed input of an operation: path params, query and body after their zod schemas. */
+export interface OperationInput<P = unknown, Q = unknown, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+/** What a handler learns about the call besides its input. */
+export interface CallContext {
+  /** The authenticated key, when one was presented and valid (always set for api-key permissions). */
+  principal: KeyPrincipal | null;
+  /** Request id (X-Request-Id). */
+  requestId: string;
+  /** The client's IP address. */
+  ip: string;
+  /** The resolved API date-version (Svc-Version pin or current). */
+  version: string;
+  /** Which surface the call came through. */
+  surface: "rest" | "mcp";
+  /** Origin of the public URL the caller used, e.g. http://127.0.0.1:8080. */
+  origin: string;
+  services: Services;
+  /** Every operation served (capabilities of a key, discovery documents). */
+  registry: Registry;
+}
+
+/** A handler's answer when it needs a status other than the default or extra headers. */
+export class Reply<T = unknown> {
+  constructor(readonly status: number, readonly body: T, readonly headers: Record<string, string> = {}) {}
+}
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface Operation<
+  P extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  B extends Schema | undefined = Schema | undefined,
+  R extends Schema = Schema,
+> {
+  /** operationId, camelCase, unique. */
+  id: string;
+  method: HttpMethod;
+  /** OpenAPI-style path (`/discover/markets/{address}`), relative to /api/agent/v1 unless `root`. */
+  path: string;
+  /** True for paths on the host root (e.g. /api/auth/nonce). */
+  root?: boolean;
+  summary: string;
+  description?: string;
+  /** Grouping for docs and capabilities, e.g. `identity`, `registration`, `discovery`. */
+  category: string;
+  permission: Permission;
+  /** Lowest authorization tier allowed (ignored when permission is none or wallet-proof). */
+  tier: AgentTier;
+  /** Scopes the key must hold (x-required-scopes). */
+  scopes: readonly Scope[];
+  rateClass: RateClass;
+  /** False for uncharged operations (e.g. GET /me): no key budget, no RateLimit headers; per-IP limits still apply. */
+  charged: boolean;
+  /** Writes need Idempotency-Key unless exempt. */
+  idempotency: "required" | "exempt";
+  /** A separate per-IP limiter (registration, key recovery), besides the general one. */
+  ipLimit?: "register" | "recovery";
+  request: { params?: P; query?: Q; body?: B };
+  /** Success status (default 200). */
+  status?: number;
+  response: R;
+  /** Response fields whose values are secrets shown once: redacted in stored idempotent replays. */
+  secretFields?: readonly string[];
+  /** MCP tool name (`svc_*`), or null for REST-only operations. */
+  mcpTool: `svc_${string}` | null;
+  deprecation?: Deprecation;
+  /** The MCP tool needs a fresh wallet proof (`svc-mcp-auth:` challenge, docs/mcp.md) before the operation runs. */
+  walletProof?: boolean;
+  /** Error codes this operation answers with besides the ones every operation of its kind can give (documented in /openapi.json). */
+  errors?: readonly ErrorCode[];
+  handler(ctx: ServiceContext, input: OperationInput<Out<P>, Out<Q>, Out<B>>, call: CallContext): Promise<z.input<R> | Reply<z.input<R>>>;
+}
+
+/** Any operation, as the adapters see it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = Operation<any, any, any, any>;
+
+/** Declares an operation with its types inferred from the schemas. */
+export function defineOperation<
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+  R extends Schema = Schema,
+>(op: Operation<P, Q, B, R>): Operation<P, Q, B, R> {
+  return op;
+}

@@ -1,0 +1,32 @@
+/**
+ * Who is calling: the client IP (socket address, or the first X-Forwarded-For hop when TRUST_PROXY is set) and
+ * whether the request is an internal call of the MCP adapter, which reaches the REST routes through `app.fetch`
+ * with an `internal` binding that no network client can set.
+ */
+import type { Context } from "hono";
+import { getConnInfo } from "@hono/node-server/conninfo";
+
+export interface InternalCall {
+  surface: "mcp";
+  ip: string;
+  requestId: string;
+}
+
+export function internalCallOf(c: Context): InternalCall | undefined {
+  const env = c.env as { internal?: InternalCall } | undefined;
+  return env?.internal;
+}
+
+export function clientIp(c: Context, trustProxy: boolean): string {
+  const internal = internalCallOf(c);
+  if (internal) return internal.ip;
+  if (trustProxy) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}

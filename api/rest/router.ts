@@ -1,0 +1,63 @@
+/**
+ * The REST adapter: one Hono route per registry operation, each with the same middleware chain
+ *   call-record -> auth -> rate-limit -> validate -> idempotency -> [deprecation] -> handler
+ * (global before them: request-id -> ip-limit -> svc-version). The handler's answer is checked against the
+ * operation's response schema, so a response can never drift from /openapi.json.
+ */
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ServiceContext } from "../context";
+import type { Services } from "../services";
+import { auth } from "../middleware/auth";
+import { callRecord } from "../middleware/call-record";
+import { deprecation } from "../middleware/deprecation";
+import { idempotency } from "../middleware/idempotency";
+import { rateLimit } from "../middleware/rate-limit";
+import { validate } from "../middleware/validate";
+import { fullPath, honoPath, type Registry } from "../registry/registry";
+import { Reply, type AnyOperation, type CallContext } from "../registry/types";
+import { internalCallOf } from "./client";
+
+/** The origin clients use: PUBLIC_URL when set, else the request's own origin. */
+export function originOf(c: Context, publicUrl: string | undefined): string {
+  return publicUrl ? new URL(publicUrl).origin : new URL(c.req.url).origin;
+}
+
+export function mountOperations(app: Hono, ctx: ServiceContext, services: Services, registry: Registry): void {
+  const deps = { db: ctx.db, clock: ctx.clock };
+  for (const op of registry.operations) {
+    const chain: MiddlewareHandler[] = [
+      callRecord(op, deps),
+      auth(op, deps),
+      rateLimit(op, { windows: services.windows, clock: ctx.clock, config: ctx.config }),
+      validate(op),
+      idempotency(op, deps),
+    ];
+    const dep = deprecation(op.deprecation, `${ctx.config.publicUrl}/api/agent/v1`);
+    if (dep) chain.push(dep);
+    chain.push(operationHandler(op, ctx, services, registry));
+    app.on([op.method], [honoPath(fullPath(op))], ...(chain as [MiddlewareHandler]));
+  }
+}
+
+function operationHandler(op: AnyOperation, ctx: ServiceContext, services: Services, registry: Registry): MiddlewareHandler {
+  return async function handle(c: Context): Promise<Response> {
+    const call: CallContext = {
+      principal: c.var.principal,
+      requestId: c.var.requestId,
+      ip: c.var.ip,
+      version: c.var.apiVersion ?? "",
+      surface: internalCallOf(c)?.surface ?? "rest",
+      origin: originOf(c, ctx.config.PUBLIC_URL),
+      services,
+      registry,
+    };
+    const out = await op.handler(ctx, c.var.input, call);
+    const reply = out instanceof Reply ? out : new Reply(op.status ?? 200, out);
+    const checked = op.response.safeParse(reply.body);
+    if (!checked.success) {
+      throw new Error(`response of ${op.id} does not match its schema: ${checked.error.issues.map((i: { path: PropertyKey[]; message: string }) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    }
+    return c.json(reply.body as object, reply.status as ContentfulStatusCode, reply.headers);
+  };
+}

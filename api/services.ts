@@ -1,0 +1,35 @@
+/**
+ * The stateful helpers the API shares besides the ServiceContext: the rate-limit window store (memory, or Redis with
+ * REDIS_URL) and the mailer (SMTP with SMTP_URL, else the outbox table). Built once in `startService`.
+ */
+import type { Config } from "./config";
+import type { Database } from "../relayer/db/client";
+import type { Clock } from "../relayer/clock";
+import { MemoryWindowStore, RedisWindowStore, type WindowStore } from "./rate-limit/window-store";
+import { createMailer, type Mailer } from "./mail/mailer";
+import { dormantAllowanceSource, type AllowanceSource } from "./fills/allowance-source";
+import { EventHub } from "./realtime/hub";
+import { WebhookWorker } from "./webhooks/worker";
+
+export interface Services {
+  windows: WindowStore;
+  mailer: Mailer;
+  /** Fill allowances (GET /me, GET /fills/allowance); the exchange replaces the dormant default once wired. */
+  allowance: AllowanceSource;
+  /** Realtime fan-out (docs/realtime.md): in process, or Redis pub/sub with REDIS_URL. Sources plug in via api/realtime/wire.ts. */
+  hub: EventHub;
+  /** Webhook delivery worker (docs/webhooks.md). */
+  webhooks: WebhookWorker;
+}
+
+export async function createServices(config: Config, db: Database, clock: Clock, opts: { redisPrefix?: string } = {}): Promise<Services> {
+  const windows = config.REDIS_URL ? await RedisWindowStore.connect(config.REDIS_URL, opts.redisPrefix) : new MemoryWindowStore();
+  const hub = await EventHub.create({ redisUrl: config.REDIS_URL, prefix: opts.redisPrefix, maxStreamsPerAgent: config.REALTIME_MAX_STREAMS_PER_AGENT });
+  const webhooks = new WebhookWorker({ db, clock, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE, pollMs: config.WEBHOOKS_POLL_MS });
+  return { windows, mailer: createMailer(config, db, clock), allowance: dormantAllowanceSource, hub, webhooks };
+}
+
+export async function closeServices(s: Services): Promise<void> {
+  await s.webhooks.stop();
+  await Promise.all([s.windows.close(), s.mailer.close(), s.hub.close()]);
+}

@@ -1,0 +1,76 @@
+import { strict as assert } from "node:assert";
+import { after, before, describe, it } from "node:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runAdmin } from "./admin";
+import { openDatabase } from "../relayer/db/client";
+import { openTestDatabase } from "../test/support/db";
+import { manualClock } from "../relayer/clock";
+import { findPrincipal } from "../api/auth/api-keys";
+import { createLocalAgent, issueDemoKey } from "../api/auth/local-agents";
+
+describe("admin CLI on the service's PGlite data directory", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pm-admin-"));
+  const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
+  before(() => {
+    process.env.DATA_DIR = dir;
+    delete process.env.DATABASE_URL;
+  });
+  after(() => {
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("agent create --json makes an agent whose key authenticates", async () => {
+    const lines: string[] = [];
+    assert.equal(await runAdmin(["agent", "create", "--name", "ops-bot", "--tier", "propose", "--json"], (l) => lines.push(l)), 0);
+    const made = JSON.parse(lines[0]) as { apiKey: string; tier: string; walletAddress: string; walletPrivateKey: string; ledgerAccount: string };
+    assert.equal(made.tier, "propose");
+    assert.match(made.walletPrivateKey, /^0x[0-9a-f]{64}$/);
+    assert.equal(made.ledgerAccount, made.walletAddress);
+    const db = await openDatabase({ dataDir: dir });
+    try {
+      const p = await findPrincipal(db, made.apiKey);
+      assert.equal(p?.name, "ops-bot");
+      assert.equal(p?.tier, "propose");
+    } finally {
+      await db.close();
+    }
+    await assert.rejects(runAdmin(["agent", "create", "--name", "OPS-BOT"], () => {}), /NAME_TAKEN/);
+    await assert.rejects(runAdmin(["agent", "create", "--name", "x", "--tier", "god"], () => {}), /tier must be one of/);
+  });
+
+  it("mail lists the outbox; a running PGlite service gets a clear message", async () => {
+    const holder = await openDatabase({ dataDir: dir });
+    try {
+      await holder.query(`INSERT INTO api_mail_outbox (to_address, subject, body, created_at) VALUES ('o@example.com', 'Claim your agent', 'token clm_x', 1)`);
+      await assert.rejects(runAdmin(["mail"], () => {}), /stop `npm start` first/);
+    } finally {
+      await holder.close();
+    }
+    const lines: string[] = [];
+    assert.equal(await runAdmin(["mail"], (l) => lines.push(l)), 0);
+    assert.match(lines.join("\n"), /to o@example\.com[\s\S]*Claim your agent[\s\S]*clm_x/);
+  });
+});
+
+describe("local agents", () => {
+  it("the demo key is re-issued on each start and the earlier one revoked", async () => {
+    const db = await openTestDatabase();
+    const clock = manualClock();
+    try {
+      const first = await issueDemoKey(db, clock);
+      const second = await issueDemoKey(db, clock);
+      assert.equal(first.agentId, second.agentId);
+      assert.notEqual(first.apiKey, second.apiKey);
+      assert.equal(await findPrincipal(db, first.apiKey), null);
+      assert.equal((await findPrincipal(db, second.apiKey))?.tier, "execute");
+      const other = await createLocalAgent(db, clock, { name: "reader", tier: "read-only" });
+      assert.deepEqual(other.scopes, ["markets:read", "trade:quote", "portfolio:read", "keys:read"]);
+    } finally {
+      await db.close();
+    }
+  });
+});
