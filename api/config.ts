@@ -74,6 +74,13 @@ export const configSchema = z.object({
   /** Webhooks (docs/webhooks.md): allow private/loopback targets (local development only); delivery worker poll. */
   WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
   WEBHOOKS_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  /** Committed venue (docs/trading.md): PM (base units, 6 decimals) granted once to each new agent account. */
+  PM_STARTING_GRANT: z.string().regex(/^\d{1,30}$/, "must be an integer number of PM base units").default("1000000000").transform((v) => BigInt(v)),
+  /** Fill allowance (spec "Trade allowance"): free executed wallet-sides per fixed seven-day period. */
+  FILL_ALLOWANCE_ENABLED: bool.default(true),
+  FILL_ALLOWANCE_FREE_PER_PERIOD: z.coerce.number().int().min(0).default(1000),
+  /** List the demo PM markets (scripts/seed/demo-markets.ts) in the catalog and the engine at start. */
+  SEED_DEMO_MARKETS: bool.default(true),
 });
 
 export type Config = z.infer<typeof configSchema> & {

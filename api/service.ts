@@ -18,6 +18,7 @@ import { deploymentFile, readDeployment } from "./discovery-docs/deployment";
 import { PublishedLedger } from "./ledger/published-ledger";
 import { attachWebSocket } from "./realtime/ws";
 import { startOnchainProjection } from "./onchain/catalog-sync";
+import { openVenue } from "./venue/open-venue";
 
 export interface RunningService {
   ctx: ServiceContext;
@@ -36,6 +37,8 @@ export interface StartServiceOptions {
   publishedLedger?: PublishedLedger;
   /** Key prefix of the Redis rate windows (tests use a unique one). */
   redisPrefix?: string;
+  /** Publish journal batches to the deployed CommittedLedger (default true; docs/journal.md). */
+  publish?: boolean;
 }
 
 export async function startService(config: Config, opts: StartServiceOptions = {}): Promise<RunningService> {
@@ -52,6 +55,14 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   try {
     services = await createServices(config, db, ctx.clock, { redisPrefix: opts.redisPrefix });
   } catch (err) {
+    await db.close();
+    throw err;
+  }
+  try {
+    // The committed venue: exchange rebuilt from the journal, batcher, demo markets, engine-backed views.
+    services.venue = await openVenue(ctx, services, { publish: opts.publish });
+  } catch (err) {
+    await closeServices(services);
     await db.close();
     throw err;
   }

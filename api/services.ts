@@ -10,6 +10,7 @@ import { createMailer, type Mailer } from "./mail/mailer";
 import { dormantAllowanceSource, type AllowanceSource } from "./fills/allowance-source";
 import { EventHub } from "./realtime/hub";
 import { WebhookWorker } from "./webhooks/worker";
+import type { Venue } from "./venue/types";
 
 export interface Services {
   windows: WindowStore;
@@ -20,16 +21,19 @@ export interface Services {
   hub: EventHub;
   /** Webhook delivery worker (docs/webhooks.md). */
   webhooks: WebhookWorker;
+  /** The committed venue (exchange, accounts, markets); set by `startService` right after the services are built. */
+  venue: Venue | null;
 }
 
 export async function createServices(config: Config, db: Database, clock: Clock, opts: { redisPrefix?: string } = {}): Promise<Services> {
   const windows = config.REDIS_URL ? await RedisWindowStore.connect(config.REDIS_URL, opts.redisPrefix) : new MemoryWindowStore();
   const hub = await EventHub.create({ redisUrl: config.REDIS_URL, prefix: opts.redisPrefix, maxStreamsPerAgent: config.REALTIME_MAX_STREAMS_PER_AGENT });
   const webhooks = new WebhookWorker({ db, clock, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE, pollMs: config.WEBHOOKS_POLL_MS });
-  return { windows, mailer: createMailer(config, db, clock), allowance: dormantAllowanceSource, hub, webhooks };
+  return { windows, mailer: createMailer(config, db, clock), allowance: dormantAllowanceSource, hub, webhooks, venue: null };
 }
 
 export async function closeServices(s: Services): Promise<void> {
+  await s.venue?.close();
   await s.webhooks.stop();
   await Promise.all([s.windows.close(), s.mailer.close(), s.hub.close()]);
 }

@@ -11,6 +11,7 @@ import { EVENTS_OPERATIONS } from "./events";
 import { WEBHOOK_OPERATIONS } from "./webhooks";
 import { TRADE_OPERATIONS } from "./trade";
 import { HEALTH_OPERATIONS } from "./health";
+import { listLedgerBatches } from "./ledger/list-batches";
 
 export const OPERATIONS: AnyOperation[] = [
   getServerTime,
@@ -21,4 +22,5 @@ export const OPERATIONS: AnyOperation[] = [
   ...WEBHOOK_OPERATIONS,
   ...TRADE_OPERATIONS,
   ...HEALTH_OPERATIONS,
+  listLedgerBatches,
 ];

@@ -21,15 +21,18 @@ export const toRequest = (b: TradeBody): TradeRequest => ({ market: b.market.toL
 
 export type Lane = { lane: "onchain"; market: OnchainMarket } | { lane: "committed"; impl: CommittedTradeLane };
 
-/** onchain when the projection knows the address; committed when the catalog lists it so; else 404. */
+/**
+ * committed when the catalog lists the address on the committed lane (a local read, so PM trading never waits on the
+ * projection); onchain when the projection knows it; else 404.
+ */
 export async function laneOf(ctx: ServiceContext, address: string): Promise<Lane> {
-  const m = await onchainMarketOrNull(ctx, address);
-  if (m) return { lane: "onchain", market: m };
-  const impl = committedTradeLane(ctx);
-  if (impl && (await impl.owns(address))) return { lane: "committed", impl };
   const listed = await getMarket(ctx.db, ctx.config.CHAIN_ID, address, ctx.clock.now());
   if (listed?.settlement === "committed") {
-    throw new ApiError("SERVICE_UNAVAILABLE", "committed-lane trading is not available yet", { lane: "committed" }, { "Retry-After": "30" });
+    const impl = committedTradeLane(ctx);
+    if (impl && (await impl.owns(address))) return { lane: "committed", impl };
+    throw new ApiError("SERVICE_UNAVAILABLE", "committed-lane trading is not available on this instance", { lane: "committed" }, { "Retry-After": "30" });
   }
+  const m = await onchainMarketOrNull(ctx, address);
+  if (m) return { lane: "onchain", market: m };
   throw new ApiError("MARKET_NOT_FOUND", `no tradable market at ${address}`);
 }

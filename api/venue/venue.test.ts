@@ -1,0 +1,114 @@
+/**
+ * The committed venue inside a running service: demo markets tradable in the engine, LMSR quote/prepare through
+ * /trade, the starting grant and fill allowance, engine-backed depth and holders, catalog trades, and a restart that
+ * rebuilds the same books without granting or seeding twice.
+ */
+import { strict as assert } from "node:assert";
+import { after, before, describe, it } from "node:test";
+import type { Address } from "viem";
+import { createLocalAgent, type LocalAgent } from "../auth/local-agents";
+import { COLLATERAL_ASSET, outcomeAssetId } from "../../decoder";
+import { apiClient, restartTestService, startTestService, stopTestService, type Json, type TestService } from "../../test/support/service";
+
+const GRANT = 1_000_000_000n;
+
+describe("committed venue in the service", () => {
+  let t: TestService;
+  let agent: LocalAgent;
+  let lmsr: Json;
+
+  before(async () => {
+    t = await startTestService({ PM_STARTING_GRANT: GRANT.toString(), FILL_ALLOWANCE_FREE_PER_PERIOD: "5" });
+    agent = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "venue-trader" });
+  });
+  after(async () => stopTestService(t));
+
+  it("lists the demo markets in the catalog and creates each in the engine", async () => {
+    const call = apiClient(t, agent.apiKey);
+    const all = (await call("GET", "/discover/markets?pageSize=100")).json.markets as Json[];
+    const kinds = all.map((m) => `${m.pricingModel}/${m.outcomes.length}`).sort();
+    assert.deepEqual(kinds, ["ORDERBOOK/2", "ORDERBOOK/2", "ORDERBOOK/2", "automated/2", "automated/2", "automated/3"]);
+    const engine = t.svc.services.venue!.exchange.engine;
+    for (const m of all) assert.ok(engine.market(BigInt(m.marketId)), `${m.address} is in the engine`);
+    lmsr = all.find((m) => m.pricingModel === "automated" && m.outcomes.length === 2)!;
+  });
+
+  it("quotes and executes an LMSR buy within the slippage bound, once per Idempotency-Key", async () => {
+    const call = apiClient(t, agent.apiKey);
+    const body = { market: lmsr.address, outcome: 0, side: "buy", shares: "10000000", slippageBps: 100 };
+    const quote = await call("POST", "/trade/quote", body);
+    assert.equal(quote.status, 200, JSON.stringify(quote.json));
+    assert.equal(quote.json.lane, "committed");
+    const cost = BigInt(quote.json.cost);
+    assert.ok(cost > 4_000_000n && cost < 6_000_000n, `10 shares near p=0.5 cost ~5 PM, got ${cost}`);
+    assert.equal(BigInt(quote.json.maxCost), (cost * 10_100n + 9_999n) / 10_000n);
+
+    const idem = "prepare-1";
+    const first = await call("POST", "/trade/prepare", body, { idem });
+    assert.equal(first.status, 200, JSON.stringify(first.json));
+    assert.equal(first.json.executed, true);
+    assert.equal(first.json.cost, quote.json.cost, "nothing moved the pool between quote and prepare");
+    const replay = await call("POST", "/trade/prepare", body, { idem });
+    assert.equal(replay.headers.get("idempotent-replayed"), "true");
+    assert.equal(replay.json.tradeId, first.json.tradeId);
+
+    const engine = t.svc.services.venue!.exchange.engine;
+    const account = agent.ledgerAccount.toLowerCase() as Address;
+    const marketId = (await t.svc.services.venue!.marketAt(lmsr.address)).marketId;
+    assert.equal(engine.balance(account, COLLATERAL_ASSET).total, GRANT - cost, "the grant once, the cost once");
+    assert.equal(engine.balance(account, outcomeAssetId(marketId, 0)).total, 10_000_000n);
+  });
+
+  it("counts the fill against the allowance shown by /me and /fills/allowance", async () => {
+    const call = apiClient(t, agent.apiKey);
+    const me = await call("GET", "/me");
+    assert.equal(me.json.fills.enabled, true);
+    assert.equal(me.json.fills.freePerPeriod, 5);
+    assert.equal(me.json.fills.freeUsed, 1);
+    assert.equal((await call("GET", "/fills/allowance")).json.remaining, 4);
+  });
+
+  it("refuses a sale of more than is held with a problem and changes nothing", async () => {
+    const call = apiClient(t, agent.apiKey);
+    const engine = () => t.svc.services.venue!.exchange.engine;
+    const account = agent.ledgerAccount.toLowerCase() as Address;
+    const before = engine().balances(account);
+    const res = await call("POST", "/trade/prepare", { market: lmsr.address, outcome: 0, side: "sell", shares: "20000000" });
+    assert.equal(res.status, 409);
+    assert.match(String(res.json.type), /INSUFFICIENT_BALANCE$/);
+    assert.deepEqual(engine().balances(account), before);
+  });
+
+  it("serves the LMSR ladder and the holders from the engine, and the trade from the catalog", async () => {
+    const call = apiClient(t, agent.apiKey);
+    const depth = (await call("GET", `/discover/markets/${lmsr.address}/depth`)).json;
+    assert.equal(depth.kind, "lmsr");
+    assert.equal(depth.source, "engine");
+    assert.ok(depth.outcomes[0].probability > 0.5 && depth.outcomes[1].probability < 0.5, JSON.stringify(depth.outcomes.map((o: Json) => o.probability)));
+    assert.ok(depth.outcomes[0].ladder.length >= 3);
+    const holders = (await call("GET", `/discover/markets/${lmsr.address}/holders`)).json;
+    assert.deepEqual(holders.outcomes[0].holders, [{ account: agent.ledgerAccount.toLowerCase(), size: "10000000" }]);
+    assert.equal(holders.openInterest, "10000000");
+    let trades: Json[] = [];
+    for (let i = 0; i < 50 && trades.length === 0; i++) {
+      trades = (await call("GET", `/discover/markets/${lmsr.address}/trades`)).json.trades;
+      if (trades.length === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(trades.length, 1);
+    assert.equal(trades[0].size, "10000000");
+    assert.equal(trades[0].takerSide, "buy");
+  });
+
+  it("rebuilds the same engine after a restart, without a second grant or a second listing", async () => {
+    const account = agent.ledgerAccount.toLowerCase() as Address;
+    const before = t.svc.services.venue!.exchange.engine.balances(account);
+    const count = (await apiClient(t)("GET", "/discover/markets?pageSize=100")).json.markets.length;
+    t = await restartTestService(t);
+    assert.deepEqual(t.svc.services.venue!.exchange.engine.balances(account), before);
+    assert.equal((await apiClient(t)("GET", "/discover/markets?pageSize=100")).json.markets.length, count);
+    const call = apiClient(t, agent.apiKey);
+    const quote = await call("POST", "/trade/quote", { market: lmsr.address, outcome: 1, side: "buy", shares: "1000000" });
+    assert.equal(quote.status, 200);
+    assert.deepEqual(t.svc.services.venue!.exchange.engine.balances(account), before, "a quote (and re-opening) changes nothing");
+  });
+});
