@@ -25,7 +25,7 @@ import { AccountOpener } from "./accounts";
 import { engineAllowanceSource } from "./allowance";
 import { committedLane } from "./committed-lane";
 import { engineDataSource } from "./engine-data-source";
-import { seedDemoMarkets } from "./seed-markets";
+import { createListedMarkets, seedDemoMarkets } from "./seed-markets";
 import { TradeRecorder } from "./trade-recorder";
 import type { Venue, VenueMarket } from "./types";
 
@@ -63,6 +63,7 @@ export async function openVenue(ctx: ServiceContext, services: Services, opts: O
     const recorder = new TradeRecorder(ctx.db, exchange, ctx.log);
     closers.unshift(() => recorder.close());
     if (config.SEED_DEMO_MARKETS) await seedDemoMarkets(ctx, exchange);
+    await createListedMarkets(ctx, exchange);
 
     const opener = new AccountOpener(exchange, config.PM_STARTING_GRANT);
     const accountOf = async (principal: Parameters<Venue["accountOf"]>[0]) =>

@@ -11,7 +11,7 @@ import type { ServiceContext } from "../context";
 import { HOUSE_CREATOR, seedCatalog } from "../../scripts/seed/seed-catalog";
 import { demoMarkets } from "../../scripts/seed/demo-markets";
 import type { MarketSpec } from "../../scripts/seed/market-spec";
-import { getMarket } from "../markets/catalog-store";
+import { getMarket, marketFromRow, MARKET_COLUMNS } from "../markets/catalog-store";
 import type { CatalogMarket } from "../markets/catalog-types";
 
 export async function listMarketsInVenue(ctx: ServiceContext, exchange: Exchange, specs: readonly MarketSpec[]): Promise<CatalogMarket[]> {
@@ -28,6 +28,24 @@ export async function listMarketsInVenue(ctx: ServiceContext, exchange: Exchange
 
 export function seedDemoMarkets(ctx: ServiceContext, exchange: Exchange): Promise<CatalogMarket[]> {
   return listMarketsInVenue(ctx, exchange, demoMarkets(ctx.clock.now()));
+}
+
+/**
+ * Creates in the engine every committed-lane catalog market of the chain it does not know yet (markets listed by
+ * `npm run seed` while the service was stopped), in market id order so the journal reads naturally.
+ */
+export async function createListedMarkets(ctx: ServiceContext, exchange: Exchange): Promise<number> {
+  const now = ctx.clock.now();
+  const rows = await ctx.db.query<Record<string, unknown>>(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.chain_id = $2 AND m.settlement = 'committed' ORDER BY m.market_id`, [now, ctx.config.CHAIN_ID]);
+  let created = 0;
+  for (const row of rows) {
+    const m = marketFromRow(row);
+    // A market that is no longer open in the catalog has nothing left to trade: it is not created late.
+    if (m.marketId === null || m.state !== "open" || exchange.engine.market(m.marketId)) continue;
+    await createInEngine(exchange, m);
+    created++;
+  }
+  return created;
 }
 
 /** Creates the engine market of a committed catalog market unless the engine has it. */
