@@ -11,7 +11,6 @@ import { maxUint256 } from "viem";
 import { createLocalAgent } from "../api/auth/local-agents";
 import { lmsrMarketAbi, testUSDCAbi } from "../generated/abis";
 import { onchainRuntime, onchainTrades } from "../api/onchain/reads";
-import { insertCatalogMarket } from "../api/markets/catalog-store";
 import { eventually, startOnchainStack, type OnchainStack } from "./test-stack";
 
 describe("on-chain trade through the API, indexer and router", { timeout: 300_000 }, () => {
@@ -163,18 +162,16 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     assert.notEqual(intent.body.status, "executed");
   });
 
-  it("dispatches by lane: unknown market 404, committed market 503 until the engine lane is wired, sell needs the ERC-1155 approval", async () => {
+  it("dispatches by lane: unknown market 404, a committed market to the exchange, sell needs the ERC-1155 approval", async () => {
     const unknown = await api("POST", "/trade/quote", { market: "0x000000000000000000000000000000000000dead", outcome: 0, side: "buy", shares: "1000" });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.code, "MARKET_NOT_FOUND");
-    const now = s.svc.ctx.clock.now();
-    const committed = await insertCatalogMarket(s.svc.ctx.db, {
-      chainId: s.chainId, settlement: "committed", pricingModel: "ORDERBOOK", title: "Committed lane market", category: "OTHER", outcomes: ["Yes", "No"],
-      creator: "0x00000000000000000000000000000000000000aa", openTime: now, closeTime: now + 86_400_000, resolutionSource: {}, createdAt: now,
-    });
-    const pm = await api("POST", "/trade/quote", { market: committed.market.address, outcome: 0, side: "buy", shares: "1000" });
-    assert.equal(pm.status, 503, JSON.stringify(pm.body));
-    assert.equal(pm.body.code, "SERVICE_UNAVAILABLE");
+    const books = await api("GET", `/discover/markets?pricingModel=ORDERBOOK&chainId=${s.chainId}`);
+    const committed = books.body.markets.find((m: { settlement: string }) => m.settlement === "committed");
+    assert.ok(committed, "the demo order books are listed on the stack's chain");
+    const pm = await api("POST", "/trade/quote", { market: committed.address, outcome: 0, side: "buy", shares: "1000" });
+    assert.equal(pm.status, 200, JSON.stringify(pm.body));
+    assert.equal(pm.body.lane, "committed");
     const sell = await api("POST", "/trade/prepare", { market, outcome: 0, side: "sell", shares: "1000000" });
     assert.equal(sell.status, 409, JSON.stringify(sell.body));
     assert.equal(sell.body.approvals[0].kind, "erc1155_set_approval_for_all");
