@@ -1,15 +1,10 @@
 /**
- * The venue's default fee schedule (`GET /discover/fees`), stamped on markets created without explicit rates.
- * Ours: the LMSR contract has no factory defaults (each createMarket names its exit fees) and no relayer pricing
- * module publishes any yet; when one does, import its values here. Every value is an integer in basis points.
+ * The venue's default fee schedule as `GET /discover/fees` publishes it. The values live with the pricing rules
+ * (relayer/pricing/fees.ts), so what is published is what the engine charges.
  */
-export const FEE_DEFAULTS = {
-  lmsr: { buyFeeBps: 0, sellExitFeeBps: 100, winningsExitFeeBps: 0 },
-  orderbook: { feePolicyVersion: "notional-v1", placeFeeBps: 0, routerTakerFeeBps: 100, operatorBatchFeeBps: 100, winningsExitFeeBps: 0 },
-} as const;
+import { FEE_DEFAULTS } from "../../relayer/pricing/fees";
 
-/** Contract cap of any fee (LmsrFactory.MAX_FEE_BPS). */
-export const MAX_FEE_BPS = 1_000;
+export { FEE_DEFAULTS };
 
 export function buildFees(chainId: number) {
   return {

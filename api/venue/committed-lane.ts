@@ -9,7 +9,7 @@
  */
 import type { Address } from "viem";
 import type { Exchange } from "../../relayer/exchange/exchange";
-import { takerFee, type FeePolicyVersion } from "../../relayer/pricing/fees";
+import { ceilDiv, takerFee, type FeePolicyVersion } from "../../relayer/pricing/fees";
 import type { Side } from "../../decoder";
 import { ApiError } from "../errors/api-error";
 import type { KeyPrincipal } from "../auth/principal";
@@ -141,5 +141,4 @@ function walkBook(exchange: Exchange, vm: VenueMarket, req: TradeRequest) {
   return { filled, notional, worst, limit };
 }
 
-const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
 const wadToNumber = (w: bigint) => Number((w * 1_000_000n) / WAD) / 1e6;
