@@ -1,6 +1,6 @@
 /**
  * Asset ids and well-known accounts of the committed ledger (see the ledger conventions).
- * Asset 0 is the play-money collateral; `(marketId << 8) | side` is outcome `side` of market `marketId`.
+ * Asset 0 is the play-money collateral; `(marketId << 8) | side` is outcome `side` (0..2) of market `marketId`.
  */
 import { encodePacked, keccak256, type Address } from "viem";
 
@@ -10,23 +10,33 @@ export const COLLATERAL_ASSET = 0n;
 /** The supply account (zero address): the only account that may go negative; excluded from the root. */
 export const SUPPLY_ACCOUNT: Address = "0x0000000000000000000000000000000000000000";
 
-/** Outcome side of a binary market. */
+/** Outcome side of a binary market (order-book matches are binary). */
 export type Side = 0 | 1;
+
+/** Most outcomes a committed market has (ternary LMSR markets); outcome indexes are 0..MAX_OUTCOMES-1. */
+export const MAX_OUTCOMES = 3;
+/** Outcome index of a market with up to MAX_OUTCOMES outcomes (a Side is one). */
+export type OutcomeIndex = 0 | 1 | 2;
+
+/** Whether `x` is an outcome index of a market with `outcomes` outcomes (default: of any committed market). */
+export function isOutcomeIndex(x: unknown, outcomes: number = MAX_OUTCOMES): x is OutcomeIndex {
+  return typeof x === "number" && Number.isInteger(x) && x >= 0 && x < outcomes && x < MAX_OUTCOMES;
+}
 
 /** Largest market id: ids are uint64 in the match tuple. */
 export const MAX_MARKET_ID = (1n << 64n) - 1n;
 
-/** Asset id of outcome `side` of market `marketId`. */
-export function outcomeAssetId(marketId: bigint, side: Side): bigint {
+/** Asset id of outcome `side` (0..MAX_OUTCOMES-1) of market `marketId`. */
+export function outcomeAssetId(marketId: bigint, side: OutcomeIndex): bigint {
   return (marketId << 8n) | BigInt(side);
 }
 
-/** Splits an outcome asset id into market and side; null for the collateral or an id that is not an outcome. */
-export function parseOutcomeAssetId(assetId: bigint): { marketId: bigint; side: Side } | null {
+/** Splits an outcome asset id into market and outcome; null for the collateral or an id that is not an outcome. */
+export function parseOutcomeAssetId(assetId: bigint): { marketId: bigint; side: OutcomeIndex } | null {
   const side = assetId & 0xffn;
   const marketId = assetId >> 8n;
-  if (marketId < 1n || marketId > MAX_MARKET_ID || side > 1n) return null;
-  return { marketId, side: Number(side) as Side };
+  if (marketId < 1n || marketId > MAX_MARKET_ID || side >= BigInt(MAX_OUTCOMES)) return null;
+  return { marketId, side: Number(side) as OutcomeIndex };
 }
 
 /** Lower-cases an address: the ledger orders and stores accounts by their lower-case hex form. */

@@ -5,6 +5,7 @@ import { decodePayload, encodePayload, PMJ5_VERSION } from "./codec";
 import { JournalDecodeError, JournalEncodeError } from "../errors";
 import { accountArb, opArb } from "../test-support/arbitraries";
 import type { JournalOp } from "./ops";
+import { outcomeAssetId } from "../assets";
 
 const treasury = "0x7777777777777777777777777777777777777777" as const;
 const lower = (ops: JournalOp[]): JournalOp[] =>
@@ -87,6 +88,34 @@ describe("PMJ5 codec", () => {
     const zeroAmount = good.slice();
     zeroAmount[good.length - 2] = 0;
     assert.deepEqual(pick(decodeError(zeroAmount)), { code: "INVALID_VALUE", offset: good.length - 2 });
+  });
+
+  it("carries outcome 2 (ternary LMSR) in assets, LMSR trades, payouts and refunds; MATCH stays binary", () => {
+    const A = "0x1111111111111111111111111111111111111111" as const;
+    const ops: JournalOp[] = [
+      { type: "CREDIT", account: A, assetId: outcomeAssetId(7n, 2), amount: 9n, reason: 8 },
+      { type: "LMSR_TRADE", account: A, marketId: 7n, side: 2, direction: "BUY", shares: 3n, collateral: 2n, fee: 0n },
+      { type: "RESOLUTION_PAYOUT", marketId: 7n, account: A, side: 2, shares: 3n, payout: 3n, source: "POOL" },
+      { type: "VOID_REFUND", marketId: 7n, account: A, side: 2, shares: 3n, refund: 1n, source: "POOL" },
+    ];
+    const bytes = encodePayload(ops, { treasury });
+    assert.deepEqual(decodePayload(bytes).ops, ops);
+    // Byte layout of the first op: tag 01, new account (00 + 20 bytes), asset selector 03 = outcome 2, new market 00 07.
+    assert.deepEqual([...bytes.subarray(26, 28)], [0x01, 0x00]);
+    assert.deepEqual([...bytes.subarray(48, 51)], [0x03, 0x00, 0x07]);
+    // Selector 4 and outcome 3 are refused where they sit.
+    const sel4 = bytes.slice();
+    sel4[48] = 4;
+    assert.deepEqual(pick(decodeError(sel4)), { code: "INVALID_VALUE", offset: 48 });
+    const one = encodePayload([ops[1]!], { treasury });
+    // LMSR_TRADE: tag, new account (21 bytes), new market (2 bytes), side.
+    const sideAt = 26 + 1 + 21 + 2;
+    assert.equal(one[sideAt], 2);
+    one[sideAt] = 3;
+    assert.deepEqual(pick(decodeError(one)), { code: "INVALID_VALUE", offset: sideAt });
+    assert.throws(() => encodePayload([{ ...ops[1]!, side: 3 } as unknown as JournalOp], { treasury }), JournalEncodeError);
+    assert.throws(() => encodePayload([{ type: "MATCH", maker: A, taker: treasury, marketId: 1n, side: 2, kind: 0, shares: 1n, priceBps: 5000, fee: 0n } as unknown as JournalOp], { treasury }), JournalEncodeError);
+    assert.throws(() => encodePayload([{ ...credit, assetId: outcomeAssetId(7n, 2) + 1n } as JournalOp], { treasury }), JournalEncodeError);
   });
 
   it("refuses invalid operations when encoding", () => {

@@ -5,7 +5,7 @@
  * batch decodes on its own (at the cost of one 20-byte literal per account per batch).
  */
 import { isAddress, type Address } from "viem";
-import { COLLATERAL_ASSET, MAX_MARKET_ID, normalizeAccount, outcomeAssetId, parseOutcomeAssetId, type Side } from "../assets";
+import { COLLATERAL_ASSET, MAX_MARKET_ID, MAX_OUTCOMES, normalizeAccount, outcomeAssetId, parseOutcomeAssetId, type OutcomeIndex, type Side } from "../assets";
 import { JournalDecodeError, JournalEncodeError } from "../errors";
 import { OP_TAGS, type CreditReason, type JournalOp, type MatchKind } from "./ops";
 import { ByteReader, ByteWriter } from "./wire";
@@ -34,6 +34,8 @@ export interface DecodedPayload {
 const TAG_TO_TYPE = new Map<number, JournalOp["type"]>(Object.entries(OP_TAGS).map(([t, tag]) => [tag, t as JournalOp["type"]]));
 const AMOUNT_BITS = 255;
 const U128 = 128;
+/** Largest outcome index of LMSR_TRADE, RESOLUTION_PAYOUT and VOID_REFUND (MATCH stays binary: 0..1). */
+const MAX_OUTCOME = MAX_OUTCOMES - 1;
 
 class Encoder {
   readonly w = new ByteWriter();
@@ -102,7 +104,7 @@ function encodeOp(e: Encoder, op: JournalOp): void {
     case "LMSR_TRADE":
       e.account(op.account);
       e.market(op.marketId);
-      e.small(op.side, 1, "side");
+      e.small(op.side, MAX_OUTCOME, "side");
       e.small(op.direction === "BUY" ? 0 : op.direction === "SELL" ? 1 : -1, 1, "direction");
       e.amount(op.shares, U128, 1n, "shares");
       e.amount(op.collateral, U128, 0n, "collateral");
@@ -112,7 +114,7 @@ function encodeOp(e: Encoder, op: JournalOp): void {
     case "VOID_REFUND":
       e.market(op.marketId);
       e.account(op.account);
-      e.small(op.side, 1, "side");
+      e.small(op.side, MAX_OUTCOME, "side");
       e.small(op.source === "SUPPLY" ? 0 : op.source === "POOL" ? 1 : -1, 1, "source");
       e.amount(op.shares, AMOUNT_BITS, 0n, "shares");
       e.amount(op.type === "RESOLUTION_PAYOUT" ? op.payout : op.refund, AMOUNT_BITS, 0n, "paid amount");
@@ -200,8 +202,8 @@ class Decoder {
   }
 
   asset(): bigint {
-    const selector = this.small(2, "asset selector");
-    return selector === 0 ? COLLATERAL_ASSET : outcomeAssetId(this.market(), (selector - 1) as Side);
+    const selector = this.small(MAX_OUTCOMES, "asset selector");
+    return selector === 0 ? COLLATERAL_ASSET : outcomeAssetId(this.market(), (selector - 1) as OutcomeIndex);
   }
 }
 
@@ -233,7 +235,7 @@ function decodeOp(d: Decoder): JournalOp {
     case "LMSR_TRADE": {
       const account = d.account();
       const marketId = d.market();
-      const side = d.small(1, "side") as Side;
+      const side = d.small(MAX_OUTCOME, "side") as OutcomeIndex;
       const direction = d.small(1, "direction") === 0 ? "BUY" : "SELL";
       const shares = d.amount(U128, 1n, "shares");
       const collateral = d.amount(U128, 0n, "collateral");
@@ -243,7 +245,7 @@ function decodeOp(d: Decoder): JournalOp {
     case "VOID_REFUND": {
       const marketId = d.market();
       const account = d.account();
-      const side = d.small(1, "side") as Side;
+      const side = d.small(MAX_OUTCOME, "side") as OutcomeIndex;
       const source = d.small(1, "source") === 0 ? "SUPPLY" : "POOL";
       const shares = d.amount(AMOUNT_BITS, 0n, "shares");
       const paid = d.amount(AMOUNT_BITS, 0n, "paid amount");

@@ -3,7 +3,7 @@
  * (see ./movements.ts and docs/journal-format.md). Amounts are bigint smallest units; accounts lower-case.
  */
 import type { Address } from "viem";
-import type { Side } from "../assets";
+import type { OutcomeIndex, Side } from "../assets";
 
 /** Reasons of CREDIT/DEBIT, the credit reasons of the ledger conventions. */
 export const CreditReason = {
@@ -49,7 +49,8 @@ export interface LmsrTradeOp {
   type: "LMSR_TRADE";
   account: Address;
   marketId: bigint;
-  side: Side;
+  /** Outcome index (0..2; ternary LMSR markets use 2). */
+  side: OutcomeIndex;
   direction: "BUY" | "SELL";
   shares: bigint;
   collateral: bigint;
@@ -64,7 +65,7 @@ export interface ResolutionPayoutOp {
   type: "RESOLUTION_PAYOUT";
   marketId: bigint;
   account: Address;
-  side: Side;
+  side: OutcomeIndex;
   shares: bigint;
   payout: bigint;
   source: FundingSource;
@@ -74,7 +75,7 @@ export interface VoidRefundOp {
   type: "VOID_REFUND";
   marketId: bigint;
   account: Address;
-  side: Side;
+  side: OutcomeIndex;
   shares: bigint;
   refund: bigint;
   source: FundingSource;

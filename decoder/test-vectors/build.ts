@@ -92,6 +92,22 @@ const PAYLOADS: { name: string; ops: JournalOp[] }[] = [
       { type: "DEBIT", account: A, assetId: 0n, amount: 500n, reason: 8 },
     ],
   },
+  {
+    name: "ternary LMSR market: outcome 2 trades, resolves and a refund",
+    ops: [
+      { type: "CREDIT", account: A, assetId: 0n, amount: 300_000n, reason: 0 },
+      { type: "MARKET_SEED", marketId: 12n, funder: A, amount: 200_000n },
+      { type: "CREDIT", account: B, assetId: 0n, amount: 40_000n, reason: 0 },
+      { type: "LMSR_TRADE", account: B, marketId: 12n, side: 2, direction: "BUY", shares: 30_000n, collateral: 11_000n, fee: 0n },
+      { type: "LMSR_TRADE", account: B, marketId: 12n, side: 0, direction: "BUY", shares: 9_000n, collateral: 3_100n, fee: 0n },
+      { type: "LMSR_TRADE", account: B, marketId: 12n, side: 2, direction: "SELL", shares: 10_000n, collateral: 3_900n, fee: 39n },
+      { type: "RESOLUTION_PAYOUT", marketId: 12n, account: B, side: 0, shares: 9_000n, payout: 0n, source: "POOL" },
+      { type: "RESOLUTION_PAYOUT", marketId: 12n, account: B, side: 2, shares: 20_000n, payout: 19_800n, source: "POOL" },
+      { type: "FEE_SWEEP", marketId: 12n, amount: 200n },
+      { type: "CREDIT", account: A, assetId: outcomeAssetId(13n, 2), amount: 3_001n, reason: 8 },
+      { type: "VOID_REFUND", marketId: 13n, account: A, side: 2, shares: 3_001n, refund: 1_000n, source: "SUPPLY" },
+    ],
+  },
 ];
 
 export async function buildJournalVectors(): Promise<unknown> {

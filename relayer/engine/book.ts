@@ -42,8 +42,8 @@ export interface Market {
   status: "open" | "resolved" | "voided";
   winningOutcome?: number;
   readonly book: Book;
-  /** Outcome asset ids. */
-  readonly assets: readonly [bigint, bigint];
+  /** Outcome asset ids, one per outcome (2; ternary LMSR markets 3). */
+  readonly assets: readonly bigint[];
   /** LMSR markets: pricing state (b, outstanding shares) and the pool. */
   readonly lmsr?: { b: bigint; q: bigint[]; readonly funder: Address; readonly pool: Address; readonly seed: bigint };
   ep: number;

@@ -2,12 +2,14 @@
  * Property test: random command sequences (>= 10,000 commands per run of this file) keep the engine's invariants:
  * conservation (supply balances everything: totalOf(asset) == 0), no negative balance, reserved <= total and equal
  * to the locks of the resting orders, an uncrossed book, untouched state after a rejection, engine balances equal
- * to the mirrored LedgerState, and a replay of the emitted ops from empty giving the same root.
+ * to the mirrored LedgerState, solvent LMSR pools (binary and ternary: the pool covers every winning share and every
+ * void refund, and settling never fails), and a replay of the emitted ops through the PMJ5 codec from empty giving
+ * the same root.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { COLLATERAL_ASSET, SUPPLY_ACCOUNT, outcomeAssetId, type JournalOp } from "../../decoder";
+import { COLLATERAL_ASSET, SUPPLY_ACCOUNT, outcomeAssetId, poolAccountOf, type JournalOp, type OutcomeIndex } from "../../decoder";
 import { toJson } from "./command-json";
 import { Engine } from "./engine";
 import { A, B, C, TREASURY, config, replayRoot } from "./test-helpers";
@@ -16,7 +18,9 @@ import { EngineRejection, type Command, type OrderSpec } from "./types";
 const D = ("0x" + "d".repeat(40)) as typeof A;
 const ACCOUNTS = [A, B, C, D];
 const MARKETS = [1n, 2n];
-const LMSR_MARKET = 3n;
+/** A binary and a ternary LMSR market. */
+const LMSR_MARKETS = [3n, 4n];
+const OUTCOMES = new Map<bigint, number>([[1n, 2], [2n, 2], [3n, 2], [4n, 3]]);
 const RUNS = 50;
 const STEPS = 220;
 
@@ -44,7 +48,7 @@ type Step =
   | { k: "credit"; acct: number; amount: bigint }
   | { k: "credits"; acct: number }
   | { k: "resolve"; m: number; w: number | null }
-  | { k: "lmsr"; acct: number; outcome: 0 | 1; buy: boolean; shares: bigint };
+  | { k: "lmsr"; acct: number; m: number; outcome: OutcomeIndex; buy: boolean; budget: boolean; shares: bigint };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 60, arbitrary: fc.record({ k: fc.constant("place" as const), acct: fc.nat(3), m: fc.nat(1), spec: specArb }) },
@@ -53,8 +57,14 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ k: fc.constant("cancelAll" as const), acct: fc.nat(3), m: fc.option(fc.nat(1), { nil: undefined }) }) },
   { weight: 5, arbitrary: fc.record({ k: fc.constant("credit" as const), acct: fc.nat(3), amount: fc.bigInt({ min: 1n, max: 20_000_000n }) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant("credits" as const), acct: fc.nat(3) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant("resolve" as const), m: fc.nat(2), w: fc.constantFrom(0, 1, null) }) },
-  { weight: 6, arbitrary: fc.record({ k: fc.constant("lmsr" as const), acct: fc.nat(3), outcome: fc.constantFrom(0 as const, 1 as const), buy: fc.boolean(), shares: fc.bigInt({ min: 1n, max: 3_000_000n }) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant("resolve" as const), m: fc.nat(3), w: fc.constantFrom(0, 1, 2, null) }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      k: fc.constant("lmsr" as const), acct: fc.nat(3), m: fc.nat(1), outcome: fc.constantFrom<OutcomeIndex>(0, 1, 2), buy: fc.boolean(),
+      budget: fc.integer({ min: 0, max: 3 }).map((n) => n === 0), shares: fc.bigInt({ min: 1n, max: 3_000_000n }),
+    }),
+  },
 );
 
 function absolute(spec: OrderSpec, at: number): OrderSpec {
@@ -76,22 +86,26 @@ function toCommand(s: Step, at: number): Command {
     case "credits":
       return { type: "addFillCredits", account: ACCOUNTS[s.acct]!, fills: 3 };
     case "resolve": {
-      const marketId = s.m === 2 ? LMSR_MARKET : MARKETS[s.m]!;
+      const marketId = [...MARKETS, ...LMSR_MARKETS][s.m]!;
       return s.w === null ? { type: "voidMarket", marketId } : { type: "resolveMarket", marketId, winningOutcome: s.w };
     }
-    case "lmsr":
-      return { type: "lmsrTrade", account: ACCOUNTS[s.acct]!, marketId: LMSR_MARKET, outcome: s.outcome, direction: s.buy ? "BUY" : "SELL", shares: s.shares };
+    case "lmsr": {
+      const base = { type: "lmsrTrade" as const, account: ACCOUNTS[s.acct]!, marketId: LMSR_MARKETS[s.m]!, outcome: s.outcome };
+      // A budget buy spends the drawn amount as collateral units; with a limit half the time (never binding).
+      if (s.buy && s.budget) return { ...base, direction: "BUY", budget: s.shares, ...(s.shares % 2n === 0n ? { limit: s.shares } : {}) };
+      return { ...base, direction: s.buy ? "BUY" : "SELL", shares: s.shares };
+    }
   }
 }
 
-const ASSETS = [COLLATERAL_ASSET, ...[...MARKETS, LMSR_MARKET].flatMap((m) => [outcomeAssetId(m, 0), outcomeAssetId(m, 1)])];
+const ASSETS = [COLLATERAL_ASSET, ...[...MARKETS, ...LMSR_MARKETS].flatMap((m) => [0, 1, 2].slice(0, OUTCOMES.get(m)).map((i) => outcomeAssetId(m, i as OutcomeIndex)))];
 
 function fingerprint(e: Engine): string {
   const accts = e.accounts().sort();
   return toJson({
     b: accts.map((a) => e.balances(a)),
     o: accts.map((a) => e.openOrders(a)),
-    k: [...MARKETS, LMSR_MARKET].map((m) => [e.book(m, 10_000), e.market(m)]),
+    k: [...MARKETS, ...LMSR_MARKETS].map((m) => [e.book(m, 10_000), e.market(m)]),
     al: accts.map((a) => e.allowance(a, 0)),
   });
 }
@@ -100,6 +114,18 @@ function checkInvariants(e: Engine): void {
   for (const m of MARKETS) {
     const mv = e.market(m)!;
     if (mv.bestBidBps !== null && mv.bestAskBps !== null) assert.ok(mv.bestBidBps < mv.bestAskBps, `book ${m} crossed`);
+  }
+  for (const m of LMSR_MARKETS) {
+    const mv = e.market(m)!;
+    if (mv.status !== "open") continue;
+    const q = mv.lmsr!.q;
+    const n = BigInt(q.length);
+    assert.equal(q.length, OUTCOMES.get(m));
+    // Outstanding shares are exactly what the holders have (the supply issued them), and the pool can pay either way.
+    q.forEach((qi, i) => assert.equal(-e.ledger.balanceOf(SUPPLY_ACCOUNT, outcomeAssetId(m, i as OutcomeIndex)), qi, `q[${i}] of ${m}`));
+    const pool = e.balance(poolAccountOf(m), COLLATERAL_ASSET).total;
+    for (const qi of q) assert.ok(pool >= qi, `pool of ${m} (${pool}) cannot pay ${qi} winning shares`);
+    assert.ok(pool * n >= q.reduce((x, y) => x + y, 0n), `pool of ${m} cannot refund a void`);
   }
   for (const a of e.accounts()) {
     if (a === SUPPLY_ACCOUNT) continue;
@@ -122,9 +148,15 @@ describe("engine property: random command sequences", () => {
     let commands = 0;
     let fills = 0;
     let rejections = 0;
+    let ternaryTrades = 0;
+    let outcome2 = 0;
+    let ternarySettles = 0;
     const codes = new Map<string, number>();
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(stepArb, fc.integer({ min: 0, max: 3_000 })), { minLength: STEPS, maxLength: STEPS }), async (steps) => {
+      fc.asyncProperty(
+        fc.array(fc.tuple(stepArb, fc.integer({ min: 0, max: 3_000 })), { minLength: STEPS, maxLength: STEPS }),
+        fc.array(fc.constantFrom(0, 1, 2, null), { minLength: 4, maxLength: 4 }),
+        async (steps, finals) => {
         const e = new Engine(config({ enabled: true, freePerPeriod: 6, periodMs: 60_000 }));
         const ops: JournalOp[] = [];
         let at = 0;
@@ -140,7 +172,9 @@ describe("engine property: random command sequences", () => {
         for (const m of MARKETS) {
           run({ type: "createMarket", marketId: m, pricing: "ORDERBOOK", outcomes: 2, feeModel: m === 1n ? "notional-v1" : "shares-v2", takerFeeBps: 150, sellExitFeeBps: 0, winningsExitFeeBps: 200 });
         }
-        run({ type: "createMarket", marketId: LMSR_MARKET, pricing: "LMSR", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 100, winningsExitFeeBps: 200, seed: 20_000_000n, funder: D });
+        for (const m of LMSR_MARKETS) {
+          run({ type: "createMarket", marketId: m, pricing: "LMSR", outcomes: OUTCOMES.get(m)!, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 100, winningsExitFeeBps: 200, seed: 20_000_000n, funder: D });
+        }
         const seqs = new Map<string, number>();
         for (const [i, [step, dt]] of steps.entries()) {
           at += dt;
@@ -155,23 +189,44 @@ describe("engine property: random command sequences", () => {
               seqs.set(rep.account, rep.seq);
             }
             fills += r.ops.filter((o) => o.type === "MATCH" || o.type === "LMSR_TRADE").length;
+            for (const o of r.ops) {
+              if (o.type === "LMSR_TRADE" && o.marketId === 4n) ternaryTrades++;
+              if (o.type === "LMSR_TRADE" && o.side === 2) outcome2++;
+            }
+            if ((cmd.type === "resolveMarket" || cmd.type === "voidMarket") && cmd.marketId === 4n) ternarySettles++;
           } catch (err) {
             if (!(err instanceof EngineRejection)) throw err;
+            // Settling an open LMSR market with a valid outcome never fails: the pool is always solvent.
+            if (cmd.type === "voidMarket" || cmd.type === "resolveMarket") {
+              const mv = e.market(cmd.marketId)!;
+              const valid = cmd.type === "voidMarket" || cmd.winningOutcome < mv.outcomes;
+              assert.ok(!(mv.lmsr && mv.status === "open" && valid), `settling LMSR market ${cmd.marketId} refused: ${err.code} ${err.message}`);
+            }
             rejections++;
             codes.set(err.code, (codes.get(err.code) ?? 0) + 1);
             if (before !== null) assert.equal(fingerprint(e), before, `rejected ${cmd.type} (${err.code}) changed the state`);
           }
           checkInvariants(e);
         }
+        // Every market still open settles at the end (void or a winner; outcome 2 only where it exists).
+        [...MARKETS, ...LMSR_MARKETS].forEach((marketId, i) => {
+          if (e.market(marketId)!.status !== "open") return;
+          const w = finals[i]!;
+          if (marketId === 4n) ternarySettles++;
+          run(w === null ? { type: "voidMarket", marketId } : { type: "resolveMarket", marketId, winningOutcome: w % OUTCOMES.get(marketId)! });
+          assert.equal(e.balance(poolAccountOf(marketId), COLLATERAL_ASSET).total, 0n, "the pool pays out and returns the residual");
+        });
         for (const asset of ASSETS) assert.equal(e.ledger.totalOf(asset), 0n, `asset ${asset} not conserved`);
         for (const a of e.accounts()) for (const asset of ASSETS) assert.equal(e.ledger.balanceOf(a, asset), e.balance(a, asset).total);
         assert.equal(await replayRoot(ops), await e.ledger.root());
         void TREASURY;
-      }),
+        },
+      ),
       { numRuns: RUNS, seed: Number(process.env.ENGINE_PROPERTY_SEED ?? 20_261_122), endOnFailure: true, includeErrorInReport: true },
     );
-    console.log(`# engine property: ${commands} commands, ${fills} fills, rejections ${JSON.stringify(Object.fromEntries(codes))}`);
+    console.log(`# engine property: ${commands} commands, ${fills} fills (${ternaryTrades} ternary LMSR, ${outcome2} on outcome 2, ${ternarySettles} ternary settles), rejections ${JSON.stringify(Object.fromEntries(codes))}`);
     assert.ok(commands >= 10_000, `only ${commands} commands`);
     assert.ok(fills > 500, `only ${fills} fills: the generator does not exercise matching`);
+    assert.ok(ternaryTrades > 150 && outcome2 > 50 && ternarySettles >= RUNS, "the generator does not exercise the ternary LMSR market");
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The in-memory exchange engine of the committed lane: accounts, balances with reservations, one order book per
- * binary ORDERBOOK market, the fill allowance and execution reports. `apply(command, at)` is deterministic and
- * atomic: a rejection (EngineRejection) rolls every mutation back. Every balance change is a movement of an emitted
- * decoder JournalOp (movementsOf), mirrored into `ledger` after the command succeeds. See docs/engine.md.
+ * binary ORDERBOOK market, LMSR pool markets (2 or 3 outcomes), the fill allowance and execution reports.
+ * `apply(command, at)` is deterministic and atomic: a rejection (EngineRejection) rolls every mutation back. Every
+ * balance change is a movement of an emitted decoder JournalOp (movementsOf), mirrored into `ledger` after the command
+ * succeeds. See docs/engine.md.
  */
 import type { Address } from "viem";
 import {
@@ -10,9 +11,11 @@ import {
   CreditReason,
   LedgerState,
   MAX_MARKET_ID,
+  MAX_OUTCOMES,
   MatchKind,
   SUPPLY_ACCOUNT,
   movementsOf,
+  isOutcomeIndex,
   normalizeAccount,
   outcomeAssetId,
   poolAccountOf,
@@ -20,17 +23,18 @@ import {
   type MatchOp,
   type Movement,
   type MovementContext,
-  type Side,
+  type OutcomeIndex,
 } from "../../decoder";
 import { Book, NO_ASK, NO_BID, type Acct, type Bal, type Market, type Order } from "./book";
 import { exitFee, takerFee } from "./fees";
-import { bFromSeed, priceWad, quoteBuyForCost, quoteBuyShares, quoteSell, voidPayout } from "../pricing/lmsr";
+import { bFromSeed, prices, quoteBuyForCost, quoteBuyShares, quoteSell, voidPayout, type BuyQuote, type LmsrState } from "../pricing/lmsr";
 import {
   EngineRejection,
   type AllowanceView,
   type CancelReason,
   type Command,
   type CreateMarketCommand,
+  type LmsrOutcome,
   type LmsrTradeCommand,
   type EngineConfig,
   type ExecutionReport,
@@ -40,6 +44,18 @@ import {
   type ReportKind,
 } from "./types";
 import { Undo } from "./undo";
+
+/** An LMSR quote (see Engine.lmsrQuote). */
+export interface LmsrQuote {
+  shares: bigint;
+  collateral: bigint;
+  fee: bigint;
+  priceAfterWad: bigint;
+}
+
+function buyQuote(shares: bigint, q: BuyQuote): LmsrQuote {
+  return { shares, collateral: q.cost, fee: q.fee, priceAfterWad: q.priceAfter };
+}
 
 export interface Applied {
   result: unknown;
@@ -349,13 +365,16 @@ export class Engine {
     if (typeof c.marketId !== "bigint" || c.marketId < 1n || c.marketId > MAX_MARKET_ID) return invalid("marketId must be a bigint 1..2^64-1");
     if (this.markets.has(c.marketId)) return reject("CONFLICT", 409, `market ${c.marketId} exists`);
     if (c.pricing !== "ORDERBOOK" && c.pricing !== "LMSR") return invalid("pricing must be ORDERBOOK or LMSR");
-    // The committed ledger has two outcome assets per market, so committed markets of both lanes are binary.
-    if (c.outcomes !== 2) return invalid("committed markets are binary (outcomes = 2)");
+    // The book is binary (MINT/MERGE pair an outcome with its complement); the LMSR pool prices 2 or 3 outcomes, as the
+    // on-chain LmsrMarket does, and the ledger has an asset per outcome index 0..MAX_OUTCOMES-1.
+    if (c.pricing === "ORDERBOOK" && c.outcomes !== 2) return invalid("ORDERBOOK markets are binary (outcomes = 2); use LMSR for 3 outcomes", { field: "outcomes" });
+    if (c.pricing === "LMSR" && c.outcomes !== 2 && c.outcomes !== 3) return invalid(`LMSR markets have 2 or 3 outcomes (max ${MAX_OUTCOMES})`, { field: "outcomes" });
+    const n = c.outcomes;
     let lmsr: Market["lmsr"];
     if (c.pricing === "LMSR") {
       if (typeof c.seed !== "bigint" || c.seed <= 0n || c.seed > 10n ** 30n) return invalid("LMSR markets need a positive bigint seed");
       const funder = addressOf(c.funder, "funder");
-      lmsr = { b: bFromSeed(c.seed, 2), q: [0n, 0n], funder, pool: poolAccountOf(c.marketId), seed: c.seed };
+      lmsr = { b: bFromSeed(c.seed, n), q: new Array<bigint>(n).fill(0n), funder, pool: poolAccountOf(c.marketId), seed: c.seed };
     } else if (c.seed !== undefined || c.funder !== undefined) return invalid("seed and funder are for LMSR markets");
     if (c.feeModel !== "notional-v1" && c.feeModel !== "shares-v2") return invalid("feeModel must be notional-v1 or shares-v2");
     for (const f of ["takerFeeBps", "sellExitFeeBps", "winningsExitFeeBps"] as const) {
@@ -366,7 +385,7 @@ export class Engine {
       id,
       idStr: id.toString(),
       pricing: c.pricing,
-      outcomes: 2,
+      outcomes: n,
       feeModel: c.feeModel,
       takerFeeBps: c.takerFeeBps,
       sellExitFeeBps: c.sellExitFeeBps,
@@ -374,7 +393,7 @@ export class Engine {
       createdAt: at,
       status: "open",
       book: new Book(this.u),
-      assets: [outcomeAssetId(id, 0), outcomeAssetId(id, 1)],
+      assets: Array.from({ length: n }, (_, i) => outcomeAssetId(id, i as OutcomeIndex)),
       lmsr,
       ep: 0,
     };
@@ -401,7 +420,7 @@ export class Engine {
   /** resolveMarket (winning outcome) or voidMarket (null): cancels resting orders, burns every share, pays out. */
   private settle(marketId: unknown, winning: unknown, at: number): unknown {
     const m = this.openMarket(marketId);
-    if (winning !== null && winning !== 0 && winning !== 1) return invalid("winningOutcome must be 0 or 1");
+    if (winning !== null && !isOutcomeIndex(winning, m.outcomes)) return invalid(`winningOutcome must be an integer 0..${m.outcomes - 1}`);
     // Order-book shares were minted by the supply (MINT), so it pays them; LMSR shares are paid by the pool.
     const source = m.lmsr ? "POOL" : "SUPPLY";
     for (const o of [...m.book.orders()]) this.cancelResting(o, "cancelled", "market_closed", at);
@@ -412,12 +431,14 @@ export class Engine {
     let fees = 0n;
     for (const a of [...this.accts.values()]) {
       if (a.addr === SUPPLY_ACCOUNT) continue;
-      for (const side of [0, 1] as Side[]) {
-        const shares = a.bals.get(m.assets[side])?.v ?? 0n;
+      for (let i = 0; i < m.outcomes; i++) {
+        const side = i as OutcomeIndex;
+        const shares = a.bals.get(m.assets[side]!)?.v ?? 0n;
         if (shares <= 0n) continue;
         if (winning === null) {
-          // Void: every share is refunded half a unit, so a full set returns one unit of collateral.
-          const refund = voidPayout(shares, 2);
+          // Void: every share is refunded floor(shares / n), so a full set returns at most one unit of collateral
+          // (the remainder stays with the market, as LmsrMarket.redeem rounds).
+          const refund = voidPayout(shares, m.outcomes);
           this.emit({ type: "VOID_REFUND", marketId: m.id, account: a.addr, side, shares, refund, source });
           paid += refund;
         } else {
@@ -448,14 +469,14 @@ export class Engine {
     const m = this.openMarket(c.marketId);
     const st = m.lmsr;
     if (!st) return invalid(`market ${m.idStr} is not an LMSR market`);
-    if (c.outcome !== 0 && c.outcome !== 1) return invalid("outcome must be 0 or 1");
+    if (!isOutcomeIndex(c.outcome, m.outcomes)) return invalid(`outcome must be an integer 0..${m.outcomes - 1}`, { field: "outcome" });
     if (c.direction !== "BUY" && c.direction !== "SELL") return invalid("direction must be BUY or SELL");
     if (c.limit !== undefined && (typeof c.limit !== "bigint" || c.limit < 0n)) return invalid("limit must be a non-negative bigint");
     const positive = (x: unknown) => typeof x === "bigint" && x > 0n && x <= MAX_ORDER_SIZE;
     if (c.direction === "BUY" ? positive(c.shares) === positive(c.budget) : !positive(c.shares) || c.budget !== undefined) {
       return invalid(c.direction === "BUY" ? "BUY needs exactly one of shares or budget" : "SELL needs shares");
     }
-    const held = acct.bals.get(m.assets[c.outcome]);
+    const held = acct.bals.get(m.assets[c.outcome]!);
     if (this.config.allowance.enabled && this.remaining(acct, at) <= 0) {
       const fullClose = c.direction === "SELL" && held !== undefined && held.v > 0n && c.shares === held.v;
       if (!fullClose) reject("FILL_ALLOWANCE_EXHAUSTED", 402, "no executed wallet-sides left in this period", { allowance: this.allowanceOf(acct, at) });
@@ -520,7 +541,7 @@ export class Engine {
       fee,
       liquidity: "taker",
     });
-    return { tradeId, marketId: m.idStr, outcome: c.outcome, direction: c.direction, shares, collateral: net, fee, priceAfterWad: priceWad({ b: st.b, q }, c.outcome) };
+    return { tradeId, marketId: m.idStr, outcome: c.outcome, direction: c.direction, shares, collateral: net, fee, priceAfterWad: prices({ b: st.b, q })[c.outcome]! };
   }
 
   private saveLmsr(m: Market): void {
@@ -630,7 +651,7 @@ export class Engine {
     const side: 0 | 1 = (s.outcome === 0) === (s.action === "buy") ? 0 : 1;
     const y = s.outcome === 0 ? s.priceBps : 10_000 - s.priceBps;
     if (this.config.allowance.enabled && this.remaining(acct, at) <= 0) {
-      const held = acct.bals.get(mkt.assets[s.outcome])?.v ?? 0n;
+      const held = acct.bals.get(mkt.assets[s.outcome]!)?.v ?? 0n;
       const fullClose = s.action === "sell" && held > 0n && s.size === held;
       if (!fullClose) {
         reject("FILL_ALLOWANCE_EXHAUSTED", 402, "no executed wallet-sides left in this period; buy trade credits or close a full position", {
@@ -660,7 +681,7 @@ export class Engine {
       createdAt: at,
       side,
       y,
-      resAsset: buy ? C0 : mkt.assets[s.outcome],
+      resAsset: buy ? C0 : mkt.assets[s.outcome]!,
       rem: s.size,
       filled: 0n,
       status: "open",
@@ -902,7 +923,7 @@ export class Engine {
       createdAt: m.createdAt,
       bestBidBps: m.book.bestBid === NO_BID ? null : m.book.bestBid,
       bestAskBps: m.book.bestAsk === NO_ASK ? null : m.book.bestAsk,
-      ...(m.lmsr ? { lmsr: { b: m.lmsr.b, q: [...m.lmsr.q], seed: m.lmsr.seed, funder: m.lmsr.funder, pool: m.lmsr.pool, pricesWad: [0, 1].map((i) => priceWad({ b: m.lmsr!.b, q: m.lmsr!.q }, i)) } } : {}),
+      ...(m.lmsr ? { lmsr: { b: m.lmsr.b, q: [...m.lmsr.q], seed: m.lmsr.seed, funder: m.lmsr.funder, pool: m.lmsr.pool, pricesWad: prices({ b: m.lmsr.b, q: m.lmsr.q }) } } : {}),
     };
   }
 
@@ -957,18 +978,49 @@ export class Engine {
     return m ? this.marketView(m) : undefined;
   }
 
-  /** Quote of an LMSR trade without changing anything (cost incl. fee for BUY, net proceeds and fee for SELL). */
-  lmsrQuote(marketId: bigint, outcome: 0 | 1, direction: "BUY" | "SELL", shares: bigint): { shares: bigint; collateral: bigint; fee: bigint; priceAfterWad: bigint } | undefined {
-    const st = this.markets.get(marketId)?.lmsr;
-    if (!st || shares <= 0n) return undefined;
-    const state = { b: st.b, q: st.q };
-    if (direction === "BUY") {
-      const qt = quoteBuyShares(state, outcome, shares);
-      return { shares, collateral: qt.cost, fee: qt.fee, priceAfterWad: qt.priceAfter };
+  /** The LMSR pricing state of an open-or-closed LMSR market and the outcome, or undefined (no such market/outcome). */
+  private lmsrOf(marketId: bigint, outcome: number): { m: Market; state: LmsrState } | undefined {
+    const m = this.markets.get(marketId);
+    if (!m?.lmsr || !isOutcomeIndex(outcome, m.outcomes)) return undefined;
+    return { m, state: { b: m.lmsr.b, q: m.lmsr.q } };
+  }
+
+  /**
+   * Quote of an LMSR trade of `shares` without changing anything: BUY `collateral` = cost (fee included, buy fee 0),
+   * SELL `collateral` = net proceeds after `fee` (the sell exit fee). Undefined for an unknown market or outcome,
+   * shares <= 0, or a sell of more than is outstanding. Same integers lmsrTrade executes.
+   */
+  lmsrQuote(marketId: bigint, outcome: LmsrOutcome, direction: "BUY" | "SELL", shares: bigint): LmsrQuote | undefined {
+    const x = this.lmsrOf(marketId, outcome);
+    if (!x || typeof shares !== "bigint" || shares <= 0n || shares > MAX_ORDER_SIZE) return undefined;
+    try {
+      if (direction === "BUY") return buyQuote(shares, quoteBuyShares(x.state, outcome, shares));
+      if (shares > x.state.q[outcome]!) return undefined;
+      const qt = quoteSell(x.state, outcome, shares, x.m.sellExitFeeBps);
+      return { shares, collateral: qt.proceeds, fee: qt.fee, priceAfterWad: qt.priceAfter };
+    } catch (e) {
+      if (e instanceof RangeError) return undefined; // the pricing module refuses what the contract would revert on
+      throw e;
     }
-    if (shares > st.q[outcome]!) return undefined;
-    const qt = quoteSell(state, outcome, shares, this.markets.get(marketId)!.sellExitFeeBps);
-    return { shares, collateral: qt.proceeds, fee: qt.fee, priceAfterWad: qt.priceAfter };
+  }
+
+  /**
+   * Quote of an LMSR BUY by cost: the most shares whose cost fits in `budget` (what lmsrTrade with `budget` buys).
+   * Undefined for an unknown market or outcome or a budget outside 1..MAX_ORDER_SIZE (lmsrTrade's bounds); `shares: 0n`
+   * when the budget buys nothing.
+   */
+  lmsrQuoteForCost(marketId: bigint, outcome: LmsrOutcome, budget: bigint): LmsrQuote | undefined {
+    const x = this.lmsrOf(marketId, outcome);
+    if (!x || typeof budget !== "bigint" || budget <= 0n || budget > MAX_ORDER_SIZE) return undefined;
+    let r: ReturnType<typeof quoteBuyForCost>;
+    try {
+      r = quoteBuyForCost(x.state, outcome, budget);
+    } catch (e) {
+      if (e instanceof RangeError) return undefined;
+      throw e;
+    }
+    if (!r.quote) return { shares: 0n, collateral: 0n, fee: 0n, priceAfterWad: prices(x.state)[outcome]! };
+    return buyQuote(r.shares, r.quote);
   }
 
   allowance(account: Address, at: number): AllowanceView {

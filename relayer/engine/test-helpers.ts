@@ -1,6 +1,6 @@
 /** Shared fixtures of the engine tests. */
 import type { Address } from "viem";
-import { applyOps, LedgerState, type JournalOp } from "../../decoder";
+import { applyOps, decodePayload, encodePayload, LedgerState, type JournalOp } from "../../decoder";
 import { Engine } from "./engine";
 import type { Command, EngineConfig, OrderSpec } from "./types";
 
@@ -52,8 +52,15 @@ export function setup(opts: { fee?: number; feeModel?: "notional-v1" | "shares-v
   };
 }
 
-export async function replayRoot(ops: JournalOp[]): Promise<string> {
+/**
+ * The root an auditor gets: the ops go through the PMJ5 wire format (encoded in batches of `batch` ops, decoded
+ * back) and are applied from an empty ledger by the decoder.
+ */
+export async function replayRoot(ops: JournalOp[], batch = 500): Promise<string> {
   const s = new LedgerState();
-  applyOps(s, ops, { treasury: TREASURY });
+  for (let i = 0; i < ops.length; i += batch) {
+    const decoded = decodePayload(encodePayload(ops.slice(i, i + batch), { treasury: TREASURY }));
+    applyOps(s, decoded.ops, { treasury: decoded.treasury });
+  }
   return s.root();
 }

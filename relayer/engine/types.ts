@@ -3,7 +3,7 @@
  * (see docs/engine.md). Money and sizes are bigint smallest units; prices are integer basis points.
  */
 import type { Address } from "viem";
-import type { CreditReason } from "../../decoder";
+import type { CreditReason, OutcomeIndex } from "../../decoder";
 
 export type CreditReasonName = keyof typeof CreditReason;
 
@@ -13,7 +13,10 @@ export interface EngineConfig {
   allowance: { enabled: boolean; freePerPeriod: number; periodMs: number };
 }
 
+/** Outcome of an order-book order: order books are binary (0 = YES, 1 = NO). */
 export type Outcome = 0 | 1;
+/** Outcome index of an LMSR market (binary 0..1 or ternary 0..2); an order-book Outcome is one. */
+export type LmsrOutcome = OutcomeIndex;
 export type OrderAction = "buy" | "sell";
 export type TimeInForce = "GTC" | "GTD" | "IOC" | "FOK";
 export type OrderStatus = "open" | "partially_filled" | "filled" | "cancelled" | "expired";
@@ -44,12 +47,13 @@ export interface CreateMarketCommand {
   type: "createMarket";
   marketId: bigint;
   pricing: Pricing;
+  /** ORDERBOOK: 2. LMSR: 2 or 3. */
   outcomes: number;
   feeModel: FeeModel;
   takerFeeBps: number;
   sellExitFeeBps: number;
   winningsExitFeeBps: number;
-  /** LMSR only: the funder pays `seed` into the market's pool (MARKET_SEED); b = seed / ln(2). */
+  /** LMSR only: the funder pays `seed` into the market's pool (MARKET_SEED); b = seed / ln(outcomes). */
   seed?: bigint;
   funder?: Address;
 }
@@ -61,7 +65,8 @@ export interface LmsrTradeCommand {
   type: "lmsrTrade";
   account: Address;
   marketId: bigint;
-  outcome: Outcome;
+  /** 0..outcomes-1. */
+  outcome: LmsrOutcome;
   direction: "BUY" | "SELL";
   shares?: bigint;
   budget?: bigint;
@@ -104,7 +109,8 @@ export interface ExecutionReport {
   marketId: string;
   /** Order status after this event. */
   status: OrderStatus;
-  outcome: Outcome;
+  /** Order-book orders: 0 or 1; LMSR fills: the traded outcome index (0..2). */
+  outcome: LmsrOutcome;
   action: OrderAction;
   priceBps: number;
   size: bigint;

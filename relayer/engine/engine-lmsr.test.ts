@@ -1,0 +1,232 @@
+/**
+ * LMSR markets with 2 or 3 outcomes: creation (b = seed / ln n), trades by shares and by budget on every outcome
+ * with slippage limits, quotes, resolution with the winnings exit fee and the pool residual, void refunds of
+ * floor(shares / n), and replay of the emitted ops through the PMJ5 codec to the engine's root.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { COLLATERAL_ASSET, outcomeAssetId, poolAccountOf, type OutcomeIndex } from "../../decoder";
+import { bFromSeed, payout, prices, quoteBuyForCost, quoteBuyShares, quoteSell, type LmsrState } from "../pricing/lmsr";
+import { A, B, C, PM, SHARE, TREASURY, replayRoot, setup } from "./test-helpers";
+import { EngineRejection, type CreateMarketCommand } from "./types";
+
+const ID = 9n;
+const SEED = 100n * PM;
+const POOL = poolAccountOf(ID);
+const asset = (i: OutcomeIndex) => outcomeAssetId(ID, i);
+
+function rejects(fn: () => unknown, code: string, pattern?: RegExp): EngineRejection {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof EngineRejection, String(e));
+    assert.equal(e.code, code, e.message);
+    if (pattern) assert.match(e.message, pattern);
+    return e;
+  }
+  assert.fail(`expected ${code}`);
+}
+
+const lmsrMarket = (over: Partial<CreateMarketCommand> = {}): CreateMarketCommand => ({
+  type: "createMarket",
+  marketId: ID,
+  pricing: "LMSR",
+  outcomes: 3,
+  feeModel: "notional-v1",
+  takerFeeBps: 0,
+  sellExitFeeBps: 100,
+  winningsExitFeeBps: 200,
+  seed: SEED,
+  funder: C,
+  ...over,
+});
+
+/** Market 9: ternary LMSR funded by C. */
+function ternary() {
+  const s = setup();
+  s.run(lmsrMarket());
+  const state = (): LmsrState => {
+    const l = s.e.market(ID)!.lmsr!;
+    return { b: l.b, q: [...l.q] };
+  };
+  const trade = (account: typeof A, outcome: OutcomeIndex, direction: "BUY" | "SELL", x: { shares?: bigint; budget?: bigint; limit?: bigint }) =>
+    s.run({ type: "lmsrTrade", account, marketId: ID, outcome, direction, ...x });
+  return { ...s, state, trade };
+}
+
+function conserved(s: ReturnType<typeof ternary>): void {
+  for (const a of [COLLATERAL_ASSET, asset(0), asset(1), asset(2)]) assert.equal(s.e.ledger.totalOf(a), 0n, `asset ${a} not conserved`);
+}
+
+describe("engine: ternary LMSR markets", () => {
+  it("creates a 3-outcome market with b = seed / ln 3 and refuses other outcome counts clearly", () => {
+    const s = setup();
+    rejects(() => s.run(lmsrMarket({ pricing: "ORDERBOOK", seed: undefined, funder: undefined })), "INVALID_PAYLOAD", /ORDERBOOK markets are binary/);
+    rejects(() => s.run(lmsrMarket({ outcomes: 4 })), "INVALID_PAYLOAD", /2 or 3 outcomes/);
+    rejects(() => s.run(lmsrMarket({ outcomes: 1 })), "INVALID_PAYLOAD", /2 or 3 outcomes/);
+    rejects(() => s.run(lmsrMarket({ outcomes: 2.5 })), "INVALID_PAYLOAD");
+    assert.equal(s.e.market(ID), undefined);
+    const r = s.run(lmsrMarket());
+    assert.deepEqual(r.ops, [{ type: "MARKET_SEED", marketId: ID, funder: C, amount: SEED }]);
+    const view = s.e.market(ID)!;
+    assert.equal(view.outcomes, 3);
+    assert.equal(view.lmsr!.b, bFromSeed(SEED, 3));
+    assert.ok(view.lmsr!.b < bFromSeed(SEED, 2), "b = seed / ln n: a larger n gives a smaller b");
+    assert.deepEqual(view.lmsr!.q, [0n, 0n, 0n]);
+    assert.equal(view.lmsr!.pricesWad.length, 3);
+    for (const p of view.lmsr!.pricesWad) assert.equal(p, view.lmsr!.pricesWad[0]);
+    assert.equal(s.e.balance(POOL, COLLATERAL_ASSET).total, SEED);
+  });
+
+  it("buys and sells every outcome at the pricing module's integers, by shares or by budget, within the limit", async () => {
+    const s = ternary();
+    // BUY outcome 2 by shares: the cost is quoteBuyShares, the quote says the same, the limit is a max cost.
+    const cost = quoteBuyShares(s.state(), 2, 30n * SHARE).cost;
+    assert.deepEqual(s.e.lmsrQuote(ID, 2, "BUY", 30n * SHARE), { shares: 30n * SHARE, collateral: cost, fee: 0n, priceAfterWad: quoteBuyShares(s.state(), 2, 30n * SHARE).priceAfter });
+    const slip = rejects(() => s.trade(A, 2, "BUY", { shares: 30n * SHARE, limit: cost - 1n }), "CONFLICT");
+    assert.equal(slip.extensions?.reason, "SLIPPAGE");
+    const buy = s.trade(A, 2, "BUY", { shares: 30n * SHARE, limit: cost });
+    assert.deepEqual(buy.ops, [{ type: "LMSR_TRADE", account: A, marketId: ID, side: 2, direction: "BUY", shares: 30n * SHARE, collateral: cost, fee: 0n }]);
+    assert.equal(buy.reports[0]!.outcome, 2);
+    assert.equal(s.e.balance(A, asset(2)).total, 30n * SHARE);
+    assert.equal(s.e.balance(POOL, COLLATERAL_ASSET).total, SEED + cost);
+    const p = s.e.market(ID)!.lmsr!.pricesWad;
+    assert.ok(p[2]! > p[0]! && p[0] === p[1], "buying outcome 2 raises its price only");
+    assert.deepEqual(p, prices(s.state()));
+
+    // BUY outcome 1 by budget: the most shares that fit, exactly what lmsrQuoteForCost announced.
+    const budget = 7n * PM;
+    const expect = quoteBuyForCost(s.state(), 1, budget);
+    const quote = s.e.lmsrQuoteForCost(ID, 1, budget)!;
+    assert.equal(quote.shares, expect.shares);
+    assert.equal(quote.collateral, expect.quote!.cost);
+    assert.ok(quote.collateral <= budget);
+    assert.ok(quoteBuyShares(s.state(), 1, quote.shares + 1n).cost > budget, "one more share does not fit");
+    const byBudget = s.trade(B, 1, "BUY", { budget, limit: budget });
+    assert.equal((byBudget.result as { shares: bigint }).shares, quote.shares);
+    assert.equal((byBudget.result as { collateral: bigint }).collateral, quote.collateral);
+    assert.equal(s.e.lmsrQuoteForCost(ID, 1, 1n)!.shares, 0n);
+    rejects(() => s.trade(B, 1, "BUY", { budget: 1n }), "CONFLICT");
+
+    // SELL outcome 2: gross from the pool, exit fee ceil(gross * 1%) to the treasury, limit = min net proceeds.
+    const sq = quoteSell(s.state(), 2, 10n * SHARE, 100);
+    assert.deepEqual(s.e.lmsrQuote(ID, 2, "SELL", 10n * SHARE), { shares: 10n * SHARE, collateral: sq.proceeds, fee: sq.fee, priceAfterWad: sq.priceAfter });
+    rejects(() => s.trade(A, 2, "SELL", { shares: 10n * SHARE, limit: sq.proceeds + 1n }), "CONFLICT");
+    const treasuryBefore = s.e.balance(TREASURY, COLLATERAL_ASSET).total;
+    const sell = s.trade(A, 2, "SELL", { shares: 10n * SHARE, limit: sq.proceeds });
+    assert.deepEqual(sell.ops[0], { type: "LMSR_TRADE", account: A, marketId: ID, side: 2, direction: "SELL", shares: 10n * SHARE, collateral: sq.proceeds + sq.fee, fee: sq.fee });
+    assert.ok(sq.fee > 0n);
+    assert.equal(s.e.balance(TREASURY, COLLATERAL_ASSET).total - treasuryBefore, sq.fee);
+    assert.deepEqual(s.e.market(ID)!.lmsr!.q, [0n, quote.shares, 20n * SHARE]);
+    conserved(s);
+    assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
+  });
+
+  it("refuses outcomes outside 0..n-1 and sells beyond holdings, changing nothing", () => {
+    const s = ternary();
+    s.trade(A, 2, "BUY", { shares: 5n * SHARE });
+    const before = JSON.stringify([s.e.market(ID), s.e.balances(A)], (_k, v) => (typeof v === "bigint" ? v.toString() : v));
+    rejects(() => s.trade(A, 3 as OutcomeIndex, "BUY", { shares: SHARE }), "INVALID_PAYLOAD", /0\.\.2/);
+    rejects(() => s.trade(A, -1 as OutcomeIndex, "BUY", { shares: SHARE }), "INVALID_PAYLOAD");
+    rejects(() => s.trade(B, 2, "SELL", { shares: SHARE }), "INSUFFICIENT_BALANCE");
+    rejects(() => s.trade(A, 1, "SELL", { shares: SHARE }), "INSUFFICIENT_BALANCE");
+    rejects(() => s.run({ type: "resolveMarket", marketId: ID, winningOutcome: 3 }), "INVALID_PAYLOAD", /0\.\.2/);
+    rejects(() => s.run({ type: "placeOrder", account: A, marketId: ID, outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTC" }), "INVALID_PAYLOAD");
+    assert.equal(JSON.stringify([s.e.market(ID), s.e.balances(A)], (_k, v) => (typeof v === "bigint" ? v.toString() : v)), before);
+    assert.equal(s.e.lmsrQuote(ID, 3 as OutcomeIndex, "BUY", SHARE), undefined);
+    assert.equal(s.e.lmsrQuote(ID, 1, "SELL", SHARE), undefined, "nobody holds outcome 1");
+    // A binary market still refuses outcome 2.
+    s.run(lmsrMarket({ marketId: 10n, outcomes: 2 }));
+    rejects(() => s.run({ type: "lmsrTrade", account: A, marketId: 10n, outcome: 2, direction: "BUY", shares: SHARE }), "INVALID_PAYLOAD", /0\.\.1/);
+    assert.equal(s.e.lmsrQuote(10n, 2, "BUY", SHARE), undefined);
+  });
+
+  it("resolves to outcome 2: winners get shares minus the winnings exit fee, losers' shares burn, the residual returns to the funder", async () => {
+    const s = ternary();
+    s.trade(A, 2, "BUY", { shares: 40n * SHARE });
+    s.trade(B, 0, "BUY", { shares: 25n * SHARE });
+    s.trade(B, 2, "BUY", { shares: 3n * SHARE + 7n });
+    s.trade(A, 1, "BUY", { budget: 5n * PM });
+    const cBefore = s.e.balance(C, COLLATERAL_ASSET).total;
+    const tBefore = s.e.balance(TREASURY, COLLATERAL_ASSET).total;
+    const poolBefore = s.e.balance(POOL, COLLATERAL_ASSET).total;
+    const aPay = payout(40n * SHARE, 200);
+    const bPay = payout(3n * SHARE + 7n, 200);
+    const r = s.run({ type: "resolveMarket", marketId: ID, winningOutcome: 2 });
+    const res = r.result as { paid: bigint; fees: bigint; residual: bigint; market: { status: string; winningOutcome: number } };
+    assert.equal(res.market.status, "resolved");
+    assert.equal(res.market.winningOutcome, 2);
+    assert.equal(res.paid, aPay.net + bPay.net);
+    assert.equal(res.fees, aPay.fee + bPay.fee);
+    assert.equal(res.residual, poolBefore - res.paid - res.fees);
+    assert.ok(res.residual > 0n);
+    assert.equal(s.e.balance(TREASURY, COLLATERAL_ASSET).total - tBefore, res.fees);
+    assert.equal(s.e.balance(C, COLLATERAL_ASSET).total - cBefore, res.residual);
+    assert.equal(s.e.balance(POOL, COLLATERAL_ASSET).total, 0n);
+    for (const acct of [A, B]) for (const i of [0, 1, 2] as const) assert.equal(s.e.balance(acct, asset(i)).total, 0n);
+    const payouts = r.ops.filter((o) => o.type === "RESOLUTION_PAYOUT");
+    assert.deepEqual(payouts.map((o) => o.type === "RESOLUTION_PAYOUT" && [o.account, o.side, o.payout, o.source]), [
+      [A, 1, 0n, "POOL"],
+      [A, 2, aPay.net, "POOL"],
+      [B, 0, 0n, "POOL"],
+      [B, 2, bPay.net, "POOL"],
+    ]);
+    assert.equal(r.ops.filter((o) => o.type === "FEE_SWEEP").length, 2);
+    rejects(() => s.trade(A, 0, "BUY", { shares: SHARE }), "MARKET_CLOSED");
+    conserved(s);
+    assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
+  });
+
+  it("voids: every share refunds floor(shares / 3) from the pool, which stays solvent; the rest returns to the funder", async () => {
+    const s = ternary();
+    const held: [typeof A, OutcomeIndex, bigint][] = [
+      [A, 0, 10n * SHARE + 2n],
+      [A, 2, 4n * SHARE + 1n],
+      [B, 1, 7n * SHARE],
+      [B, 2, 5n],
+    ];
+    for (const [acct, i, n] of held) s.trade(acct, i, "BUY", { shares: n });
+    const poolBefore = s.e.balance(POOL, COLLATERAL_ASSET).total;
+    const refunds = held.map(([, , n]) => n / 3n);
+    const r = s.run({ type: "voidMarket", marketId: ID });
+    const res = r.result as { paid: bigint; fees: bigint; residual: bigint };
+    assert.deepEqual(
+      r.ops.filter((o) => o.type === "VOID_REFUND").map((o) => o.type === "VOID_REFUND" && [o.account, o.side, o.shares, o.refund, o.source]),
+      held.map(([acct, i, n], k) => [acct, i, n, refunds[k], "POOL"]),
+    );
+    assert.equal(res.paid, refunds.reduce((x, y) => x + y, 0n));
+    assert.equal(res.fees, 0n, "no fee on a void");
+    assert.equal(res.residual, poolBefore - res.paid);
+    assert.ok(res.residual >= SEED, "the pool keeps at least the seed after refunding 1/3 per share");
+    assert.equal(s.e.market(ID)!.status, "voided");
+    conserved(s);
+    assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
+  });
+
+  it("resolves a heavily one-sided market: the pool covers every winning share", async () => {
+    const s = setup({ funds: 100_000n * PM });
+    s.run(lmsrMarket({ seed: 2n * PM, winningsExitFeeBps: 0, sellExitFeeBps: 0 }));
+    // Push outcome 1 to near certainty with a big budget: its price tends to 1, the pool must still cover every share.
+    const big = s.run({ type: "lmsrTrade", account: A, marketId: ID, outcome: 1, direction: "BUY", budget: 90_000n * PM });
+    const shares = (big.result as { shares: bigint }).shares;
+    assert.ok(shares > 10n * PM);
+    for (let i = 0; i < 20; i++) s.run({ type: "lmsrTrade", account: B, marketId: ID, outcome: i % 2 === 0 ? 0 : 2, direction: "BUY", shares: BigInt(1 + i) * 1_003n });
+    const poolBefore = s.e.balance(POOL, COLLATERAL_ASSET).total;
+    assert.ok(poolBefore >= shares, "the pool covers every share of the near-certain outcome");
+    const r = s.run({ type: "resolveMarket", marketId: ID, winningOutcome: 1 });
+    assert.equal((r.result as { paid: bigint }).paid, shares);
+    assert.equal((r.result as { residual: bigint }).residual, poolBefore - shares);
+    assert.equal(s.e.balance(POOL, COLLATERAL_ASSET).total, 0n);
+    assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
+  });
+
+  it("binary LMSR markets keep b = seed / ln 2 and half-unit void refunds", () => {
+    const s = setup();
+    s.run(lmsrMarket({ outcomes: 2 }));
+    assert.equal(s.e.market(ID)!.lmsr!.b, bFromSeed(SEED, 2));
+    s.run({ type: "lmsrTrade", account: A, marketId: ID, outcome: 1, direction: "BUY", shares: 5n });
+    const r = s.run({ type: "voidMarket", marketId: ID });
+    const refund = r.ops.find((o) => o.type === "VOID_REFUND");
+    assert.equal(refund?.type === "VOID_REFUND" && refund.refund, 2n);
+  });
+});
