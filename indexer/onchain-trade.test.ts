@@ -4,6 +4,7 @@
  * signs and submits an intent; the router executes it, the indexer projects it, and the API shows the trade and the
  * holder balance. Then a reorg (evm_snapshot / evm_revert) removes a second trade from the API.
  */
+import { randomUUID } from "node:crypto";
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Address, Hex } from "viem";
@@ -35,7 +36,8 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
   const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${s.svc.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", ...headers },
+      // Every write carries an Idempotency-Key (a fresh one unless the test names it).
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", ...(method === "POST" ? { "idempotency-key": randomUUID() } : {}), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as any };

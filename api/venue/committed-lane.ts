@@ -10,7 +10,7 @@
 import type { Address } from "viem";
 import type { Exchange } from "../../relayer/exchange/exchange";
 import { ceilDiv, takerFee, type FeePolicyVersion } from "../../relayer/pricing/fees";
-import type { Side } from "../../decoder";
+import { outcomeAssetId, type OutcomeIndex } from "../../decoder";
 import { ApiError } from "../errors/api-error";
 import type { KeyPrincipal } from "../auth/principal";
 import type { CommittedTradeLane, LaneAnswer, TradeRequest } from "../trading/lanes";
@@ -43,10 +43,15 @@ export function committedLane(deps: LaneDeps): CommittedTradeLane {
     async prepare(req, principal) {
       const vm = await tradable(deps, req);
       const account = await deps.accountOf(principal);
+      if (req.side === "sell") {
+        // A clear refusal before pricing: selling more than the agent holds (available, i.e. not locked by orders).
+        const held = deps.exchange.engine.balance(account, outcomeAssetId(vm.marketId, req.outcome as OutcomeIndex)).available;
+        if (held < req.shares) throw new ApiError("INSUFFICIENT_BALANCE", `selling ${req.shares} shares of outcome ${req.outcome} but ${held} are available`, { available: held.toString() });
+      }
       if (vm.market.pricingModel === "automated") {
         const q = lmsrQuote(deps.exchange, vm, req);
         const limit = BigInt(req.side === "buy" ? (q.maxCost as string) : (q.minProceeds as string));
-        const applied = await deps.exchange.submit({ type: "lmsrTrade", account, marketId: vm.marketId, outcome: req.outcome as 0 | 1, direction: req.side === "buy" ? "BUY" : "SELL", shares: req.shares, limit });
+        const applied = await deps.exchange.submit({ type: "lmsrTrade", account, marketId: vm.marketId, outcome: req.outcome as OutcomeIndex, direction: req.side === "buy" ? "BUY" : "SELL", shares: req.shares, limit });
         const r = applied.result as { tradeId: string; shares: bigint; collateral: bigint; fee: bigint; priceAfterWad: bigint };
         return {
           pricingModel: "automated",
@@ -90,7 +95,7 @@ async function tradable(deps: LaneDeps, req: TradeRequest): Promise<VenueMarket>
 }
 
 function lmsrQuote(exchange: Exchange, vm: VenueMarket, req: TradeRequest): LaneAnswer {
-  const q = exchange.engine.lmsrQuote(vm.marketId, req.outcome as Side, req.side === "buy" ? "BUY" : "SELL", req.shares);
+  const q = exchange.engine.lmsrQuote(vm.marketId, req.outcome as OutcomeIndex, req.side === "buy" ? "BUY" : "SELL", req.shares);
   if (!q) throw new ApiError("CONFLICT", "the pool cannot take a sale of more shares than are outstanding", { reason: "INSUFFICIENT_OUTSTANDING" });
   const slip = BigInt(req.slippageBps);
   const common = { pricingModel: "automated", outcome: req.outcome, side: req.side, shares: q.shares.toString(), fee: q.fee.toString(), slippageBps: req.slippageBps, averageProbability: Number((q.collateral * 1_000_000n) / q.shares) / 1e6, probabilityAfter: wadToNumber(q.priceAfterWad) };

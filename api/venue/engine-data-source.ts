@@ -5,7 +5,7 @@
  */
 import type { Address } from "viem";
 import type { Exchange } from "../../relayer/exchange/exchange";
-import { outcomeAssetId, poolAccountOf, SUPPLY_ACCOUNT, type Side } from "../../decoder";
+import { outcomeAssetId, poolAccountOf, SUPPLY_ACCOUNT, type OutcomeIndex } from "../../decoder";
 import type { MarketDataSource, MarketDepth, MarketHolders } from "../markets/data-source";
 import type { CatalogMarket } from "../markets/catalog-types";
 
@@ -30,7 +30,7 @@ export function engineDataSource(exchange: Exchange, now: () => number): Pick<Ma
         ...base,
         outcomes: m.outcomes.map((label, index) => {
           const ladder = LADDER_SHARES.slice(0, levels).flatMap((n) => {
-            const q = exchange.engine.lmsrQuote(id, index as Side, "BUY", n * unit);
+            const q = exchange.engine.lmsrQuote(id, index as OutcomeIndex, "BUY", n * unit);
             return q ? [{ size: q.shares.toString(), cost: q.collateral.toString(), averageProbability: Number((q.collateral * 1_000_000n) / q.shares) / 1e6 }] : [];
           });
           return { index, label, probability: probabilityOf(exchange, id, index, unit), ladder };
@@ -43,7 +43,7 @@ export function engineDataSource(exchange: Exchange, now: () => number): Pick<Ma
       const skip = new Set<string>([SUPPLY_ACCOUNT, poolAccountOf(id).toLowerCase()]);
       const accounts = exchange.engine.accounts().filter((a) => !skip.has(a.toLowerCase()));
       const outcomes = m.outcomes.map((label, index) => {
-        const asset = outcomeAssetId(id, index as Side);
+        const asset = outcomeAssetId(id, index as OutcomeIndex);
         const held = accounts
           .map((account) => ({ account, size: exchange.engine.balance(account as Address, asset).total }))
           .filter((h) => h.size > 0n)
@@ -65,6 +65,6 @@ function marketIdOf(m: CatalogMarket): bigint {
 
 /** The marginal price of an LMSR outcome now, from a one-unit quote's price-after (WAD). */
 function probabilityOf(exchange: Exchange, id: bigint, index: number, unit: bigint): number | null {
-  const q = exchange.engine.lmsrQuote(id, index as Side, "BUY", unit / 1_000_000n || 1n);
+  const q = exchange.engine.lmsrQuote(id, index as OutcomeIndex, "BUY", unit / 1_000_000n || 1n);
   return q ? Number((q.priceAfterWad * 1_000_000n) / WAD) / 1e6 : null;
 }

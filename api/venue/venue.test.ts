@@ -45,7 +45,7 @@ describe("committed venue in the service", () => {
 
     const idem = "prepare-1";
     const first = await call("POST", "/trade/prepare", body, { idem });
-    assert.equal(first.status, 200, JSON.stringify(first.json));
+    assert.equal(first.status, 201, JSON.stringify(first.json));
     assert.equal(first.json.executed, true);
     assert.equal(first.json.cost, quote.json.cost, "nothing moved the pool between quote and prepare");
     const replay = await call("POST", "/trade/prepare", body, { idem });

@@ -22,8 +22,9 @@ export const prepareTrade = defineOperation({
   scopes: ["trade:execute"],
   rateClass: "write",
   charged: true,
-  idempotency: "exempt",
-  errors: ["MARKET_NOT_FOUND", "MARKET_CLOSED", "CONFLICT", "SERVICE_UNAVAILABLE"],
+  // On the committed lane prepare executes the trade: a retry must replay, never trade twice.
+  idempotency: "required",
+  errors: ["MARKET_NOT_FOUND", "MARKET_CLOSED", "CONFLICT", "INSUFFICIENT_BALANCE", "FILL_ALLOWANCE_EXHAUSTED", "SERVICE_UNAVAILABLE"],
   request: {
     body: tradeBody.extend({
       trader: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional().describe("signing wallet; default the agent's bound wallet"),
