@@ -305,7 +305,7 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     assert.equal((await get(`/discover/markets/${addr["t:pa-senate"]}/related?chainId=${CHAIN}&limit=21`)).body.field, "limit");
   });
 
-  it("serves trades, chart, depth and holders from the catalog until a lane's source plugs in", async () => {
+  it("serves trades and chart from the catalog, depth from the lane's plugged-in source", async () => {
     const fed = addr["demo:fed-cut-2027-01"];
     const trades = (await get(`/discover/markets/${fed}/trades?limit=1`)).body;
     assert.equal(trades.trades.length, 1);
@@ -323,7 +323,7 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     assert.equal(all.frames.find((f: Json) => f.outcome === 0).high, 0.44);
     const depth = (await get(`/discover/markets/${fed}/depth`)).body;
     assert.equal(depth.kind, "orderbook");
-    assert.equal(depth.source, "catalog");
+    assert.equal(depth.source, "engine", "the service's venue plugs the engine in for committed markets");
     const ammDepth = (await get(`/discover/markets/${addr["demo:world-cup-2026-host-goals"]}/depth`)).body;
     assert.equal(ammDepth.kind, "lmsr");
     assert.equal(ammDepth.outcomes.length, 3);

@@ -14,11 +14,8 @@ import type { Address } from "viem";
 import { loadConfig } from "../config";
 import { startService, type RunningService } from "../service";
 import { systemClock } from "../../relayer/clock";
-import { Exchange } from "../../relayer/exchange/exchange";
-import { runEngineConfig } from "../../relayer/exchange/trading-run";
+import type { Exchange } from "../../relayer/exchange/exchange";
 import { createLocalAgent, type LocalAgent } from "../auth/local-agents";
-import { connectRealtimeSources } from "./wire";
-import { ExchangeMarketEvents } from "./exchange-market-events";
 import { openSse, openWs, type WsMessage } from "./test-clients";
 
 describe("exchange -> realtime wiring", () => {
@@ -26,28 +23,26 @@ describe("exchange -> realtime wiring", () => {
   let dir: string;
   let schema: string | undefined;
   let ex: Exchange;
-  let market: ExchangeMarketEvents;
   let alice: LocalAgent;
   const counterparty = "0x000000000000000000000000000000000000c0de" as Address;
+  /** A market id clear of the demo markets the service lists at start. */
+  const M = 100n;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "pm-rt-exchange-"));
     schema = process.env.DATABASE_URL ? `t_rtx_${randomUUID().slice(0, 8)}` : undefined;
     svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, ...(schema ? { DATABASE_SCHEMA: schema } : {}) }), { clock: systemClock });
     alice = await createLocalAgent(svc.ctx.db, systemClock, { name: "rtx-alice" });
-    ex = await Exchange.open({ db: svc.ctx.db, clock: systemClock, engineConfig: runEngineConfig });
-    market = new ExchangeMarketEvents(ex);
-    connectRealtimeSources(svc.ctx, svc.services, { reports: ex, market }); // the one line
+    // The service's own exchange: openVenue (api/venue/open-venue.ts) wired it to the realtime surface.
+    ex = svc.services.venue!.exchange;
     const now = Date.now();
     for (const account of [alice.ledgerAccount as Address, counterparty]) {
       await ex.submit({ type: "openAccount", account, signupAt: now });
       await ex.submit({ type: "credit", account, amount: 10n ** 15n, reason: "GRANT" });
     }
-    await ex.submit({ type: "createMarket", marketId: 1n, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 50, sellExitFeeBps: 0, winningsExitFeeBps: 0 });
+    await ex.submit({ type: "createMarket", marketId: M, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 50, sellExitFeeBps: 0, winningsExitFeeBps: 0 });
   });
   after(async () => {
-    market.close();
-    await ex.close();
     if (schema) await svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await svc.close();
     rmSync(dir, { recursive: true, force: true });
@@ -57,12 +52,12 @@ describe("exchange -> realtime wiring", () => {
     const c = await openWs(`${svc.baseUrl.replace(/^http/, "ws")}/ws`, { authorization: `Bearer ${alice.apiKey}` });
     await c.messages.waitFor((m) => m.type === "authenticated");
     c.send({ type: "subscribe", channel: "execution", fromSeq: 1 });
-    c.send({ type: "subscribe", channel: "market", marketId: "1" });
+    c.send({ type: "subscribe", channel: "market", marketId: String(M) });
     const [snap] = await c.messages.waitFor((m) => m.type === "book:snapshot");
     assert.deepEqual((snap.data as { bids: unknown[] }).bids, []);
 
-    await ex.submit({ type: "placeOrder", account: alice.ledgerAccount as Address, marketId: 1n, outcome: 0, action: "buy", priceBps: 4500, size: 40_000n, tif: "GTC", clientOrderId: "a1" });
-    await ex.submit({ type: "placeOrder", account: counterparty, marketId: 1n, outcome: 1, action: "buy", priceBps: 5500, size: 10_000n, tif: "IOC", clientOrderId: "c1" });
+    await ex.submit({ type: "placeOrder", account: alice.ledgerAccount as Address, marketId: M, outcome: 0, action: "buy", priceBps: 4500, size: 40_000n, tif: "GTC", clientOrderId: "a1" });
+    await ex.submit({ type: "placeOrder", account: counterparty, marketId: M, outcome: 1, action: "buy", priceBps: 5500, size: 10_000n, tif: "IOC", clientOrderId: "c1" });
     const isReport = (m: WsMessage) => m.type === "execution:report";
     const reports = await c.messages.waitFor(isReport, 2);
     assert.deepEqual(reports.map((m) => m.seq), [1, 2]);
@@ -73,11 +68,11 @@ describe("exchange -> realtime wiring", () => {
     assert.equal(fill.fillSize, "10000");
     assert.equal(fill.remainingSize, "30000");
 
-    const live = await c.messages.waitFor((m) => m.channel === "market:1" && ["book:delta", "market:trade", "market:price"].includes(m.type), 4);
+    const live = await c.messages.waitFor((m) => m.channel === `market:${M}` && ["book:delta", "market:trade", "market:price"].includes(m.type), 4);
     assert.deepEqual(live.map((m) => m.seq), [1, 2, 3, 4]);
     assert.deepEqual(live.map((m) => m.type), ["book:delta", "book:delta", "market:trade", "market:price"]);
-    assert.deepEqual(live[0].data, { marketId: "1", side: "bid", priceBps: "4500", size: "40000" });
-    assert.deepEqual(live[1].data, { marketId: "1", side: "bid", priceBps: "4500", size: "30000" });
+    assert.deepEqual(live[0].data, { marketId: String(M), side: "bid", priceBps: "4500", size: "40000" });
+    assert.deepEqual(live[1].data, { marketId: String(M), side: "bid", priceBps: "4500", size: "30000" });
     assert.equal((live[3].data as { priceBps: string }).priceBps, "4500", "price frame in YES terms");
     c.close();
 

@@ -232,8 +232,9 @@ describe("identity API with the default configuration (claimed-agent path open)"
     assert.equal(me.json.rateLimits.tier, "ordinary");
     assert.ok(me.json.rateLimits.unchargedReads.includes("GET /me"));
     assert.equal(me.json.environment, "test");
-    assert.equal(me.json.fills.enabled, false);
-    assert.equal(me.json.fills.remaining, 0);
+    assert.equal(me.json.fills.enabled, true, "the venue's engine counts fills");
+    assert.equal(me.json.fills.freeUsed, 0);
+    assert.equal(me.json.fills.remaining, me.json.fills.freePerPeriod);
     assert.equal(me.json.claim.status, "pending");
     assert.match(me.json.links.rotateKey, new RegExp(`/keys/${aliceKeyId}/rotate$`));
     const names = me.json.capabilities.map((x: Json) => x.name);
