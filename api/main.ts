@@ -2,14 +2,16 @@
 import { ConfigError, loadConfig } from "./config";
 import { startService } from "./service";
 import { watchParent } from "./process/parent-watch";
-import { issueDemoKey } from "./auth/local-agents";
+import { DEMO_MARKET_MAKER_NAME, issueDemoKey } from "./auth/local-agents";
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const service = await startService(config);
   // `npm start` (DEMO_AGENTS=true) prints a ready key of the demo agent; it is re-issued on every start (docs/auth.md).
   const demo = process.env.DEMO_AGENTS === "true" ? await issueDemoKey(service.ctx.db, service.ctx.clock) : null;
-  console.log(JSON.stringify({ event: "service-ready", baseUrl: service.baseUrl, mcpUrl: service.mcpUrl, data: service.ctx.db.location, ...(demo ? { demoKey: demo.apiKey } : {}) }));
+  // ...and one for the demo market maker it runs as an ordinary API client (docs/demo-agents.md).
+  const maker = process.env.DEMO_AGENTS === "true" ? await issueDemoKey(service.ctx.db, service.ctx.clock, DEMO_MARKET_MAKER_NAME) : null;
+  console.log(JSON.stringify({ event: "service-ready", baseUrl: service.baseUrl, mcpUrl: service.mcpUrl, data: service.ctx.db.location, ...(demo ? { demoKey: demo.apiKey } : {}), ...(maker ? { marketMakerKey: maker.apiKey } : {}) }));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

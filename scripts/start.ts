@@ -4,6 +4,7 @@
  *   2. the contracts, deployed once per chain (deployments/<chainId>.json),
  *   3. the service process (API, relayer, batcher) on PGlite in DATA_DIR or on Postgres (DATABASE_URL),
  *   4. the Ponder indexer on the same chain and the same kind of database.
+ *   5. the demo market maker (scripts/demo-agents/market-maker.ts), in this process, quoting the ORDERBOOK markets.
  * Flags: --fresh (start empty), --no-indexer, --no-demo-agents.
  * Ctrl-C or SIGTERM stops every child (and their children) before exiting.
  */
@@ -16,6 +17,7 @@ import { ensureDeployment } from "./stack/deployment";
 import { startIndexer } from "./stack/indexer";
 import { GiveUp, waitFor } from "./stack/wait";
 import { watchParent } from "../api/process/parent-watch";
+import { runMarketMaker } from "./demo-agents/market-maker";
 
 const ROOT = join(__dirname, "..");
 
@@ -38,11 +40,16 @@ async function main(): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
 
   const children: Child[] = [];
+  // The demo market maker runs in this process (docs/demo-agents.md): stopped first, before the service it talks to.
+  const demoAgents = new AbortController();
+  let demoAgentsDone: Promise<unknown> = Promise.resolve();
   let stopping = false;
   const stopAll = async (why: string, code: number) => {
     if (stopping) return;
     stopping = true;
     console.error(`stopping (${why})...`);
+    demoAgents.abort();
+    await demoAgentsDone;
     // Reverse start order: the indexer and the service let go of the chain before it goes.
     for (const child of [...children].reverse()) await stopChild(child);
     process.exit(code);
@@ -78,12 +85,22 @@ async function main(): Promise<void> {
         `  data           ${ready.data}`,
         ...(indexerUrl ? [`  indexer        ${indexerUrl} (Ponder: /status, /ledger/batches)`] : []),
         ...(ready.demoKey ? [`  demo API key   ${ready.demoKey}   (execute tier; try: curl -H "Authorization: Bearer ${ready.demoKey}" ${ready.baseUrl}/me)`] : []),
+        ...(ready.marketMakerKey ? ["  demo agents    a market maker quotes the ORDERBOOK markets (docs/demo-agents.md; --no-demo-agents turns it off)"] : []),
         "Ctrl-C stops everything.",
         "",
       ].join("\n"),
     );
     for (const child of children) {
       void child.exited.then((code) => void stopAll(`${child.name} exited with ${code}`, 1));
+    }
+    if (flags.demoAgents && ready.marketMakerKey) {
+      // Never takes the stack down: every failure is a logged line inside, and this catch is the last guard.
+      demoAgentsDone = runMarketMaker({
+        baseUrl: ready.baseUrl,
+        apiKey: ready.marketMakerKey,
+        signal: demoAgents.signal,
+        log: (line) => process.stderr.write(`[demo-agents] ${line}\n`),
+      }).catch((err) => process.stderr.write(`[demo-agents] market maker stopped: ${(err as Error).message}\n`));
     }
   } catch (err) {
     console.error(err instanceof ConfigError ? err.message : `start failed: ${(err as Error).message}`);
@@ -96,6 +113,8 @@ interface ServiceReady {
   mcpUrl: string;
   data: string;
   demoKey?: string;
+  /** Key of the demo market maker (DEMO_AGENTS=true); never printed. */
+  marketMakerKey?: string;
 }
 
 /** Runs api/main.ts as a child and waits for its one `service-ready` JSON line. */
@@ -108,6 +127,7 @@ async function startServiceChild(config: Config, flags: StartFlags, children: Ch
     onLine: (line) => {
       if (!line.startsWith('{"event":"service-ready"')) return;
       ready = JSON.parse(line) as ServiceReady;
+      return false; // summarised below without the market maker's key
     },
   });
   children.push(child);

@@ -43,14 +43,16 @@ export async function createLocalAgent(db: Database, clock: Clock, opts: { name:
 }
 
 export const DEMO_AGENT_NAME = "demo-agent";
+/** The demo market maker `npm start` runs (scripts/demo-agents/market-maker.ts): its own agent, keyed the same way. */
+export const DEMO_MARKET_MAKER_NAME = "demo-market-maker";
 
 /**
  * The demo agent of `npm start`: created on the first start, and on every start given a new key with its earlier
  * keys revoked (keys are stored only as hashes, so an old one cannot be shown again; docs/auth.md).
  */
-export async function issueDemoKey(db: Database, clock: Clock): Promise<LocalAgent> {
-  const [row] = await db.query<{ id: string }>(`SELECT id FROM api_agents WHERE registration_path = 'demo' AND name_key = $1`, [DEMO_AGENT_NAME]);
-  if (!row) return createLocalAgent(db, clock, { name: DEMO_AGENT_NAME, tier: "execute", path: "demo" });
+export async function issueDemoKey(db: Database, clock: Clock, name: string = DEMO_AGENT_NAME): Promise<LocalAgent> {
+  const [row] = await db.query<{ id: string }>(`SELECT id FROM api_agents WHERE registration_path = 'demo' AND name_key = $1`, [name]);
+  if (!row) return createLocalAgent(db, clock, { name, tier: "execute", path: "demo" });
   const now = clock.now();
   return db.transaction(async (tx) => {
     await revokeAgentKeys(tx, row.id, now);

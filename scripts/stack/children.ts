@@ -16,15 +16,16 @@ export function startChild(
   name: string,
   command: string,
   args: string[],
-  opts: SpawnOptions & { onLine?: (line: string) => void; quiet?: boolean } = {},
+  /** `onLine` returning false keeps that line off the terminal (e.g. a machine line that carries a key). */
+  opts: SpawnOptions & { onLine?: (line: string) => boolean | void; quiet?: boolean } = {},
 ): Child {
   const proc = spawn(command, args, { ...opts, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<number | string>((resolve) => proc.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
   for (const stream of [proc.stdout, proc.stderr]) {
     if (!stream) continue;
     createInterface({ input: stream }).on("line", (line) => {
-      opts.onLine?.(line);
-      if (!opts.quiet) process.stderr.write(`[${name}] ${line}\n`);
+      const show = opts.onLine?.(line) !== false;
+      if (!opts.quiet && show) process.stderr.write(`[${name}] ${line}\n`);
     });
   }
   return { name, proc, exited };

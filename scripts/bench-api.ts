@@ -1,0 +1,211 @@
+/**
+ * `npm run bench:api`: HTTP throughput and latency of the agent API on one service started here (startService on a
+ * temp DATA_DIR: PGlite, or Postgres in a fresh schema when DATABASE_URL is set). Prints one JSON object per line:
+ *   {"bench":"api-reads","rps":…,"p50Ms":…,"p99Ms":…}       GET /discover/markets, market detail, depth (no key)
+ *   {"bench":"api-orders","rps":…,"p99Ms":…}                 POST /orderbook/place-order, a unique Idempotency-Key each
+ *   {"bench":"fill-to-report","transport":"sse"|"ws","p50Ms":…,"p99Ms":…}
+ *        crossing order sent -> the taker's `execution:report` fill parsed from its stream (maker's in makerP50Ms/P99Ms)
+ * Targets (printed, never enforced): reads ≥ 5,000/s with p99 ≤ 10 ms; fill-to-report p99 ≤ 50 ms.
+ * The load generator (autocannon) runs in a worker thread so it does not share the service's event loop.
+ * Rate limits are raised for this service only (the product defaults would throttle a bench): see each line's note.
+ * Env: BENCH_DURATION_S (10), BENCH_CONNECTIONS (10), BENCH_SAMPLES (200), BENCH_ONLY (reads | orders | fills: one part,
+ * e.g. to profile it with `node --cpu-prof --import tsx scripts/bench-api.ts`).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+import autocannon from "autocannon";
+import { loadConfig } from "../api/config";
+import { startService } from "../api/service";
+import { systemClock } from "../relayer/clock";
+import { createLocalAgent, type LocalAgent } from "../api/auth/local-agents";
+import { openSse, openWs } from "../api/realtime/test-clients";
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const ONLY = process.env.BENCH_ONLY;
+const runs = (part: "reads" | "orders" | "fills") => ONLY === undefined || ONLY === part;
+const LOT = 10_000n;
+const UNLIMITED = "1000000000";
+const NOTE = "rate limits raised for the bench (RATE_LIMIT_IP/READ/WRITE_PER_MINUTE=1e9); product defaults unchanged";
+
+/** Counts by status when some answers were not 2xx (e.g. {"409": 3}). */
+const statuses = (r: autocannon.Result) =>
+  r.non2xx === 0 ? {} : { statusCodes: Object.fromEntries(Object.entries((r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count])) };
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(2));
+};
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "pm-bench-api-"));
+  const schema = process.env.DATABASE_URL ? `bench_api_${randomUUID().slice(0, 8)}` : undefined;
+  const config = loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dir,
+    LOG_LEVEL: "silent",
+    DATABASE_URL: process.env.DATABASE_URL,
+    ...(schema ? { DATABASE_SCHEMA: schema } : {}),
+    INDEXER_ENABLED: "false",
+    RATE_LIMIT_IP_PER_MINUTE: UNLIMITED,
+    RATE_LIMIT_READ_PER_MINUTE: UNLIMITED,
+    RATE_LIMIT_WRITE_PER_MINUTE: UNLIMITED,
+  });
+  // publish: false: no chain here; the journal is still written (that is what an order costs).
+  const svc = await startService(config, { clock: systemClock, publish: false });
+  const database = schema ? "postgres" : "pglite";
+  try {
+    const origin = new URL(svc.baseUrl).origin;
+    const basePath = new URL(svc.baseUrl).pathname;
+    const call = async (key: string | null, method: string, path: string, body?: unknown): Promise<Json> => {
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (key) headers.authorization = `Bearer ${key}`;
+      if (method !== "GET") headers["idempotency-key"] = randomUUID();
+      const res = await fetch(`${svc.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const json = (await res.json()) as Json;
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const books = ((await call(null, "GET", "/discover/markets?pricingModel=ORDERBOOK&pageSize=100")).markets as Json[]).map((m) => m.address as string);
+    if (books.length === 0) throw new Error("no ORDERBOOK market: the demo markets are not seeded");
+    const agents: LocalAgent[] = [];
+    for (let i = 0; i < 4; i++) agents.push(await createLocalAgent(svc.ctx.db, systemClock, { name: `bench-api-${i}` }));
+    // Some resting orders so depth reads walk a real book.
+    for (const m of books) {
+      const orders = [1, 2, 3, 4, 5].flatMap((i) => [
+        { outcome: 0, side: "buy", priceBps: String(4000 - i * 50), size: String(LOT * 100n), timeInForce: "GTC" },
+        { outcome: 1, side: "buy", priceBps: String(4000 - i * 50), size: String(LOT * 100n), timeInForce: "GTC" },
+      ]);
+      await call(agents[0].apiKey, "POST", "/orderbook/place-order", { market: m, orders });
+    }
+
+    // 1. Discovery reads, public (charged to the per-IP window).
+    if (runs("reads")) {
+      const reads = await autocannon({
+        url: origin,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        workers: 1,
+        requests: [
+          { method: "GET", path: `${basePath}/discover/markets` },
+          ...books.flatMap((m) => [
+            { method: "GET" as const, path: `${basePath}/discover/markets/${m}` },
+            { method: "GET" as const, path: `${basePath}/discover/markets/${m}/depth` },
+          ]),
+        ],
+      });
+      console.log(JSON.stringify({ bench: "api-reads", rps: Math.round(reads.requests.average), p50Ms: reads.latency.p50, p99Ms: reads.latency.p99, requests: reads.requests.total, non2xx: reads.non2xx, ...statuses(reads), errors: reads.errors, connections: CONNECTIONS, durationS: DURATION_S, database, note: NOTE }));
+    }
+
+    // 2. Order placements: 1-lot YES bids far below any ask (never cross, lock ≤ 0.0001 PM each), keys round-robin.
+    if (runs("orders")) {
+      const setup = join(dir, "place-order-setup.cjs");
+      writeFileSync(
+        setup,
+        [
+          `const { randomUUID } = require("node:crypto");`,
+          `const keys = ${JSON.stringify(agents.map((a) => a.apiKey))};`,
+          `const tag = randomUUID().slice(0, 8);`,
+          `let n = 0;`,
+          `module.exports = (req) => {`,
+          `  n++;`,
+          `  req.headers = { ...req.headers, authorization: "Bearer " + keys[n % keys.length], "idempotency-key": "bench-" + tag + "-" + n };`,
+          `  return req;`,
+          `};`,
+        ].join("\n"),
+      );
+      const orders = await autocannon({
+        url: origin,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        workers: 1,
+        requests: books.map((m, i) => ({
+          method: "POST" as const,
+          path: `${basePath}/orderbook/place-order`,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ market: m, outcome: 0, side: "buy", priceBps: String(100 + i), size: String(LOT), timeInForce: "GTC" }),
+          setupRequest: setup as unknown as autocannon.Request["setupRequest"],
+        })),
+      });
+      console.log(JSON.stringify({ bench: "api-orders", rps: Math.round(orders.requests.average), p50Ms: orders.latency.p50, p99Ms: orders.latency.p99, requests: orders.requests.total, non2xx: orders.non2xx, ...statuses(orders), errors: orders.errors, connections: CONNECTIONS, durationS: DURATION_S, database, note: NOTE }));
+    }
+
+    // 3. Fill to report: the maker's 1-lot YES bid rests, then the taker's NO buy at the same price mints against it.
+    const market = books[0];
+    for (const transport of runs("fills") ? (["sse", "ws"] as const) : []) {
+      const maker = await createLocalAgent(svc.ctx.db, systemClock, { name: `bench-maker-${transport}` });
+      const taker = await createLocalAgent(svc.ctx.db, systemClock, { name: `bench-taker-${transport}` });
+      const arrived = new Map<string, number>(); // "<orderId or clientOrderId>" -> arrival time of its fill report
+      let wake: (() => void) | null = null;
+      const onReport = (data: Json) => {
+        if (data.kind !== "fill") return;
+        arrived.set(String(data.clientOrderId ?? data.orderId), performance.now());
+        arrived.set(String(data.orderId), performance.now());
+        wake?.();
+      };
+      const closers: (() => void)[] = [];
+      for (const a of [maker, taker]) {
+        if (transport === "ws") {
+          const c = await openWs(`${svc.baseUrl.replace(/^http/, "ws")}/ws`, { authorization: `Bearer ${a.apiKey}` });
+          c.ws.on("message", (d) => {
+            const m = JSON.parse(d.toString()) as Json;
+            if (m.type === "execution:report") onReport(m.data as Json);
+          });
+          c.send({ type: "subscribe", channel: "execution" });
+          await c.messages.waitFor((m) => m.type === "subscribed");
+          closers.push(c.close);
+        } else {
+          const s = await openSse(`${svc.baseUrl}/events/stream`, { authorization: `Bearer ${a.apiKey}` });
+          if (s.status !== 200) throw new Error(`SSE stream: ${s.status} ${s.body}`);
+          await s.events.waitFor((e) => e.event === "ready");
+          const push = s.events.push.bind(s.events);
+          s.events.push = (e) => (e.event === "execution:report" ? onReport((e.data as Json).data as Json) : push(e)); // SSE data is the envelope
+          closers.push(s.close);
+        }
+      }
+      const until = async (keys: string[]) => {
+        const deadline = performance.now() + 5000;
+        while (!keys.every((k) => arrived.has(k))) {
+          if (performance.now() > deadline) throw new Error(`no fill report for ${keys.join(", ")} within 5 s`);
+          await new Promise<void>((r) => {
+            wake = r;
+            setTimeout(r, 50);
+          });
+        }
+      };
+      const takerMs: number[] = [];
+      const makerMs: number[] = [];
+      try {
+        for (let i = 0; i < SAMPLES; i++) {
+          const rest = await call(maker.apiKey, "POST", "/orderbook/place-order", { market, outcome: 0, side: "buy", priceBps: "5000", size: String(LOT), timeInForce: "GTC" });
+          const makerOrder = String(rest.orders[0].orderId);
+          const cid = `t-${transport}-${i}`;
+          const t0 = performance.now();
+          const sent = call(taker.apiKey, "POST", "/orderbook/place-order", { market, outcome: 1, side: "buy", priceBps: "5000", size: String(LOT), timeInForce: "IOC", clientOrderId: cid });
+          await until([cid, makerOrder]);
+          await sent;
+          takerMs.push(arrived.get(cid)! - t0);
+          makerMs.push(arrived.get(makerOrder)! - t0);
+        }
+      } finally {
+        closers.forEach((c) => c());
+      }
+      console.log(JSON.stringify({ bench: "fill-to-report", transport, p50Ms: pct(takerMs, 50), p99Ms: pct(takerMs, 99), makerP50Ms: pct(makerMs, 50), makerP99Ms: pct(makerMs, 99), samples: SAMPLES, database }));
+    }
+  } finally {
+    if (schema) await svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await svc.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
