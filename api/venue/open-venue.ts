@@ -66,8 +66,8 @@ export async function openVenue(ctx: ServiceContext, services: Services, opts: O
     await createListedMarkets(ctx, exchange);
 
     const opener = new AccountOpener(exchange, config.PM_STARTING_GRANT);
-    const accountOf = async (principal: Parameters<Venue["accountOf"]>[0]) =>
-      opener.ensure((await ledgerAccountFor(ctx, principal)).toLowerCase() as Address, principal.createdAt);
+    const openAccount = (account: Address, signupAt: number) => opener.ensure(account.toLowerCase() as Address, signupAt);
+    const accountOf = async (principal: Parameters<Venue["accountOf"]>[0]) => openAccount((await ledgerAccountFor(ctx, principal)) as Address, principal.createdAt);
     const marketAt = async (address: string): Promise<VenueMarket> => {
       const market = await getMarket(ctx.db, config.CHAIN_ID, address.toLowerCase(), ctx.clock.now());
       if (!market || market.settlement !== "committed" || market.marketId === null || !exchange.engine.market(market.marketId)) {
@@ -88,6 +88,7 @@ export async function openVenue(ctx: ServiceContext, services: Services, opts: O
         return batcher;
       },
       accountOf,
+      openAccount,
       marketAt,
       async close() {
         for (const close of closers.splice(0)) await close();

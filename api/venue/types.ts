@@ -26,6 +26,8 @@ export interface Venue {
    * signup instant and the starting PM grant (docs/trading.md "Play money").
    */
   accountOf(principal: KeyPrincipal): Promise<Address>;
+  /** The same for a known ledger account (lower-case) and signup instant, without a key (admin, demo agents). */
+  openAccount(account: Address, signupAt: number): Promise<Address>;
   /** A committed-lane market by catalog address; ApiError MARKET_NOT_FOUND otherwise. */
   marketAt(address: string): Promise<VenueMarket>;
   close(): Promise<void>;

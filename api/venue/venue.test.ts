@@ -7,6 +7,7 @@ import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import type { Address } from "viem";
 import { createLocalAgent, type LocalAgent } from "../auth/local-agents";
+import { grantMarketMakerAllocation, MARKET_MAKER_FILL_CREDITS } from "./market-maker-allocation";
 import { COLLATERAL_ASSET, outcomeAssetId } from "../../decoder";
 import { apiClient, restartTestService, startTestService, stopTestService, type Json, type TestService } from "../../test/support/service";
 
@@ -97,6 +98,17 @@ describe("committed venue in the service", () => {
     assert.equal(trades.length, 1);
     assert.equal(trades[0].size, "10000000");
     assert.equal(trades[0].takerSide, "buy");
+  });
+
+  it("gives a market maker its rate tier and a standing balance of fill credits that a second grant does not stack", async () => {
+    const maker = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "venue-maker" });
+    const call = apiClient(t, maker.apiKey);
+    assert.equal((await call("GET", "/me")).json.rateLimits.tier, "ordinary");
+    for (let i = 0; i < 2; i++) await grantMarketMakerAllocation(t.svc.ctx.db, t.clock, t.svc.services.venue!, maker);
+    const me = (await call("GET", "/me")).json;
+    assert.equal(me.rateLimits.tier, "market-maker");
+    assert.equal(me.fills.paidRemaining, MARKET_MAKER_FILL_CREDITS);
+    assert.equal(me.fills.remaining, 5 + MARKET_MAKER_FILL_CREDITS);
   });
 
   it("rebuilds the same engine after a restart, without a second grant or a second listing", async () => {
