@@ -10,6 +10,7 @@ import { META_OPERATIONS } from "./meta";
 import { EVENTS_OPERATIONS } from "./events";
 import { WEBHOOK_OPERATIONS } from "./webhooks";
 import { TRADE_OPERATIONS } from "./trade";
+import { ORDERBOOK_OPERATIONS } from "./orderbook";
 import { HEALTH_OPERATIONS } from "./health";
 import { listLedgerBatches } from "./ledger/list-batches";
 
@@ -21,6 +22,7 @@ export const OPERATIONS: AnyOperation[] = [
   ...EVENTS_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...TRADE_OPERATIONS,
+  ...ORDERBOOK_OPERATIONS,
   ...HEALTH_OPERATIONS,
   listLedgerBatches,
 ];

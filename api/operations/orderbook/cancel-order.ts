@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { defineOperation } from "../../registry/types";
+import { ApiError } from "../../errors/api-error";
+import type { OrderView } from "../../../relayer/engine";
+import { EXECUTE, isResting, ownOrder, venueAndAccount } from "./common";
+import { orderRefBody, orderResultSchema } from "./schemas";
+import { orderResult } from "./serialize";
+
+/**
+ * POST /orderbook/cancel-order: takes a resting order of the agent off the book and frees its lock. Cancelling is
+ * terminal: an order that is no longer resting (filled, cancelled, expired) answers CONFLICT `reason: ORDER_NOT_OPEN`
+ * with its final state; an unknown or another agent's order answers ORDER_NOT_FOUND.
+ */
+export const cancelOrder = defineOperation({
+  id: "cancelOrder",
+  method: "POST",
+  path: "/orderbook/cancel-order",
+  summary: "Cancel a resting order by orderId or clientOrderId",
+  description: "Answers the cancelled order (status cancelled, remainingSize 0). Confirm with POST /orderbook/confirm-cancel. See docs/trading.md.",
+  ...EXECUTE,
+  errors: ["ORDER_NOT_FOUND", "CONFLICT", "SERVICE_UNAVAILABLE"],
+  request: { body: orderRefBody },
+  response: z.object({ order: orderResultSchema }),
+  mcpTool: "svc_cancel_order",
+  async handler(_ctx, { body }, call) {
+    const { venue, account } = await venueAndAccount(call.services, call.principal!);
+    // Look-up and submit run in one turn of the event loop: no other command can change the order in between.
+    const view = ownOrder(venue, account, body);
+    if (!isResting(view)) {
+      throw new ApiError("CONFLICT", `order ${view.orderId} is already ${view.status}`, { reason: "ORDER_NOT_OPEN", orderId: view.orderId, orderStatus: view.status, order: orderResult(view) });
+    }
+    const applied = await venue.exchange.submit({ type: "cancelOrder", account, orderId: view.orderId });
+    return { order: orderResult(applied.result as OrderView, applied.reports) };
+  },
+});

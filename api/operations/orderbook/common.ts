@@ -1,0 +1,110 @@
+/**
+ * Shared rules of the order-book operations (docs/trading.md): who may call them, which markets take orders, how an
+ * agent's order is found (never another agent's), and how a placement answers (X-Fills-Remaining, 402).
+ */
+import type { Address } from "viem";
+import { EngineRejection, type Applied, type AllowanceView, type Command, type OrderSpec, type OrderView } from "../../../relayer/engine";
+import { ApiError } from "../../errors/api-error";
+import type { KeyPrincipal } from "../../auth/principal";
+import type { Services } from "../../services";
+import { venueOf } from "../../venue/types";
+import type { Venue, VenueMarket } from "../../venue/types";
+import type { OrderInput } from "./schemas";
+
+/** Writes: execute tier, trade:execute, one write each (a batch too), Idempotency-Key required. */
+export const EXECUTE = {
+  category: "orderbook",
+  permission: "api-key-execute",
+  tier: "execute",
+  scopes: ["trade:execute"],
+  rateClass: "write",
+  charged: true,
+  idempotency: "required",
+} as const;
+
+/** Reads of the agent's own order-book state: any key tier holding portfolio:read. */
+export const READ = {
+  category: "orderbook",
+  permission: "api-key-read",
+  tier: "read-only",
+  scopes: ["portfolio:read"],
+  rateClass: "read",
+  charged: true,
+  idempotency: "exempt",
+} as const;
+
+export const FILLS_REMAINING_HEADER = "X-Fills-Remaining";
+
+/** The venue and the caller's engine account (opened with its starting grant on first use). */
+export async function venueAndAccount(services: Services, principal: KeyPrincipal): Promise<{ venue: Venue; account: Address }> {
+  const venue = venueOf(services);
+  return { venue, account: await venue.accountOf(principal) };
+}
+
+/** A committed-lane ORDERBOOK market that takes orders now. */
+export async function orderbookMarketAt(venue: Venue, address: string): Promise<VenueMarket> {
+  const vm = await venue.marketAt(address);
+  if (vm.market.pricingModel !== "ORDERBOOK") {
+    throw new ApiError("INVALID_PAYLOAD", `market ${vm.market.address} is ${vm.market.pricingModel} (no order book): trade it with POST /trade/prepare`, { field: "market", location: "body" });
+  }
+  if (vm.market.state !== "open") throw new ApiError("MARKET_CLOSED", `market ${vm.market.address} is ${vm.market.state}`);
+  return vm;
+}
+
+export function toSpec(o: OrderInput): OrderSpec {
+  return {
+    ...(o.clientOrderId !== undefined ? { clientOrderId: o.clientOrderId } : {}),
+    outcome: o.outcome,
+    action: o.side,
+    priceBps: o.priceBps,
+    size: o.size,
+    tif: o.timeInForce,
+    ...(o.expiresAt !== undefined ? { expiresAt: o.expiresAt } : {}),
+    ...(o.postOnly ? { postOnly: true } : {}),
+  };
+}
+
+/**
+ * Submits a placement. The engine's allowance refusal becomes the 402 problem with the allowance (ISO instants) and
+ * `X-Fills-Remaining: 0`; other refusals travel to the central mapping (api/errors/engine-rejection.ts).
+ */
+export async function submitPlacement(venue: Venue, command: Command): Promise<Applied> {
+  try {
+    return await venue.exchange.submit(command);
+  } catch (err) {
+    if (err instanceof EngineRejection && err.code === "FILL_ALLOWANCE_EXHAUSTED") {
+      const a = err.extensions?.allowance as AllowanceView | undefined;
+      const index = err.extensions?.index;
+      throw new ApiError(
+        "FILL_ALLOWANCE_EXHAUSTED",
+        `${err.message} (the allowance resets at resetsAt; a sell of your whole position in an outcome and cancels are still accepted)`,
+        {
+          ...(index !== undefined ? { index } : {}),
+          ...(a ? { allowance: { enabled: a.enabled, freePerPeriod: a.freePerPeriod, freeUsed: a.freeUsed, freeRemaining: a.freeRemaining, paidRemaining: a.paidRemaining, remaining: a.remaining, resetsAt: new Date(a.periodEndsAt).toISOString() } } : {}),
+        },
+        { [FILLS_REMAINING_HEADER]: String(a?.remaining ?? 0) },
+      );
+    }
+    throw err;
+  }
+}
+
+/** The fill allowance the agent has left now (the engine counts it; X-Fills-Remaining). */
+export function fillsRemaining(venue: Venue, account: Address, now: number): number {
+  return venue.exchange.engine.allowance(account, now).remaining;
+}
+
+/**
+ * The caller's order by exchange id or clientOrderId. An unknown order and another agent's order answer the same
+ * ORDER_NOT_FOUND, so order ids reveal nothing about other agents.
+ */
+export function ownOrder(venue: Venue, account: Address, ref: { orderId?: string; clientOrderId?: string }): OrderView {
+  const engine = venue.exchange.engine;
+  const view = ref.orderId !== undefined ? engine.order(ref.orderId) : engine.orderByClientId(account, ref.clientOrderId!);
+  if (!view || view.account !== account) {
+    throw new ApiError("ORDER_NOT_FOUND", `no order ${ref.orderId ?? `with clientOrderId ${ref.clientOrderId}`} of this agent`, ref.orderId !== undefined ? { orderId: ref.orderId } : { clientOrderId: ref.clientOrderId });
+  }
+  return view;
+}
+
+export const isResting = (v: OrderView) => v.status === "open" || v.status === "partially_filled";

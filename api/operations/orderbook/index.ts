@@ -1,0 +1,12 @@
+/** The order-book loop of the committed lane (docs/trading.md). */
+import type { AnyOperation } from "../../registry/types";
+import { cancelAllOrders } from "./cancel-all";
+import { cancelOrder } from "./cancel-order";
+import { confirmOrderCancel } from "./confirm-cancel";
+import { getBalances } from "./get-balances";
+import { listOrderEvents } from "./list-events";
+import { listOpenOrders } from "./list-open-orders";
+import { placeOrder } from "./place-order";
+import { replaceQuotes } from "./replace-quotes";
+
+export const ORDERBOOK_OPERATIONS: AnyOperation[] = [placeOrder, cancelOrder, confirmOrderCancel, cancelAllOrders, replaceQuotes, listOrderEvents, listOpenOrders, getBalances];

@@ -1,0 +1,35 @@
+import { defineOperation, Reply } from "../../registry/types";
+import type { OrderView } from "../../../relayer/engine";
+import { EXECUTE, FILLS_REMAINING_HEADER, fillsRemaining, orderbookMarketAt, submitPlacement, toSpec, venueAndAccount } from "./common";
+import { MAX_ORDERS_PER_CALL, placeOrderBody, placementSchema } from "./schemas";
+import { orderResult } from "./serialize";
+
+/**
+ * POST /orderbook/place-order: one limit order, or a batch of 1..50 on one market (all placed or none; one write).
+ * Answers every order's state at the end of the call with the fills it executed, and the fill allowance left
+ * (body `fillsRemaining`, header X-Fills-Remaining). A clientOrderId already used with the same fields returns the
+ * existing order and executes nothing.
+ */
+export const placeOrder = defineOperation({
+  id: "placeOrder",
+  method: "POST",
+  path: "/orderbook/place-order",
+  summary: "Place a limit order, or a batch of orders on one market (committed-lane order book)",
+  description: `Single form: the order's fields at the top level. Batch form: \`orders\` (1..${MAX_ORDERS_PER_CALL}), all validated before any is placed, all or nothing; one write. Matching is immediate: crossing orders fill at the resting order's price. See docs/trading.md.`,
+  ...EXECUTE,
+  errors: ["MARKET_NOT_FOUND", "MARKET_CLOSED", "INSUFFICIENT_BALANCE", "FILL_ALLOWANCE_EXHAUSTED", "CONFLICT", "SERVICE_UNAVAILABLE"],
+  request: { body: placeOrderBody },
+  response: placementSchema,
+  mcpTool: "svc_place_order",
+  async handler(ctx, { body }, call) {
+    const { venue, account } = await venueAndAccount(call.services, call.principal!);
+    const { marketId } = await orderbookMarketAt(venue, body.market);
+    const specs = body.orders.map(toSpec);
+    const applied = body.batch
+      ? await submitPlacement(venue, { type: "placeOrders", account, marketId, orders: specs })
+      : await submitPlacement(venue, { type: "placeOrder", account, marketId, ...specs[0]! });
+    const views = body.batch ? (applied.result as { orders: OrderView[] }).orders : [applied.result as OrderView];
+    const remaining = fillsRemaining(venue, account, ctx.clock.now());
+    return new Reply(200, { orders: views.map((v) => orderResult(v, applied.reports)), fillsRemaining: remaining }, { [FILLS_REMAINING_HEADER]: String(remaining) });
+  },
+});
