@@ -6,7 +6,7 @@ import { confirmOrderCancel } from "./confirm-cancel";
 import { getBalances } from "./get-balances";
 import { listOrderEvents } from "./list-events";
 import { listOpenOrders } from "./list-open-orders";
-import { placeOrder } from "./place-order";
+import { placeLimitOrder, placeOrder } from "./place-order";
 import { replaceQuotes } from "./replace-quotes";
 
-export const ORDERBOOK_OPERATIONS: AnyOperation[] = [placeOrder, cancelOrder, confirmOrderCancel, cancelAllOrders, replaceQuotes, listOrderEvents, listOpenOrders, getBalances];
+export const ORDERBOOK_OPERATIONS: AnyOperation[] = [placeOrder, placeLimitOrder, cancelOrder, confirmOrderCancel, cancelAllOrders, replaceQuotes, listOrderEvents, listOpenOrders, getBalances];

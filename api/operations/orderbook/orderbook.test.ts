@@ -335,9 +335,22 @@ describe("order-book loop (POST /orderbook/*)", () => {
     assert.equal(pm(bal.json).total, (1_000n * SHARE).toString(), "the starting grant");
   });
 
+  it("place-limit-order rests one GTC/GTD order with place-order's answer, and refuses IOC and batches", async () => {
+    const r = await B("POST", "/orderbook/place-limit-order", { market: market.address, outcome: 1, side: "buy", priceBps: "1000", size: (1n * SHARE).toString(), clientOrderId: "b-limit" });
+    ok(r);
+    const [o] = r.json.orders as Json[];
+    assert.deepEqual([o.status, o.timeInForce, o.clientOrderId], ["open", "GTC", "b-limit"]);
+    assert.equal(r.headers.get("x-fills-remaining"), String(r.json.fillsRemaining));
+    const before = await snapshot(B);
+    problem(await B("POST", "/orderbook/place-limit-order", { market: market.address, outcome: 1, side: "buy", priceBps: "1000", size: (1n * SHARE).toString(), timeInForce: "IOC" }), 400, "INVALID_PAYLOAD");
+    problem(await B("POST", "/orderbook/place-limit-order", { market: market.address, orders: [] }), 400, "INVALID_PAYLOAD");
+    assert.deepEqual(await snapshot(B), before);
+    ok(await B("POST", "/orderbook/cancel-order", { orderId: o.orderId }));
+  });
+
   it("MCP tools: the spec's names, flat arguments, Idempotency-Key on writes only", () => {
     const tools = new Map(ORDERBOOK_OPERATIONS.map((op) => [op.mcpTool, bindingOf(op)]));
-    assert.deepEqual([...tools.keys()].sort(), ["svc_cancel_all_orders", "svc_cancel_order", "svc_confirm_order_cancel", "svc_get_balances", "svc_list_open_orders", "svc_list_order_events", "svc_place_order", "svc_replace_quotes"]);
+    assert.deepEqual([...tools.keys()].sort(), ["svc_cancel_all_orders", "svc_cancel_order", "svc_confirm_order_cancel", "svc_get_balances", "svc_list_open_orders", "svc_list_order_events", "svc_place_limit_order", "svc_place_order", "svc_replace_quotes"]);
     const place = tools.get("svc_place_order")!;
     assert.ok(Array.isArray(place.bodyKeys));
     assert.ok(["market", "orders", "outcome", "side", "priceBps", "size", "timeInForce", "expiresAt", "postOnly", "clientOrderId"].every((k) => (place.bodyKeys as string[]).includes(k)));

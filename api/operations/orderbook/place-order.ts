@@ -1,7 +1,10 @@
+import type { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
 import type { OrderView } from "../../../relayer/engine";
 import { EXECUTE, FILLS_REMAINING_HEADER, fillsRemaining, orderbookMarketAt, submitPlacement, toSpec, venueAndAccount } from "./common";
-import { MAX_ORDERS_PER_CALL, placeOrderBody, placementSchema } from "./schemas";
+import { MAX_ORDERS_PER_CALL, placeLimitOrderBody, placeOrderBody, placementSchema, type OrderInput } from "./schemas";
+import type { ServiceContext } from "../../context";
+import type { CallContext } from "../../registry/types";
 import { orderResult } from "./serialize";
 
 /**
@@ -22,14 +25,32 @@ export const placeOrder = defineOperation({
   response: placementSchema,
   mcpTool: "svc_place_order",
   async handler(ctx, { body }, call) {
-    const { venue, account } = await venueAndAccount(call.services, call.principal!);
-    const { marketId } = await orderbookMarketAt(venue, body.market);
-    const specs = body.orders.map(toSpec);
-    const applied = body.batch
-      ? await submitPlacement(venue, { type: "placeOrders", account, marketId, orders: specs })
-      : await submitPlacement(venue, { type: "placeOrder", account, marketId, ...specs[0]! });
-    const views = body.batch ? (applied.result as { orders: OrderView[] }).orders : [applied.result as OrderView];
-    const remaining = fillsRemaining(venue, account, ctx.clock.now());
-    return new Reply(200, { orders: views.map((v) => orderResult(v, applied.reports)), fillsRemaining: remaining }, { [FILLS_REMAINING_HEADER]: String(remaining) });
+    return place(ctx, body, call);
   },
 });
+
+/** POST /orderbook/place-limit-order: the single resting-order form of place-order (same answer). */
+export const placeLimitOrder = defineOperation({
+  ...placeOrder,
+  id: "placeLimitOrder",
+  path: "/orderbook/place-limit-order",
+  summary: "Place one resting limit order, GTC or GTD (committed-lane order book)",
+  description: "The narrow form of place-order: one order, always a limit that may rest. Same answer, headers and problems. See docs/trading.md.",
+  request: { body: placeLimitOrderBody },
+  mcpTool: "svc_place_limit_order",
+  async handler(ctx, { body }, call) {
+    return place(ctx, body, call);
+  },
+});
+
+async function place(ctx: ServiceContext, body: { market: string; batch: boolean; orders: OrderInput[] }, call: CallContext): Promise<Reply<z.input<typeof placementSchema>>> {
+  const { venue, account } = await venueAndAccount(call.services, call.principal!);
+  const { marketId } = await orderbookMarketAt(venue, body.market);
+  const specs = body.orders.map(toSpec);
+  const applied = body.batch
+    ? await submitPlacement(venue, { type: "placeOrders", account, marketId, orders: specs })
+    : await submitPlacement(venue, { type: "placeOrder", account, marketId, ...specs[0]! });
+  const views = body.batch ? (applied.result as { orders: OrderView[] }).orders : [applied.result as OrderView];
+  const remaining = fillsRemaining(venue, account, ctx.clock.now());
+  return new Reply(200, { orders: views.map((v) => orderResult(v, applied.reports)), fillsRemaining: remaining }, { [FILLS_REMAINING_HEADER]: String(remaining) });
+}

@@ -216,3 +216,12 @@ export const balanceSchema = z.object({
   reserved: amount,
   available: amount,
 });
+
+/**
+ * POST /orderbook/place-limit-order (MCP svc_place_limit_order): exactly one resting limit order, GTC or GTD, for
+ * clients (and models) that want the narrow form: no batch field, no IOC/FOK.
+ */
+export const placeLimitOrderBody = z
+  .strictObject({ market: marketField, ...orderShape, timeInForce: z.enum(["GTC", "GTD"]).default("GTC").describe("GTC rests until cancelled; GTD until expiresAt") })
+  .superRefine((o, ctx) => checkOrder(o, ctx))
+  .transform((o) => ({ market: o.market, batch: false as const, orders: [toOrderInput(o)] }));
