@@ -2,8 +2,9 @@
  * Ledger state: balances per (account, asset) as bigint in int256 range, plus an incremental Merkle root.
  *
  * Accounts are kept in a sorted array (binary insertion on first balance, removal when all balances are zero),
- * so computing a root never sorts the whole ledger. Each account caches its leaf hashes; a movement marks only
- * the touched (account, asset) dirty, and `root()` re-hashes those leaves and rebuilds the internal levels.
+ * so computing a root never sorts the whole ledger. Leaf hashes are cached in the last built tree's leaf level;
+ * a movement marks only the touched (account, asset) dirty, and `root()` copies the unchanged leaves over, re-hashes
+ * the dirty ones (all of an account's when its set of assets changed) in batches, and rebuilds the internal levels.
  */
 import { bytesToHex, hexToBytes, type Address, type Hex } from "viem";
 import { SUPPLY_ACCOUNT, normalizeAccount } from "../assets";
@@ -17,12 +18,18 @@ interface AccountRecord {
   readonly account: Address;
   readonly bytes: Uint8Array;
   readonly balances: Map<bigint, bigint>;
-  /** Leaf hashes packed in `sortedAssets` order; stale for assets in `dirty`, null when never hashed. */
-  leafHashes: Uint8Array | null;
+  /** Index of the account's first leaf in the last built tree; -1 before its first tree. */
+  leafIndex: number;
+  /** The set of assets changed since the last tree (a leaf appeared or vanished): every leaf is re-hashed. */
+  reshaped: boolean;
+  /** Assets whose balance changed since the last tree. */
   readonly dirty: Set<bigint>;
   /** Asset ids with non-zero balance, ascending; null when it must be recomputed. */
   sortedAssets: bigint[] | null;
 }
+
+/** Leaves re-hashed per batch call (bounds the preimage buffer). */
+const REHASH_CHUNK = 16_384;
 
 function compareBigint(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -34,10 +41,9 @@ export class LedgerState {
   /** Non-supply accounts with at least one non-zero balance, ascending. */
   readonly #sortedAccounts: Address[] = [];
   readonly #supply = new Map<bigint, bigint>();
-  #dirtyAccounts = new Set<AccountRecord>();
   #tree: MerkleLevels | null = null;
-  /** Leaf index of the first asset of each sorted account in the last built tree (plus the total at the end). */
-  #leafOffsets: Int32Array | null = null;
+  /** The leaf level of the last built tree: the leaf-hash cache (`leafIndex` of each account points into it). */
+  #leaves: Uint8Array = new Uint8Array(0);
 
   /** Balance of `account` in `assetId` (0 when none). */
   balanceOf(account: Address, assetId: bigint): bigint {
@@ -83,21 +89,23 @@ export class LedgerState {
     let record = this.#records.get(account);
     if (!record) {
       if (balance === 0n) return;
-      record = { account, bytes: hexToBytes(account), balances: new Map(), leafHashes: null, dirty: new Set(), sortedAssets: null };
+      record = { account, bytes: hexToBytes(account), balances: new Map(), leafIndex: -1, reshaped: true, dirty: new Set(), sortedAssets: null };
       this.#records.set(account, record);
       this.#insertAccount(account);
     }
     const had = record.balances.has(assetId);
+    if (!had && balance === 0n) return; // nothing changes (and no dirty mark for a leaf that does not exist)
     if (balance === 0n) record.balances.delete(assetId);
     else record.balances.set(assetId, balance);
-    if (had !== (balance !== 0n)) record.sortedAssets = null;
+    if (had !== (balance !== 0n)) {
+      record.sortedAssets = null;
+      record.reshaped = true;
+    }
     record.dirty.add(assetId);
-    this.#dirtyAccounts.add(record);
     this.#tree = null;
     if (record.balances.size === 0) {
       this.#records.delete(account);
       this.#removeAccount(account);
-      this.#dirtyAccounts.delete(record);
     }
   }
 
@@ -162,62 +170,74 @@ export class LedgerState {
   }
 
   /**
-   * Re-hashes the dirty leaves in one batch: preimages into one buffer, then two keccak passes in place.
-   * An account whose asset set changed gets all its leaves re-hashed (accounts hold few assets); otherwise only
-   * its changed assets are.
+   * The new leaf level: unchanged accounts' leaves copied from the last one (contiguous runs in one copy), dirty
+   * leaves re-hashed in chunks (preimages into one buffer, one batch call per chunk).
    */
-  #rehashDirty(keccak: Keccak256): void {
-    // Struct of arrays: one object per leaf would feed the garbage collector on million-leaf ledgers.
-    const jobRecords: AccountRecord[] = [];
-    const jobAssets: bigint[] = [];
-    const jobSlots: number[] = [];
-    for (const record of this.#dirtyAccounts) {
-      const reshaped = record.leafHashes === null || record.sortedAssets === null;
-      const assets = this.#assetsOf(record);
-      if (reshaped) {
-        record.leafHashes = new Uint8Array(assets.length * 32);
-        for (let slot = 0; slot < assets.length; slot++) {
-          jobRecords.push(record);
-          jobAssets.push(assets[slot]);
-          jobSlots.push(slot);
-        }
+  #buildLeaves(keccak: Keccak256, records: AccountRecord[], offsets: Int32Array): Uint8Array {
+    const old = this.#leaves;
+    const leaves = new Uint8Array(offsets[records.length] * 32);
+    let runFrom = 0; // a pending copy of `runLength` leaves from old[runFrom] to leaves[runTo]
+    let runTo = 0;
+    let runLength = 0;
+    const copyRun = (): void => {
+      if (runLength > 0) leaves.set(old.subarray(runFrom * 32, (runFrom + runLength) * 32), runTo * 32);
+      runLength = 0;
+    };
+    const pre = new Uint8Array(REHASH_CHUNK * LEAF_PREIMAGE_BYTES);
+    const view = new DataView(pre.buffer);
+    const hashes = new Uint8Array(REHASH_CHUNK * 32);
+    const targets = new Int32Array(REHASH_CHUNK); // leaf index of each preimage of the chunk
+    let n = 0;
+    let consecutive = true; // targets are targets[0], targets[0] + 1, …: hash straight into `leaves`
+    const flush = (): void => {
+      copyRun(); // the pending run may hold leaves of this chunk: copy it before they are written
+      if (consecutive) {
+        keccak.hashLeaves(pre, n, leaves, targets[0] * 32);
       } else {
-        for (const assetId of record.dirty) {
-          jobRecords.push(record);
-          jobAssets.push(assetId);
-          jobSlots.push(assets.indexOf(assetId));
-        }
+        keccak.hashLeaves(pre, n, hashes);
+        for (let i = 0; i < n; i++) leaves.set(hashes.subarray(i * 32, i * 32 + 32), targets[i] * 32);
       }
+      n = 0;
+      consecutive = true;
+    };
+    const rehash = (record: AccountRecord, assetId: bigint, index: number): void => {
+      writeLeafPreimage(view, pre, n * LEAF_PREIMAGE_BYTES, record.bytes, assetId, record.balances.get(assetId)!);
+      if (n > 0 && targets[n - 1] + 1 !== index) consecutive = false;
+      targets[n] = index;
+      if (++n === REHASH_CHUNK) flush();
+    };
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i];
+      const assets = record.sortedAssets!;
+      const at = offsets[i];
+      if (record.reshaped || record.leafIndex < 0) {
+        for (let slot = 0; slot < assets.length; slot++) rehash(record, assets[slot], at + slot);
+      } else {
+        if (runLength > 0 && runFrom + runLength === record.leafIndex && runTo + runLength === at) {
+          runLength += assets.length;
+        } else {
+          copyRun();
+          [runFrom, runTo, runLength] = [record.leafIndex, at, assets.length];
+        }
+        for (const assetId of record.dirty) rehash(record, assetId, at + assets.indexOf(assetId));
+      }
+      record.leafIndex = at;
+      record.reshaped = false;
       record.dirty.clear();
     }
-    this.#dirtyAccounts = new Set();
-    const n = jobRecords.length;
-    if (n === 0) return;
-    const pre = new Uint8Array(n * LEAF_PREIMAGE_BYTES);
-    const view = new DataView(pre.buffer);
-    for (let i = 0; i < n; i++) {
-      const record = jobRecords[i];
-      writeLeafPreimage(view, pre, i * LEAF_PREIMAGE_BYTES, record.bytes, jobAssets[i], record.balances.get(jobAssets[i])!);
-    }
-    for (let i = 0; i < n; i++) {
-      const target = jobRecords[i].leafHashes!;
-      keccak.hashInto(pre, i * LEAF_PREIMAGE_BYTES, LEAF_PREIMAGE_BYTES, pre, i * LEAF_PREIMAGE_BYTES);
-      keccak.hashInto(pre, i * LEAF_PREIMAGE_BYTES, 32, target, jobSlots[i] * 32);
-    }
+    if (n > 0) flush();
+    copyRun();
+    return leaves;
   }
 
   async #ensureTree(): Promise<MerkleLevels> {
     if (this.#tree) return this.#tree;
     const keccak = await loadKeccak256();
-    this.#rehashDirty(keccak);
-    const accounts = this.#sortedAccounts;
-    const offsets = new Int32Array(accounts.length + 1);
-    for (let i = 0; i < accounts.length; i++) offsets[i + 1] = offsets[i] + this.#records.get(accounts[i])!.sortedAssets!.length;
-    const count = offsets[accounts.length];
-    const leaves = new Uint8Array(count * 32);
-    for (let i = 0; i < accounts.length; i++) leaves.set(this.#records.get(accounts[i])!.leafHashes!, offsets[i] * 32);
-    this.#tree = buildLevels(keccak, leaves, count);
-    this.#leafOffsets = offsets;
+    const records = this.#sortedAccounts.map((account) => this.#records.get(account)!);
+    const offsets = new Int32Array(records.length + 1);
+    for (let i = 0; i < records.length; i++) offsets[i + 1] = offsets[i] + this.#assetsOf(records[i]).length;
+    this.#leaves = this.#buildLeaves(keccak, records, offsets);
+    this.#tree = buildLevels(keccak, this.#leaves, offsets[records.length]);
     return this.#tree;
   }
 
@@ -233,7 +253,7 @@ export class LedgerState {
     const record = this.#records.get(key);
     const slot = record ? this.#assetsOf(record).indexOf(assetId) : -1;
     if (!record || slot < 0) return null;
-    const index = this.#leafOffsets![this.#indexOfAccount(key)] + slot;
+    const index = record.leafIndex + slot;
     const leaf = bytesToHex(tree.levels[0].subarray(index * 32, index * 32 + 32));
     return { leaf, proof: proofOfIndex(tree, index), balance: record.balances.get(assetId)! };
   }

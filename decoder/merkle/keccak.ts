@@ -1,13 +1,21 @@
 /**
- * Fast keccak-256 for the Merkle hot path, on hash-wasm's WebAssembly keccak.
+ * keccak-256 for the Merkle hot path: our own WebAssembly module (keccak-wasm.ts) that hashes whole arrays per
+ * call — all leaves of a batch, all nodes of a tree level — so JS↔WASM crossings are per chunk, not per hash.
  *
- * hash-wasm's public `IHasher` costs three WASM calls and two allocations per hash. For millions of
- * fixed-size hashes we instantiate the same WASM module ourselves and call its one-shot `Hash_Calculate`
- * export over a buffer we write into directly. If the embedded module cannot be found (a future hash-wasm
- * layout), we fall back to the public `createKeccak` API: slower, same results.
+ * The module is generated and compiled once per process, lazily, on the first `loadKeccak256()`. Its memory is
+ * a SharedArrayBuffer-backed WebAssembly.Memory so that one worker thread can hash the second half of each chunk
+ * while this thread hashes the first (only with 2+ CPUs; `DECODER_MERKLE_THREADS=1` turns it off). The calls stay
+ * synchronous: this thread waits for the worker's half with Atomics.wait.
+ *
+ * Work memory layout (bytes, fixed; inputs are copied in, outputs copied out, one chunk at a time):
+ *   [0, IN_BYTES)                 chunk input: ≤ LEAF_CHUNK leaf preimages (84 B) or ≤ LEVEL_CHUNK nodes (32 B)
+ *   [OUT_AT, OUT_AT + OUT_BYTES)  chunk output: 32-byte digests
+ *   [SPONGE_AT, …)                `hashInto`'s padded message (memory grows when a message is larger), then digest
  */
-import { readFileSync } from "node:fs";
-import { createKeccak } from "hash-wasm";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { keccakModuleBytes, MAX_PAGES, RATE_BYTES } from "./keccak-wasm";
+import { LEAF_PREIMAGE_BYTES } from "./leaf";
 
 /** A reusable keccak-256 engine. Synchronous once loaded; not re-entrant. */
 export interface Keccak256 {
@@ -18,95 +26,230 @@ export interface Keccak256 {
    * b = `src[bOffset, +32)`, ordered as unsigned bytes (OpenZeppelin's commutative pair hash).
    */
   hashSortedPairInto(src: Uint8Array, aOffset: number, bOffset: number, out: Uint8Array, outOffset: number): void;
+  /** Leaf hashes: keccak256(keccak256(p)) of `count` 84-byte preimages packed in `preimages`, packed into `out`. */
+  hashLeaves(preimages: Uint8Array, count: number, out: Uint8Array, outOffset?: number): void;
+  /**
+   * One tree level: the ceil(count / 2) parents of `count` packed 32-byte nodes into `out` — each pair hashed
+   * sorted ({@link hashSortedPairInto}), an odd last node copied unchanged.
+   */
+  hashLevel(nodes: Uint8Array, count: number, out: Uint8Array): void;
 }
 
 /** The slice of the WebAssembly global we use (the project's TS lib has no DOM/WebAssembly types). */
+interface WasmMemory {
+  readonly buffer: ArrayBufferLike;
+  grow(pages: number): number;
+}
 interface WasmApi {
-  compile(bytes: Uint8Array): Promise<object>;
-  instantiate(module: object, imports: object): Promise<{ exports: unknown }>;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+  Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
 }
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
-interface Sha3Exports {
-  memory: { buffer: ArrayBuffer };
-  Hash_GetBuffer(): number;
-  Hash_Calculate(length: number, bits: number, padding: number): void;
+/** The module's exports (keccak-wasm.ts documents them). */
+interface KeccakExports {
+  leaves(inPtr: number, count: number, outPtr: number): void;
+  level(inPtr: number, count: number, outPtr: number): void;
+  sponge(inPtr: number, blocks: number, outPtr: number): void;
 }
 
-const KECCAK_PADDING = 0x01;
+const LEAF_CHUNK = 16_384;
+const LEVEL_CHUNK = 32_768;
+const IN_BYTES = LEAF_CHUNK * LEAF_PREIMAGE_BYTES; // ≥ LEVEL_CHUNK * 32
+const OUT_AT = IN_BYTES;
+const OUT_BYTES = LEVEL_CHUNK * 32; // ≥ LEAF_CHUNK * 32
+const SPONGE_AT = OUT_AT + OUT_BYTES;
+const PAGE = 65_536;
+/** Below this many items a chunk is not worth splitting with the worker. */
+const MIN_SPLIT = 1_024;
+/** How long this thread waits for the worker's half before giving up on it (it is only ever milliseconds). */
+const WORKER_TIMEOUT_MS = 60_000;
 
-function compareAt(src: Uint8Array, a: number, b: number): number {
-  for (let i = 0; i < 32; i++) {
-    const d = src[a + i] - src[b + i];
-    if (d !== 0) return d;
+/** Function numbers of the worker protocol. */
+const FN_LEAVES = 0;
+const FN_LEVEL = 1;
+
+/**
+ * The worker: same module, same memory. Control words (Int32Array over a SharedArrayBuffer): [0] job sequence
+ * number, [1] function, [2..4] its arguments, [5] sequence number of the last finished job.
+ */
+const WORKER_SOURCE = `
+const { workerData, parentPort } = require("node:worker_threads");
+const { module, memory, control } = workerData;
+const ex = new WebAssembly.Instance(module, { env: { memory } }).exports;
+const ctrl = new Int32Array(control);
+const fns = [ex.leaves, ex.level];
+let seen = 0;
+parentPort.postMessage("ready");
+for (;;) {
+  Atomics.wait(ctrl, 0, seen);
+  seen = Atomics.load(ctrl, 0);
+  fns[ctrl[1]](ctrl[2], ctrl[3], ctrl[4]);
+  Atomics.store(ctrl, 5, seen);
+  Atomics.notify(ctrl, 5);
+}
+`;
+
+class Helper {
+  readonly #worker: Worker;
+  readonly #ctrl = new Int32Array(new SharedArrayBuffer(6 * 4));
+  #seq = 0;
+  alive = true;
+
+  private constructor(module: object, memory: WasmMemory) {
+    this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, memory, control: this.#ctrl.buffer } });
+    this.#worker.unref(); // never keeps the process alive
   }
-  return 0;
-}
 
-function fromExports(ex: Sha3Exports): Keccak256 {
-  const offset = ex.Hash_GetBuffer();
-  const mem = new Uint8Array(ex.memory.buffer);
-  const calc = ex.Hash_Calculate;
-  // Plain byte loops instead of `set(subarray(...))`: millions of hashes would otherwise allocate millions of
-  // short-lived views, and the garbage collector then costs more than the hashing.
-  return {
-    hashInto(input, start, length, out, outOffset) {
-      for (let j = 0; j < length; j++) mem[offset + j] = input[start + j];
-      calc(length, 256, KECCAK_PADDING);
-      for (let j = 0; j < 32; j++) out[outOffset + j] = mem[offset + j];
-    },
-    hashSortedPairInto(src, aOffset, bOffset, out, outOffset) {
-      const aFirst = compareAt(src, aOffset, bOffset) <= 0;
-      const first = aFirst ? aOffset : bOffset;
-      const second = aFirst ? bOffset : aOffset;
-      for (let j = 0; j < 32; j++) {
-        mem[offset + j] = src[first + j];
-        mem[offset + 32 + j] = src[second + j];
+  /** Starts the worker; null when it cannot start (then everything runs on this thread). */
+  static async start(module: object, memory: WasmMemory): Promise<Helper | null> {
+    try {
+      const helper = new Helper(module, memory);
+      await new Promise<void>((resolve, reject) => {
+        helper.#worker.once("message", () => resolve());
+        helper.#worker.once("error", reject);
+        helper.#worker.once("exit", () => reject(new Error("merkle worker exited")));
+      });
+      helper.#worker.on("error", () => (helper.alive = false));
+      return helper;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Starts `fn(a, b, c)` on the worker; pair with {@link join}. */
+  post(fn: number, a: number, b: number, c: number): void {
+    const ctrl = this.#ctrl;
+    ctrl[1] = fn;
+    ctrl[2] = a;
+    ctrl[3] = b;
+    ctrl[4] = c;
+    Atomics.store(ctrl, 0, ++this.#seq);
+    Atomics.notify(ctrl, 0);
+  }
+
+  /** Waits for the posted job; false if the worker did not answer in time (it is then abandoned). */
+  join(): boolean {
+    const ctrl = this.#ctrl;
+    const deadline = Date.now() + WORKER_TIMEOUT_MS;
+    for (;;) {
+      const done = Atomics.load(ctrl, 5);
+      if (done === this.#seq) return true;
+      const left = deadline - Date.now();
+      if (left <= 0 || !this.alive) {
+        this.alive = false;
+        void this.#worker.terminate();
+        return false;
       }
-      calc(64, 256, KECCAK_PADDING);
-      for (let j = 0; j < 32; j++) out[outOffset + j] = mem[offset + j];
-    },
-  };
-}
-
-async function loadDirect(): Promise<Keccak256 | null> {
-  try {
-    const source = readFileSync(require.resolve("hash-wasm/dist/keccak.umd.min.js"), "utf8");
-    const match = /name:"sha3",data:"([^"]+)"/.exec(source);
-    if (!match) return null;
-    const module = await wasm.compile(Buffer.from(match[1], "base64"));
-    const instance = await wasm.instantiate(module, {});
-    const ex = instance.exports as unknown as Sha3Exports;
-    if (typeof ex.Hash_Calculate !== "function" || typeof ex.Hash_GetBuffer !== "function") return null;
-    return fromExports(ex);
-  } catch {
-    return null;
+      Atomics.wait(ctrl, 5, done, Math.min(left, 1_000));
+    }
   }
 }
 
-async function loadPublic(): Promise<Keccak256> {
-  const hasher = await createKeccak(256);
-  const pair = new Uint8Array(64);
-  const hashInto: Keccak256["hashInto"] = (input, start, length, out, outOffset) => {
-    hasher.init();
-    hasher.update(input.subarray(start, start + length));
-    out.set(hasher.digest("binary"), outOffset);
-  };
-  return {
-    hashInto,
-    hashSortedPairInto(src, aOffset, bOffset, out, outOffset) {
-      const aFirst = compareAt(src, aOffset, bOffset) <= 0;
-      pair.set(src.subarray(aFirst ? aOffset : bOffset, (aFirst ? aOffset : bOffset) + 32), 0);
-      pair.set(src.subarray(aFirst ? bOffset : aOffset, (aFirst ? bOffset : aOffset) + 32), 32);
-      hashInto(pair, 0, 64, out, outOffset);
-    },
-  };
+class WasmKeccak256 implements Keccak256 {
+  readonly #ex: KeccakExports;
+  readonly #memory: WasmMemory;
+  #helper: Helper | null;
+  #mem: Uint8Array;
+
+  constructor(ex: KeccakExports, memory: WasmMemory, helper: Helper | null) {
+    this.#ex = ex;
+    this.#memory = memory;
+    this.#helper = helper;
+    this.#mem = new Uint8Array(memory.buffer);
+  }
+
+  /** The memory as bytes, at least `bytes` long (grows it when needed). */
+  #bytes(bytes: number): Uint8Array {
+    const have = this.#memory.buffer.byteLength;
+    if (bytes > have) this.#memory.grow(Math.ceil((bytes - have) / PAGE));
+    if (this.#mem.byteLength !== this.#memory.buffer.byteLength) this.#mem = new Uint8Array(this.#memory.buffer);
+    return this.#mem;
+  }
+
+  /**
+   * Runs `fn` over `count` items at IN (`inStride` bytes each), writing to OUT (`outStride` per item): the worker
+   * takes items [split, count), this thread [0, split).
+   */
+  #run(fn: number, count: number, inStride: number, outStride: number, split: number): void {
+    const helper = this.#helper;
+    const run = fn === FN_LEAVES ? this.#ex.leaves : this.#ex.level;
+    if (helper === null || !helper.alive || count < MIN_SPLIT) {
+      run(0, count, OUT_AT);
+      return;
+    }
+    helper.post(fn, split * inStride, count - split, OUT_AT + split * outStride);
+    run(0, split, OUT_AT);
+    if (!helper.join()) {
+      this.#helper = null;
+      run(split * inStride, count - split, OUT_AT + split * outStride);
+    }
+  }
+
+  hashLeaves(preimages: Uint8Array, count: number, out: Uint8Array, outOffset = 0): void {
+    const mem = this.#bytes(SPONGE_AT);
+    for (let start = 0; start < count; start += LEAF_CHUNK) {
+      const n = Math.min(LEAF_CHUNK, count - start);
+      mem.set(preimages.subarray(start * LEAF_PREIMAGE_BYTES, (start + n) * LEAF_PREIMAGE_BYTES), 0);
+      this.#run(FN_LEAVES, n, LEAF_PREIMAGE_BYTES, 32, n >> 1);
+      out.set(mem.subarray(OUT_AT, OUT_AT + n * 32), outOffset + start * 32);
+    }
+  }
+
+  hashLevel(nodes: Uint8Array, count: number, out: Uint8Array): void {
+    const mem = this.#bytes(SPONGE_AT);
+    // LEVEL_CHUNK is even, so only the last chunk can end with the odd node.
+    for (let start = 0; start < count; start += LEVEL_CHUNK) {
+      const n = Math.min(LEVEL_CHUNK, count - start);
+      mem.set(nodes.subarray(start * 32, (start + n) * 32), 0);
+      // The worker's part must start on a pair: an even split.
+      this.#run(FN_LEVEL, n, 32, 16, (n >> 2) << 1);
+      out.set(mem.subarray(OUT_AT, OUT_AT + ((n + 1) >> 1) * 32), (start >> 1) * 32);
+    }
+  }
+
+  hashInto(input: Uint8Array, start: number, length: number, out: Uint8Array, outOffset: number): void {
+    // keccak padding (pad10*1 with the 0x01 domain byte): at least one byte, up to a whole block.
+    const padded = (Math.floor(length / RATE_BYTES) + 1) * RATE_BYTES;
+    const digestAt = SPONGE_AT + padded;
+    const mem = this.#bytes(digestAt + 32);
+    mem.set(input.subarray(start, start + length), SPONGE_AT);
+    mem.fill(0, SPONGE_AT + length, digestAt);
+    mem[SPONGE_AT + length] ^= 0x01;
+    mem[digestAt - 1] ^= 0x80;
+    this.#ex.sponge(SPONGE_AT, padded / RATE_BYTES, digestAt);
+    out.set(mem.subarray(digestAt, digestAt + 32), outOffset);
+  }
+
+  hashSortedPairInto(src: Uint8Array, aOffset: number, bOffset: number, out: Uint8Array, outOffset: number): void {
+    const mem = this.#bytes(SPONGE_AT);
+    mem.set(src.subarray(aOffset, aOffset + 32), 0);
+    mem.set(src.subarray(bOffset, bOffset + 32), 32);
+    this.#ex.level(0, 2, OUT_AT);
+    out.set(mem.subarray(OUT_AT, OUT_AT + 32), outOffset);
+  }
+}
+
+/** Worker threads to use: 2 with 2+ CPUs unless `DECODER_MERKLE_THREADS=1`. */
+function wantsWorker(): boolean {
+  const configured = process.env.DECODER_MERKLE_THREADS;
+  if (configured !== undefined && configured.trim() !== "") return Number(configured) >= 2;
+  return availableParallelism() >= 2;
+}
+
+async function load(): Promise<Keccak256> {
+  const module = new wasm.Module(keccakModuleBytes(true));
+  const memory = new wasm.Memory({ initial: Math.ceil(SPONGE_AT / PAGE) + 1, maximum: MAX_PAGES, shared: true });
+  const ex = new wasm.Instance(module, { env: { memory } }).exports as KeccakExports;
+  const helper = wantsWorker() ? await Helper.start(module, memory) : null;
+  return new WasmKeccak256(ex, memory, helper);
 }
 
 let loading: Promise<Keccak256> | null = null;
 
-/** Loads (once) and returns the shared keccak-256 engine. */
+/** Loads (once per process) and returns the shared keccak-256 engine. */
 export function loadKeccak256(): Promise<Keccak256> {
-  loading ??= loadDirect().then((direct) => direct ?? loadPublic());
+  loading ??= load();
   return loading;
 }

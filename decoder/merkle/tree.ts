@@ -24,9 +24,7 @@ export function buildLevels(keccak: Keccak256, leaves: Uint8Array, leafCount: nu
   while (size > 1) {
     const nextSize = (size + 1) >> 1;
     const next = new Uint8Array(nextSize * 32);
-    const pairs = size >> 1;
-    for (let i = 0; i < pairs; i++) keccak.hashSortedPairInto(current, i * 64, i * 64 + 32, next, i * 32);
-    if (size & 1) next.set(current.subarray((size - 1) * 32, size * 32), pairs * 32);
+    keccak.hashLevel(current, size, next);
     levels.push(next);
     current = next;
     size = nextSize;
