@@ -4,7 +4,8 @@
  * is public and names it for rotation.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { SqlRunner } from "../../relayer/db/client";
+import type { Database, SqlRunner } from "../../relayer/db/client";
+import { ANY_TABLE } from "../../relayer/db/written-tables";
 import type { KeyPrincipal, RateTier } from "./principal";
 import type { AgentTier, Scope } from "./scopes";
 
@@ -49,15 +50,85 @@ interface PrincipalRow {
   created_at: string | number;
 }
 
+/**
+ * Key -> principal answers kept briefly in process, per database handle: every authenticated call asks, and the
+ * answer changes only when a key or an agent row is written. Any local write of `api_keys` or `api_agents` (revoke,
+ * rotate, recover, grants, email, wallet, rate tier; after commit when in a transaction) drops them all at once; the
+ * TTL bounds how long a write made by another instance sharing the database goes unseen (docs/api-performance.md).
+ */
+export const DEFAULT_PRINCIPAL_CACHE_TTL_MS = 1_000;
+const PRINCIPAL_CACHE_MAX = 10_000;
+const PRINCIPAL_TABLES = new Set(["api_keys", "api_agents", ANY_TABLE]);
+
+class PrincipalCache {
+  private generation = 0;
+  private readonly entries = new Map<string, { generation: number; expiresAt: number; answer: Promise<KeyPrincipal | null> }>();
+
+  constructor(db: Database, public ttlMs: number) {
+    db.onWrite((tables) => {
+      if (tables.some((t) => PRINCIPAL_TABLES.has(t))) this.clear();
+    });
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  async find(hash: string, load: () => Promise<KeyPrincipal | null>): Promise<KeyPrincipal | null> {
+    if (this.ttlMs <= 0) return load();
+    const hit = this.entries.get(hash);
+    if (hit && hit.generation === this.generation && performance.now() < hit.expiresAt) return copy(await hit.answer);
+    const generation = this.generation;
+    const expiresAt = performance.now() + this.ttlMs;
+    const answer = load();
+    this.entries.set(hash, { generation, expiresAt, answer });
+    if (this.entries.size > PRINCIPAL_CACHE_MAX) this.entries.delete(this.entries.keys().next().value as string);
+    answer.catch(() => this.entries.delete(hash));
+    return copy(await answer);
+  }
+}
+
+/** Each caller gets its own principal object (the cached one is never handed out). */
+const copy = (p: KeyPrincipal | null): KeyPrincipal | null => (p ? { ...p, scopes: [...p.scopes] } : null);
+
+const principalCaches = new WeakMap<object, PrincipalCache>();
+
+function principalCacheOf(db: SqlRunner): PrincipalCache | null {
+  const known = principalCaches.get(db);
+  if (known) return known;
+  const full = db as Partial<Database>;
+  if (typeof full.onWrite !== "function" || typeof full.transaction !== "function") return null;
+  const env = Number(process.env.PRINCIPAL_CACHE_TTL_MS ?? DEFAULT_PRINCIPAL_CACHE_TTL_MS);
+  const cache = new PrincipalCache(db as Database, Number.isFinite(env) && env >= 0 ? env : DEFAULT_PRINCIPAL_CACHE_TTL_MS);
+  principalCaches.set(db, cache);
+  return cache;
+}
+
+/** Sets the TTL of a database's principal cache (0 turns it off). */
+export function configurePrincipalCache(db: SqlRunner, opts: { ttlMs: number }): void {
+  const cache = principalCacheOf(db);
+  if (cache) {
+    cache.ttlMs = opts.ttlMs;
+    cache.clear();
+  }
+}
+
 /** The principal of a raw key, or null when the key is unknown or revoked. Expiry is the caller's check. */
 export async function findPrincipal(db: SqlRunner, raw: string): Promise<KeyPrincipal | null> {
   if (!raw.startsWith(KEY_PREFIX) || raw.length > 200) return null;
+  const hash = hashSecret(raw);
+  const cache = principalCacheOf(db);
+  return cache ? cache.find(hash, () => loadPrincipal(db, hash)) : loadPrincipal(db, hash);
+}
+
+async function loadPrincipal(db: SqlRunner, hash: string): Promise<KeyPrincipal | null> {
   const rows = await db.query<PrincipalRow>(
     `SELECT a.id AS agent_id, k.id AS key_id, a.name, a.tier, a.scopes, a.wallet_address, a.email, a.email_verified,
             a.registration_path, a.rate_tier, a.rate_overridden, a.expires_at, a.created_at
        FROM api_keys k JOIN api_agents a ON a.id = k.agent_id
       WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`,
-    [hashSecret(raw)],
+    [hash],
   );
   const r = rows[0];
   if (!r) return null;

@@ -24,18 +24,24 @@ interface Row {
   body: string | null;
 }
 
-/** Claims the key for this request (null: go ahead and run it) or returns the stored response to replay. */
+/**
+ * Claims the key for this request (null: go ahead and run it) or returns the stored response to replay. The claim is
+ * one statement: insert, or take over a record whose 24 h ran out (the same as deleting it first, in one round trip).
+ */
 export async function beginIdempotent(db: SqlRunner, owner: string, key: string, operation: string, requestHash: string, now: number): Promise<StoredResponse | null> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    await db.query(`DELETE FROM api_idempotency WHERE owner = $1 AND idem_key = $2 AND expires_at <= $3`, [owner, key, now]);
     const claimed = await db.query(
       `INSERT INTO api_idempotency (owner, idem_key, operation, request_hash, state, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, 'in_flight', $5, $6) ON CONFLICT (owner, idem_key) DO NOTHING RETURNING owner`,
+       VALUES ($1, $2, $3, $4, 'in_flight', $5, $6)
+       ON CONFLICT (owner, idem_key) DO UPDATE SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, state = 'in_flight',
+         status = NULL, headers = NULL, body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+       WHERE api_idempotency.expires_at <= EXCLUDED.created_at
+       RETURNING owner`,
       [owner, key, operation, requestHash, now, now + IDEMPOTENCY_WINDOW_MS],
     );
     if (claimed.length > 0) return null;
     const [row] = await db.query<Row>(`SELECT operation, request_hash, state, status, headers, body FROM api_idempotency WHERE owner = $1 AND idem_key = $2`, [owner, key]);
-    if (!row) continue; // expired and removed between the two statements: claim again
+    if (!row) continue; // removed (abandoned) between the two statements: claim again
     if (row.operation !== operation || row.request_hash !== requestHash) {
       throw new ApiError("IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was already used within 24 h with a different request; use a new key for a new request", { idempotencyKey: key });
     }
@@ -48,8 +54,25 @@ export async function beginIdempotent(db: SqlRunner, owner: string, key: string,
   throw new ApiError("IDEMPOTENCY_REQUEST_IN_FLIGHT", "the Idempotency-Key is contended; retry", { idempotencyKey: key }, { "Retry-After": "1" });
 }
 
+/** What completing a claim writes: the response to replay. */
+export interface IdempotentCompletion {
+  owner: string;
+  key: string;
+  response: StoredResponse;
+}
+
+/** The UPDATE that completes a claim, its parameters numbered from `$${first}` (so another statement can carry it). */
+export function completionStatement(c: IdempotentCompletion, first = 1): { sql: string; params: unknown[] } {
+  const $ = (i: number) => `$${first + i}`;
+  return {
+    sql: `UPDATE api_idempotency SET state = 'done', status = ${$(2)}, headers = ${$(3)}::jsonb, body = ${$(4)} WHERE owner = ${$(0)} AND idem_key = ${$(1)}`,
+    params: [c.owner, c.key, c.response.status, JSON.stringify(c.response.headers), c.response.body],
+  };
+}
+
 export async function completeIdempotent(db: SqlRunner, owner: string, key: string, res: StoredResponse): Promise<void> {
-  await db.query(`UPDATE api_idempotency SET state = 'done', status = $3, headers = $4::jsonb, body = $5 WHERE owner = $1 AND idem_key = $2`, [owner, key, res.status, JSON.stringify(res.headers), res.body]);
+  const { sql, params } = completionStatement({ owner, key, response: res });
+  await db.query(sql, params);
 }
 
 /** Forgets a claim whose request failed in a way worth retrying (5xx, 429). */

@@ -8,6 +8,7 @@ import type { SqlRunner } from "../../relayer/db/client";
 import { RESOLUTION_WINDOWS } from "../discovery-docs/rules";
 import { isTransitionAllowed, type MarketState } from "../discovery-docs/market-states";
 import { FEE_DEFAULTS } from "./fee-defaults";
+import { cachedRead } from "./catalog-cache";
 import type { CatalogMarket, NewCatalogMarket } from "./catalog-types";
 
 export const DAY_MS = 86_400_000;
@@ -87,21 +88,37 @@ function isUniqueViolation(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "23505";
 }
 
-export async function getMarketByExternalId(db: SqlRunner, externalId: string, now: number): Promise<CatalogMarket | null> {
+// Reads come in two kinds: the exported ones answer from the in-process catalog cache (catalog-cache.ts, exact for
+// the clock, bounded staleness for other instances' writes); the `load*` ones always ask the database and serve the
+// write paths, which must see the committed row (a uniqueness retry, a transition check).
+
+async function loadMarketByExternalId(db: SqlRunner, externalId: string, now: number): Promise<CatalogMarket | null> {
   const rows = await db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.external_id = $2`, [now, externalId]);
   return rows[0] ? marketFromRow(rows[0]) : null;
 }
 
-export async function getMarket(db: SqlRunner, chainId: number, address: string, now: number): Promise<CatalogMarket | null> {
+/** getMarket without the cache: what the database holds now (write paths). */
+export async function loadMarket(db: SqlRunner, chainId: number, address: string, now: number): Promise<CatalogMarket | null> {
   const rows = await db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.chain_id = $2 AND m.address = $3`, [now, chainId, address.toLowerCase()]);
   return rows[0] ? marketFromRow(rows[0]) : null;
+}
+
+export function getMarketByExternalId(db: SqlRunner, externalId: string, now: number): Promise<CatalogMarket | null> {
+  return cachedRead(db, `x\u0000${externalId}`, now, () => loadMarketByExternalId(db, externalId, now));
+}
+
+export function getMarket(db: SqlRunner, chainId: number, address: string, now: number): Promise<CatalogMarket | null> {
+  const a = address.toLowerCase();
+  return cachedRead(db, `m\u0000${chainId}\u0000${a}`, now, () => loadMarket(db, chainId, a, now));
 }
 
 /** Markets by address on one chain, keyed by lowercase address (absent ones are missing from the map). */
 export async function getMarkets(db: SqlRunner, chainId: number, addresses: string[], now: number): Promise<Map<string, CatalogMarket>> {
   const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
-  const rows = await db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.chain_id = $2 AND m.address = ANY($3::text[])`, [now, chainId, unique]);
-  return new Map(rows.map((r) => [String(r.address), marketFromRow(r)]));
+  const rows = await cachedRead(db, `b\u0000${chainId}\u0000${[...unique].sort().join(",")}`, now, () =>
+    db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.chain_id = $2 AND m.address = ANY($3::text[])`, [now, chainId, unique]).then((rs) => rs.map(marketFromRow)),
+  );
+  return new Map(rows.map((m) => [m.address, m]));
 }
 
 export interface InsertResult {
@@ -116,7 +133,7 @@ export interface InsertResult {
  */
 export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): Promise<InsertResult> {
   if (m.externalId) {
-    const known = await getMarketByExternalId(db, m.externalId, m.createdAt);
+    const known = await loadMarketByExternalId(db, m.externalId, m.createdAt);
     if (known) return { market: known, created: false };
   }
   if (m.outcomes.length < 2 || m.outcomes.length > 3) throw new Error(`a market has 2 or 3 outcomes, not ${m.outcomes.length}`);
@@ -158,13 +175,13 @@ export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): P
       // A concurrent insert took the same marketId or externalId: look again.
       if (!isUniqueViolation(err) || attempt >= 5) throw err;
       if (m.externalId) {
-        const known = await getMarketByExternalId(db, m.externalId, m.createdAt);
+        const known = await loadMarketByExternalId(db, m.externalId, m.createdAt);
         if (known) return { market: known, created: false };
       }
       if (m.marketId !== undefined || m.settlement === "onchain") throw err;
       continue;
     }
-    const market = await getMarket(db, m.chainId, address, m.createdAt);
+    const market = await loadMarket(db, m.chainId, address, m.createdAt);
     if (!market) throw new Error(`market ${address} vanished after its insert`);
     return { market, created: true };
   }
@@ -183,7 +200,7 @@ export interface LifecyclePatch {
  * A transition the graph does not allow throws; the resolution side calls this.
  */
 export async function setMarketState(db: SqlRunner, chainId: number, address: string, patch: LifecyclePatch, now: number): Promise<CatalogMarket> {
-  const current = await getMarket(db, chainId, address, now);
+  const current = await loadMarket(db, chainId, address, now);
   if (!current) throw new Error(`no market ${address} on chain ${chainId}`);
   if (current.state !== patch.state && !isTransitionAllowed(current.state, patch.state)) {
     throw new Error(`market ${address}: ${current.state} -> ${patch.state} is not a transition of the state graph`);
@@ -196,7 +213,7 @@ export async function setMarketState(db: SqlRunner, chainId: number, address: st
      WHERE chain_id = $1 AND address = $2`,
     [chainId, current.address, patch.state, patch.challengeBy ?? null, patch.humanVoteEndsAt ?? null, patch.councilReviewEndsAt ?? null, patch.resolvedOutcome ?? null, now],
   );
-  const after = await getMarket(db, chainId, current.address, now);
+  const after = await loadMarket(db, chainId, current.address, now);
   if (!after) throw new Error(`market ${address} vanished`);
   return after;
 }

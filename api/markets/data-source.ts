@@ -124,7 +124,7 @@ export function catalogDataSource(db: Database, now: () => number): MarketDataSo
       };
     },
     async trades(m, limit) {
-      const rows = await recentTrades(db, m.pk, limit);
+      const rows = await recentTrades(db, m.pk, limit, now());
       return {
         address: m.address,
         chainId: m.chainId,

@@ -7,6 +7,7 @@ import type { MarketState } from "../discovery-docs/market-states";
 import { DAY_MS, EFFECTIVE_STATE_SQL, MARKET_COLUMNS, MARKET_COLUMNS_JOINED_VOLUME, marketFromRow } from "./catalog-store";
 import type { CatalogMarket, PricingModel } from "./catalog-types";
 import type { KeysetPosition } from "./cursor";
+import { cachedRead } from "./catalog-cache";
 
 export type MarketSort = "new" | "volume_24h" | "closing_soon" | "resolved_newest";
 
@@ -47,7 +48,21 @@ function likePattern(s: string): string {
 /** 24 h volume of every market that traded, in one pass over the recent trades (sort volume_24h). */
 const VOLUME_JOIN = `LEFT JOIN (SELECT market_pk, SUM(notional) AS v24 FROM market_trades WHERE at > $1::bigint - ${DAY_MS} GROUP BY market_pk) v ON v.market_pk = m.id`;
 
-export async function listMarkets(db: SqlRunner, q: MarketListQuery, now: number): Promise<MarketListPage> {
+/** One page, from the in-process catalog cache when it holds the answer (catalog-cache.ts). */
+export function listMarkets(db: SqlRunner, q: MarketListQuery, now: number): Promise<MarketListPage> {
+  return cachedRead(db, `l\u0000${listKey(q)}`, now, () => loadMarketList(db, q, now));
+}
+
+/** The cache key of a query: every field that shapes the answer, in a fixed order. */
+function listKey(q: MarketListQuery): string {
+  return JSON.stringify([
+    q.pageSize, q.sort, q.cursor ? [q.cursor.createdAt, q.cursor.id] : null, q.category, q.marketState, q.chainId, q.address?.toLowerCase(),
+    q.creator?.toLowerCase(), q.sourceConditionId?.toLowerCase(), q.sourceTokenId, q.search, q.pricingModel, q.electionRegion, q.electionPlace,
+    q.electionOffice, q.excludePk?.toString(),
+  ]);
+}
+
+async function loadMarketList(db: SqlRunner, q: MarketListQuery, now: number): Promise<MarketListPage> {
   const params: unknown[] = [now];
   const p = (v: unknown) => {
     params.push(v);

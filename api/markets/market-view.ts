@@ -99,7 +99,30 @@ export function sideOf(m: CatalogMarket, index: number): string {
   return m.outcomes.length === 2 ? (index === 0 ? "YES" : "NO") : m.outcomes[index];
 }
 
+// Views of a market are pure functions of its record; catalog reads hand out the same record object for as long as it
+// is current (catalog-cache.ts), so its views are built once, frozen and shared (the REST adapter checks a frozen
+// body against the response schema once, api/rest/router.ts).
+const rows = new WeakMap<CatalogMarket, z.input<typeof marketRowSchema>>();
+const details = new WeakMap<CatalogMarket, z.input<typeof marketDetailSchema>>();
+
 export function marketRow(m: CatalogMarket, opts: { sourceTokenId?: string } = {}): z.input<typeof marketRowSchema> {
+  if (opts.sourceTokenId !== undefined) return buildMarketRow(m, opts);
+  let row = rows.get(m);
+  if (!row) rows.set(m, (row = freezeView(buildMarketRow(m, opts))));
+  return row;
+}
+
+/** Freezes a view and the objects it built (not the record's own objects it refers to, e.g. resolutionSource). */
+function freezeView<T extends Record<string, unknown>>(v: T): T {
+  for (const k of ["outcomes", "tradingRules", "humanVote", "sourceToken"]) {
+    const inner = v[k];
+    if (Array.isArray(inner)) inner.forEach((x) => Object.freeze(x));
+    if (inner && typeof inner === "object") Object.freeze(inner);
+  }
+  return Object.freeze(v);
+}
+
+function buildMarketRow(m: CatalogMarket, opts: { sourceTokenId?: string }): z.input<typeof marketRowSchema> {
   const tokenIndex = opts.sourceTokenId && m.sourceTokenIds ? m.sourceTokenIds.indexOf(opts.sourceTokenId) : -1;
   return {
     address: m.address,
@@ -150,8 +173,14 @@ export function tradingRules(m: CatalogMarket): z.input<typeof tradingRulesSchem
 }
 
 export function marketDetail(m: CatalogMarket): z.input<typeof marketDetailSchema> {
+  let detail = details.get(m);
+  if (!detail) details.set(m, (detail = freezeView(buildMarketDetail(m))));
+  return detail;
+}
+
+function buildMarketDetail(m: CatalogMarket): z.input<typeof marketDetailSchema> {
   return {
-    ...marketRow(m),
+    ...buildMarketRow(m, {}),
     description: m.description,
     openTime: iso(m.openTime),
     creatorResolveBy: iso(m.creatorResolveBy),

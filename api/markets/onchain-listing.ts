@@ -6,7 +6,7 @@
  */
 import type { SqlRunner } from "../../relayer/db/client";
 import type { MarketState } from "../discovery-docs/market-states";
-import { getMarket, insertCatalogMarket } from "./catalog-store";
+import { insertCatalogMarket, loadMarket } from "./catalog-store";
 import type { CatalogMarket, NewCatalogMarket } from "./catalog-types";
 
 export type OnchainListing = Omit<NewCatalogMarket, "settlement" | "marketId" | "address"> & {
@@ -26,7 +26,7 @@ export type OnchainListing = Omit<NewCatalogMarket, "settlement" | "marketId" | 
  */
 export async function upsertOnchainMarket(db: SqlRunner, m: OnchainListing): Promise<CatalogMarket> {
   const { challengeBy, humanVoteEndsAt, councilReviewEndsAt, resolvedAt, resolvedOutcome, ...listing } = m;
-  if (!(await getMarket(db, m.chainId, m.address, m.createdAt))) {
+  if (!(await loadMarket(db, m.chainId, m.address, m.createdAt))) {
     try {
       await insertCatalogMarket(db, { ...listing, settlement: "onchain" });
     } catch (err) {
@@ -41,7 +41,7 @@ export async function upsertOnchainMarket(db: SqlRunner, m: OnchainListing): Pro
      WHERE chain_id = $1 AND address = $2 AND settlement = 'onchain'`,
     [m.chainId, m.address.toLowerCase(), m.state ?? null, challengeBy ?? null, humanVoteEndsAt ?? null, councilReviewEndsAt ?? null, resolvedAt ?? null, resolvedOutcome ?? null],
   );
-  const row = await getMarket(db, m.chainId, m.address, m.createdAt);
+  const row = await loadMarket(db, m.chainId, m.address, m.createdAt);
   if (!row || row.settlement !== "onchain") throw new Error(`${m.address} on chain ${m.chainId} is listed as a committed market`);
   return row;
 }

@@ -4,6 +4,7 @@
  * outcome, which the chart aggregates to the window's step.
  */
 import type { Database, SqlRunner } from "../../relayer/db/client";
+import { cachedRead } from "./catalog-cache";
 
 export interface TradeInput {
   /** Outcome the price refers to (0 = YES of a binary market); default 0. */
@@ -98,8 +99,16 @@ export async function recordTrade(db: Database, marketAddress: string, trade: Tr
   });
 }
 
-/** Newest first. */
-export async function recentTrades(db: SqlRunner, marketPk: bigint, limit: number): Promise<RecordedTrade[]> {
+/**
+ * Newest first. Given the read's `now`, answered from the in-process catalog cache when it holds the answer (the list
+ * itself does not depend on the clock; `now` only picks the cache epoch).
+ */
+export function recentTrades(db: SqlRunner, marketPk: bigint, limit: number, now?: number): Promise<RecordedTrade[]> {
+  if (now === undefined) return loadRecentTrades(db, marketPk, limit);
+  return cachedRead(db, `t\u0000${marketPk}\u0000${limit}`, now, () => loadRecentTrades(db, marketPk, limit));
+}
+
+async function loadRecentTrades(db: SqlRunner, marketPk: bigint, limit: number): Promise<RecordedTrade[]> {
   const rows = await db.query(
     `SELECT id, outcome, price_ppm, size, notional, taker_side, at FROM market_trades WHERE market_pk = $1 ORDER BY at DESC, id DESC LIMIT $2`,
     [marketPk.toString(), limit],

@@ -22,22 +22,52 @@ export interface WindowStore {
   close(): Promise<void>;
 }
 
+/**
+ * One bucket's log: charged instants from `head` on. While they arrive in clock order (the usual case) the instants
+ * that aged out are a prefix, dropped by moving `head` (O(1) amortised, not a copy of the whole log per request);
+ * once an instant arrives out of order (an injected clock moved back) the bucket is filtered as a whole instead.
+ */
+interface BucketLog {
+  times: number[];
+  head: number;
+  ordered: boolean;
+}
+
 /** One process's windows. Buckets are pruned on use and swept when many go idle. */
 export class MemoryWindowStore implements WindowStore {
   readonly kind = "memory";
-  private readonly logs = new Map<string, number[]>();
+  private readonly logs = new Map<string, BucketLog>();
 
   async charge(bucket: string, limit: number, now: number, windowMs: number): Promise<ChargeResult> {
-    const log = (this.logs.get(bucket) ?? []).filter((t) => t > now - windowMs);
-    const allowed = log.length < limit;
-    if (allowed) log.push(now);
-    this.logs.set(bucket, log);
+    let log = this.logs.get(bucket);
+    if (!log) {
+      log = { times: [], head: 0, ordered: true };
+      this.logs.set(bucket, log);
+    }
+    const cutoff = now - windowMs;
+    if (log.ordered) {
+      while (log.head < log.times.length && log.times[log.head] <= cutoff) log.head++;
+      if (log.head > 1024 && log.head * 2 > log.times.length) {
+        log.times = log.times.slice(log.head);
+        log.head = 0;
+      }
+    } else {
+      log.times = log.times.slice(log.head).filter((t) => t > cutoff);
+      log.head = 0;
+    }
+    const count = log.times.length - log.head;
+    const allowed = count < limit;
+    if (allowed) {
+      if (count > 0 && now < log.times[log.times.length - 1]) log.ordered = false;
+      log.times.push(now);
+    }
+    const size = log.times.length - log.head;
     if (this.logs.size > 50_000) this.sweep(now, windowMs);
-    return { allowed, limit, remaining: Math.max(0, limit - log.length), resetAt: (log[0] ?? now) + windowMs };
+    return { allowed, limit, remaining: Math.max(0, limit - size), resetAt: (size > 0 ? log.times[log.head] : now) + windowMs };
   }
 
   private sweep(now: number, windowMs: number): void {
-    for (const [k, log] of this.logs) if ((log[log.length - 1] ?? 0) <= now - windowMs) this.logs.delete(k);
+    for (const [k, log] of this.logs) if ((log.times[log.times.length - 1] ?? 0) <= now - windowMs) this.logs.delete(k);
   }
 
   async close(): Promise<void> {

@@ -20,7 +20,21 @@ import { internalCallOf } from "./client";
 
 /** The origin clients use: PUBLIC_URL when set, else the request's own origin. */
 export function originOf(c: Context, publicUrl: string | undefined): string {
-  return publicUrl ? new URL(publicUrl).origin : new URL(c.req.url).origin;
+  return originOfUrl(publicUrl ?? c.req.url);
+}
+
+// Parsing a whole URL per request only to read its origin is measurable; the origin is a function of the text up to
+// the path, so each distinct prefix is parsed once.
+const origins = new Map<string, string>();
+function originOfUrl(url: string): string {
+  const slash = url.indexOf("/", url.indexOf("//") + 2);
+  const prefix = slash < 0 ? url : url.slice(0, slash);
+  let origin = origins.get(prefix);
+  if (origin === undefined) {
+    origin = new URL(url).origin;
+    if (origins.size < 1_000) origins.set(prefix, origin);
+  }
+  return origin;
 }
 
 export function mountOperations(app: Hono, ctx: ServiceContext, services: Services, registry: Registry): void {
@@ -41,22 +55,30 @@ export function mountOperations(app: Hono, ctx: ServiceContext, services: Servic
 }
 
 function operationHandler(op: AnyOperation, ctx: ServiceContext, services: Services, registry: Registry): MiddlewareHandler {
+  // Frozen bodies that passed the check: a handler that answers with a shared, frozen view (a cached market's detail,
+  // api/markets/market-view.ts) is checked once, not on every request; any other body is checked every time.
+  const checkedBodies = new WeakSet<object>();
   return async function handle(c: Context): Promise<Response> {
     const call: CallContext = {
-      principal: c.var.principal,
-      requestId: c.var.requestId,
-      ip: c.var.ip,
-      version: c.var.apiVersion ?? "",
+      principal: c.get("principal"),
+      requestId: c.get("requestId"),
+      ip: c.get("ip"),
+      version: c.get("apiVersion") ?? "",
       surface: internalCallOf(c)?.surface ?? "rest",
       origin: originOf(c, ctx.config.PUBLIC_URL),
       services,
       registry,
     };
-    const out = await op.handler(ctx, c.var.input, call);
+    const out = await op.handler(ctx, c.get("input"), call);
     const reply = out instanceof Reply ? out : new Reply(op.status ?? 200, out);
-    const checked = op.response.safeParse(reply.body);
-    if (!checked.success) {
-      throw new Error(`response of ${op.id} does not match its schema: ${checked.error.issues.map((i: { path: PropertyKey[]; message: string }) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    const body = reply.body;
+    const shared = typeof body === "object" && body !== null && Object.isFrozen(body);
+    if (!shared || !checkedBodies.has(body)) {
+      const checked = op.response.safeParse(body);
+      if (!checked.success) {
+        throw new Error(`response of ${op.id} does not match its schema: ${checked.error.issues.map((i: { path: PropertyKey[]; message: string }) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+      }
+      if (shared) checkedBodies.add(body);
     }
     return c.json(reply.body as object, reply.status as ContentfulStatusCode, reply.headers);
   };

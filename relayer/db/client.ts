@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { lockDirectory } from "./lock";
+import { writtenTables } from "./written-tables";
 
 export type Drizzle = PgDatabase<PgQueryResultHKT, Record<string, never>>;
 
@@ -28,8 +29,16 @@ export interface Database extends SqlRunner {
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
   /** Calls `onMessage` for each NOTIFY on `channel`. Resolves to an unsubscribe function. */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` with the tables (lower case; "*" for DDL) each statement sent through this handle may have
+   * written: once the statement finished, or for statements of `transaction`, once it committed. In-process caches
+   * use it to drop stale entries (written-tables.ts). Returns the unsubscribe function.
+   */
+  onWrite(listener: WriteListener): () => void;
   close(): Promise<void>;
 }
+
+export type WriteListener = (tables: readonly string[]) => void;
 
 export interface OpenDatabaseOptions {
   /** Postgres URL; when absent, PGlite is used. */
@@ -43,6 +52,44 @@ export interface OpenDatabaseOptions {
 /** Redacts the password of a connection URL for printing. */
 export function redactUrl(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
+}
+
+/** The listeners of one Database and the notification of writes (after each statement, or after commit). */
+class WriteNotifier {
+  private readonly listeners = new Set<WriteListener>();
+
+  subscribe(listener: WriteListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Notifies the tables `sql` wrote (call once the statement finished, whether it succeeded or not). */
+  statement(sql: string): void {
+    if (this.listeners.size === 0) return;
+    const tables = writtenTables(sql);
+    if (tables.length > 0) this.emit(tables);
+  }
+
+  emit(tables: readonly string[]): void {
+    for (const l of this.listeners) {
+      try {
+        l(tables);
+      } catch {
+        // a listener's fault never fails the statement that was already run
+      }
+    }
+  }
+
+  /** Runs `fn` with a collector of the transaction's writes, and notifies them only once it committed. */
+  async transaction<T>(run: (collect: (sql: string) => void) => Promise<T>): Promise<T> {
+    const written = new Set<string>();
+    const collect = (sql: string) => {
+      if (this.listeners.size > 0) for (const t of writtenTables(sql)) written.add(t);
+    };
+    const out = await run(collect);
+    if (written.size > 0) this.emit([...written]);
+    return out;
+  }
 }
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
@@ -67,20 +114,30 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     release();
     throw err;
   }
-  const runner = (q: Pick<InstanceType<typeof PGlite>, "query" | "exec">): SqlRunner => ({
+  const writes = new WriteNotifier();
+  const runner = (q: Pick<InstanceType<typeof PGlite>, "query" | "exec">, wrote: (sql: string) => void): SqlRunner => ({
     async query<T>(text: string, params?: unknown[]) {
-      return (await q.query<T>(text, params)).rows;
+      try {
+        return (await q.query<T>(text, params)).rows;
+      } finally {
+        wrote(text);
+      }
     },
     async exec(text: string) {
-      await q.exec(text);
+      try {
+        await q.exec(text);
+      } finally {
+        wrote(text);
+      }
     },
   });
   return {
     kind: "pglite",
     location: dir ?? "memory",
     drizzle: drizzle(pg) as unknown as Drizzle,
-    ...runner(pg),
-    transaction: (fn) => pg.transaction((tx) => fn(runner(tx))),
+    ...runner(pg, (sql) => writes.statement(sql)),
+    transaction: (fn) => writes.transaction((collect) => pg.transaction((tx) => fn(runner(tx, collect)))),
+    onWrite: (listener) => writes.subscribe(listener),
     async listen(channel, onMessage) {
       const unsub = await pg.listen(channel, onMessage);
       return async () => unsub();
@@ -93,6 +150,20 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       }
     },
   };
+}
+
+/**
+ * Named prepared statements for the first PREPARED_TEXTS distinct parameterised texts: an unprepared parameterised
+ * statement costs postgres.js two round trips (describe, then execute), a prepared one a single round trip after its
+ * first use. Bounded because each connection keeps every statement it prepared; later new texts run unprepared.
+ */
+const PREPARED_TEXTS = 2_000;
+const preparedTexts = new Set<string>();
+function preparable(text: string): boolean {
+  if (preparedTexts.has(text)) return true;
+  if (preparedTexts.size >= PREPARED_TEXTS) return false;
+  preparedTexts.add(text);
+  return true;
 }
 
 async function openPostgres(url: string, schema?: string): Promise<Database> {
@@ -112,20 +183,30 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
   const raw = postgres(url, options);
   const forDrizzle = postgres(url, { ...options, max: 4 });
   type Sql = typeof raw;
-  const runner = (q: Pick<Sql, "unsafe">): SqlRunner => ({
+  const writes = new WriteNotifier();
+  const runner = (q: Pick<Sql, "unsafe">, wrote: (sql: string) => void): SqlRunner => ({
     async query<T>(text: string, params?: unknown[]) {
-      return (await q.unsafe(text, (params ?? []) as never[])) as unknown as T[];
+      try {
+        return (await q.unsafe(text, (params ?? []) as never[], { prepare: preparable(text) })) as unknown as T[];
+      } finally {
+        wrote(text);
+      }
     },
     async exec(text: string) {
-      await q.unsafe(text).simple();
+      try {
+        await q.unsafe(text).simple();
+      } finally {
+        wrote(text);
+      }
     },
   });
   return {
     kind: "postgres",
     location: redactUrl(url) + (schema ? ` (schema ${schema})` : ""),
     drizzle: drizzle(forDrizzle) as unknown as Drizzle,
-    ...runner(raw),
-    transaction: (fn) => raw.begin((tx) => fn(runner(tx as unknown as Sql))) as Promise<never>,
+    ...runner(raw, (sql) => writes.statement(sql)),
+    transaction: (fn) => writes.transaction((collect) => raw.begin((tx) => fn(runner(tx as unknown as Sql, collect))) as Promise<never>),
+    onWrite: (listener) => writes.subscribe(listener),
     async listen(channel, onMessage) {
       const { unlisten } = await raw.listen(channel, onMessage);
       return unlisten;

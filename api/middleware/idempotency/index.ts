@@ -33,9 +33,9 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
       throw new ApiError("IDEMPOTENCY_KEY_REQUIRED", `${op.method} ${op.path} is a write: send an Idempotency-Key header (1..256 characters)`, { field: "Idempotency-Key" });
     }
     if (key.length > 256) throw new ApiError("INVALID_PAYLOAD", "Idempotency-Key must be 1..256 characters", { field: "Idempotency-Key" });
-    const principal = c.var.principal;
-    const owner = principal ? `agent:${principal.agentId}` : `ip:${c.var.ip}`;
-    const hash = payloadHash({ operation: op.id, ...c.var.rawInput });
+    const principal = c.get("principal");
+    const owner = principal ? `agent:${principal.agentId}` : `ip:${c.get("ip")}`;
+    const hash = payloadHash({ operation: op.id, ...c.get("rawInput") });
     const stored = await beginIdempotent(deps.db, owner, key, op.id, hash, deps.clock.now());
     if (stored) {
       c.res = new Response(stored.body, { status: stored.status, headers: { ...stored.headers, "Idempotent-Replayed": "true" } });
@@ -53,7 +53,10 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
     });
     let body = await c.res.clone().text();
     if (op.secretFields?.length && status < 300) body = redact(body, op.secretFields);
-    await completeIdempotent(deps.db, owner, key, { status, headers, body });
+    const completion = { owner, key, response: { status, headers, body } };
+    // The call-record middleware writes it together with the record (one round trip) when it records this call.
+    if (c.get("deferIdempotentCompletion")?.(completion)) return;
+    await completeIdempotent(deps.db, owner, key, completion.response);
   };
 }
 

@@ -19,18 +19,18 @@ export function rateLimit(op: AnyOperation, deps: { windows: WindowStore; clock:
     const now = deps.clock.now();
     let shown: ChargeResult | null = null;
     if (op.ipLimit) {
-      const r = await deps.windows.charge(`ip-${op.ipLimit}:${c.var.ip}`, ipLimits[op.ipLimit], now, WINDOW_MS);
+      const r = await deps.windows.charge(`ip-${op.ipLimit}:${c.get("ip")}`, ipLimits[op.ipLimit], now, WINDOW_MS);
       if (!r.allowed) throw rateLimited(r, now, op.ipLimit === "register" ? "registration limit per IP" : "key recovery limit per IP");
       shown = r;
     }
-    const principal = c.var.principal;
+    const principal = c.get("principal");
     if (op.charged && principal) {
       const limit = ceilingsOf(deps.config, principal.rateTier)[op.rateClass as "read"];
       const r = await deps.windows.charge(`key:${principal.keyId}:${op.rateClass}`, limit, now, WINDOW_MS);
       if (!r.allowed) throw rateLimited(r, now, `${op.rateClass} limit of this key`);
       shown = r;
     } else if (op.charged && !shown) {
-      shown = c.var.ipCharge;
+      shown = c.get("ipCharge");
     }
     await next();
     if (shown) for (const [k, v] of Object.entries(rateLimitHeaders(shown))) c.res.headers.set(k, v);

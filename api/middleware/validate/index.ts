@@ -23,7 +23,8 @@ export function validate(op: AnyOperation): MiddlewareHandler {
   const { params: ps, query: qs, body: bs } = op.request;
   return async function validateMiddleware(c, next) {
     const rawParams = c.req.param() as Record<string, string>;
-    const rawQuery = Object.fromEntries(new URL(c.req.url).searchParams);
+    const url = c.req.url;
+    const rawQuery: Record<string, string> = url.includes("?") ? Object.fromEntries(new URL(url).searchParams) : {};
     const rawBody = bs ? await readJsonBody(c.req.raw.headers.get("content-type"), await c.req.text()) : undefined;
     const errors: FieldError[] = [];
     const parse = (location: InputLocation, schema: typeof ps, value: unknown) => {
