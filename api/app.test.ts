@@ -1,3 +1,4 @@
+import { testDatabaseEnv } from "../test/support/db";
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,7 +13,7 @@ describe("service skeleton over real HTTP", () => {
   const dir = mkdtempSync(join(tmpdir(), "pm-app-"));
   const clock = manualClock(1_800_000_000_123);
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL }), { clock });
+    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv() }), { clock });
   });
   after(async () => {
     await svc.close();

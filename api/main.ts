@@ -7,7 +7,7 @@ import { grantMarketMakerAllocation } from "./venue/market-maker-allocation";
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const service = await startService(config);
+  const service = await startService(config, { publish: true });
   // `npm start` (DEMO_AGENTS=true) prints a ready key of the demo agent; it is re-issued on every start (docs/auth.md).
   const demo = process.env.DEMO_AGENTS === "true" ? await issueDemoKey(service.ctx.db, service.ctx.clock) : null;
   // ...and one for the demo market maker it runs as an ordinary API client (docs/demo-agents.md).

@@ -37,7 +37,8 @@ export interface StartServiceOptions {
   publishedLedger?: PublishedLedger;
   /** Key prefix of the Redis rate windows (tests use a unique one). */
   redisPrefix?: string;
-  /** Publish journal batches to the deployed CommittedLedger (default true; docs/journal.md). */
+  /** Publish journal batches to the deployed CommittedLedger (docs/journal.md). Off unless asked: the service process
+   *  (api/main.ts) asks; tests and tools that start a service in-process never publish to a chain by accident. */
   publish?: boolean;
 }
 
@@ -60,7 +61,7 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   }
   try {
     // The committed venue: exchange rebuilt from the journal, batcher, demo markets, engine-backed views.
-    services.venue = await openVenue(ctx, services, { publish: opts.publish });
+    services.venue = await openVenue(ctx, services, { publish: opts.publish === true });
   } catch (err) {
     await closeServices(services);
     await db.close();

@@ -1,3 +1,4 @@
+import { testDatabaseEnv } from "../../test/support/db";
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,7 +13,7 @@ describe("A2A agent card", () => {
   let svc: RunningService;
   const dir = mkdtempSync(join(tmpdir(), "pm-card-"));
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", CHAIN_ID: "8453", DATABASE_URL: process.env.DATABASE_URL }));
+    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", CHAIN_ID: "8453", ...testDatabaseEnv() }));
   });
   after(async () => {
     await svc.close();

@@ -1,3 +1,4 @@
+import { testDatabaseEnv } from "../../test/support/db";
 import { strict as assert } from "node:assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +27,7 @@ describe("GET /api/v1/ledger/proof/{account}", () => {
     rpc = `http://127.0.0.1:${port}`;
     chain = await startLocalChain({ port, chainId: 8453 });
     ({ ledger } = await runLedgerDemo({ rpc, batches: 3, seed: 7, legacy: true }));
-    const config = loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, RPC_URL: rpc });
+    const config = loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv(), RPC_URL: rpc });
     svc = await startService(config, { publishedLedger: new PublishedLedger(rpc, ledger, 8453) });
   });
   after(async () => {

@@ -1,3 +1,4 @@
+import { testDatabaseEnv } from "../../test/support/db";
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,7 +18,7 @@ describe("/metrics", () => {
   let svc: RunningService;
   const dir = mkdtempSync(join(tmpdir(), "pm-metrics-"));
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL }));
+    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv() }));
   });
   after(async () => {
     await svc.close();

@@ -1,3 +1,4 @@
+import { testDatabaseEnv } from "../../test/support/db";
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -69,7 +70,7 @@ describe("OpenAPI document from the registry", () => {
   let doc: OpenApiDocument;
   const dir = mkdtempSync(join(tmpdir(), "pm-openapi-"));
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL }), { clock: manualClock(1_800_000_000_000) });
+    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv() }), { clock: manualClock(1_800_000_000_000) });
     const res = await fetch(`${svc.baseUrl}/openapi.json`);
     assert.equal(res.status, 200);
     doc = (await res.json()) as OpenApiDocument;

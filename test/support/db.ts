@@ -20,3 +20,12 @@ export async function openTestDatabase(opts: { migrate?: boolean } = {}): Promis
     },
   });
 }
+
+/**
+ * Environment for a service under test: nothing on PGlite; with DATABASE_URL, a schema of its own so suites never
+ * share (or replay) each other's journal. The schema is left for the database's owner to drop.
+ */
+export function testDatabaseEnv(): Record<string, string> {
+  const url = process.env.DATABASE_URL;
+  return url ? { DATABASE_URL: url, DATABASE_SCHEMA: `t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}` } : {};
+}

@@ -1,3 +1,4 @@
+import { testDatabaseEnv } from "../../../test/support/db";
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,7 +17,7 @@ describe("meta operations over real HTTP", () => {
   let svc: RunningService;
   const dir = mkdtempSync(join(tmpdir(), "pm-meta-"));
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL }), { clock: manualClock(1_800_000_000_000) });
+    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv() }), { clock: manualClock(1_800_000_000_000) });
   });
   after(async () => {
     await svc.close();
