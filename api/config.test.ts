@@ -1,6 +1,8 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { ConfigError, loadConfig } from "./config";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError, configSchema, loadConfig } from "./config";
 
 describe("loadConfig", () => {
   it("has embedded defaults", () => {
@@ -17,5 +19,10 @@ describe("loadConfig", () => {
   it("names the bad variable in one line", () => {
     assert.throws(() => loadConfig({ PORT: "eighty" }), (e: unknown) => e instanceof ConfigError && e.variable === "PORT" && /^configuration: PORT /.test(e.message) && !e.message.includes("\n"));
     assert.throws(() => loadConfig({ RPC_URL: "not a url" }), (e: unknown) => e instanceof ConfigError && e.variable === "RPC_URL");
+  });
+  it("is documented: the README's configuration table names every variable", () => {
+    const readme = readFileSync(join(__dirname, "..", "README.md"), "utf8");
+    const missing = Object.keys(configSchema.shape).filter((name) => !readme.includes(`| \`${name}\` |`));
+    assert.deepEqual(missing, []);
   });
 });

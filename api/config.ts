@@ -81,6 +81,9 @@ export const configSchema = z.object({
   FILL_ALLOWANCE_FREE_PER_PERIOD: z.coerce.number().int().min(0).default(1000),
   /** List the demo PM markets (scripts/seed/demo-markets.ts) in the catalog and the engine at start. */
   SEED_DEMO_MARKETS: bool.default(true),
+  /** In-process read caches (docs/api-performance.md): how stale a cached read may be across instances; 0 = off. */
+  DISCOVERY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
+  PRINCIPAL_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -6,6 +6,8 @@ import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import pino from "pino";
 import { openDatabase } from "../relayer/db/client";
+import { configurePrincipalCache } from "./auth/api-keys";
+import { configureCatalogCache } from "./markets/catalog-cache";
 import { migrate } from "../relayer/db/migrate";
 import { systemClock, type Clock } from "../relayer/clock";
 import { createApp, API_BASE_PATH } from "./app";
@@ -51,6 +53,8 @@ export async function startService(config: Config, opts: StartServiceOptions = {
     await db.close();
     throw err;
   }
+  configureCatalogCache(db, { ttlMs: config.DISCOVERY_CACHE_TTL_MS });
+  configurePrincipalCache(db, { ttlMs: config.PRINCIPAL_CACHE_TTL_MS });
   const ctx: ServiceContext = { config, db, clock: opts.clock ?? systemClock, log, publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : publishedLedgerOf(config) };
   let services: Services;
   try {

@@ -99,8 +99,8 @@ function principalCacheOf(db: SqlRunner): PrincipalCache | null {
   if (known) return known;
   const full = db as Partial<Database>;
   if (typeof full.onWrite !== "function" || typeof full.transaction !== "function") return null;
-  const env = Number(process.env.PRINCIPAL_CACHE_TTL_MS ?? DEFAULT_PRINCIPAL_CACHE_TTL_MS);
-  const cache = new PrincipalCache(db as Database, Number.isFinite(env) && env >= 0 ? env : DEFAULT_PRINCIPAL_CACHE_TTL_MS);
+  // The service sets the configured TTL at start (PRINCIPAL_CACHE_TTL_MS, api/config.ts); tools get the default.
+  const cache = new PrincipalCache(db as Database, DEFAULT_PRINCIPAL_CACHE_TTL_MS);
   principalCaches.set(db, cache);
   return cache;
 }

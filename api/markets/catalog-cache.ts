@@ -15,7 +15,7 @@
 import { ANY_TABLE } from "../../relayer/db/written-tables";
 import type { Database, SqlRunner } from "../../relayer/db/client";
 
-/** Wall-time bound on the staleness of a cached read (ms); 0 turns the cache off. Env DISCOVERY_CACHE_TTL_MS. */
+/** Wall-time bound on the staleness of a cached read (ms); 0 turns the cache off. Config DISCOVERY_CACHE_TTL_MS. */
 export const DEFAULT_CATALOG_CACHE_TTL_MS = 1_000;
 /** Entries per epoch; past it the oldest is dropped (arbitrary search strings must not grow memory). */
 const MAX_ENTRIES = 5_000;
@@ -112,19 +112,14 @@ export class CatalogCache {
 
 const caches = new WeakMap<object, CatalogCache>();
 
-function ttlFromEnv(): number {
-  const v = process.env.DISCOVERY_CACHE_TTL_MS;
-  const n = v === undefined || v === "" ? DEFAULT_CATALOG_CACHE_TTL_MS : Number(v);
-  return Number.isFinite(n) && n >= 0 ? n : DEFAULT_CATALOG_CACHE_TTL_MS;
-}
-
 /** The cache of a database handle; null for a transaction runner or a handle that cannot report its writes. */
 export function catalogCacheOf(db: SqlRunner): CatalogCache | null {
   const known = caches.get(db);
   if (known) return known;
   const full = db as Partial<Database>;
   if (typeof full.onWrite !== "function" || typeof full.transaction !== "function") return null;
-  const cache = new CatalogCache(db as Database, ttlFromEnv());
+  // The service sets the configured TTL at start (DISCOVERY_CACHE_TTL_MS, api/config.ts); tools get the default.
+  const cache = new CatalogCache(db as Database, DEFAULT_CATALOG_CACHE_TTL_MS);
   caches.set(db, cache);
   return cache;
 }

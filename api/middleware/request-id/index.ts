@@ -1,6 +1,6 @@
 /**
  * Request ids: takes a sane `X-Request-Id` from the client (or the MCP adapter) or makes one, echoes it on the
- * response, and gives the request a pino child logger that carries it. Each request is logged once when it ends.
+ * response, and gives the request a pino child logger that carries it. Each request is logged once when it ends, at the level `accessLogLevel` picks.
  */
 import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
@@ -16,6 +16,14 @@ declare module "hono" {
   interface ContextVariableMap extends RequestIdVariables {}
 }
 
+/** Successful reads (agents poll; the demo market maker quotes all day) only at debug, so that info shows what
+ *  changed something or went wrong; server errors at warn (the error handler logs the cause at error). */
+export function accessLogLevel(method: string, status: number): "debug" | "info" | "warn" {
+  if (status >= 500) return "warn";
+  if (status < 400 && (method === "GET" || method === "HEAD" || method === "OPTIONS")) return "debug";
+  return "info";
+}
+
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function requestId(opts: { log: Logger; now: () => number }): MiddlewareHandler {
@@ -29,6 +37,7 @@ export function requestId(opts: { log: Logger; now: () => number }): MiddlewareH
     const started = opts.now();
     await next();
     c.res.headers.set("X-Request-Id", id);
-    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: opts.now() - started }, "request");
+    const line = { method: c.req.method, path: c.req.path, status: c.res.status, ms: opts.now() - started };
+    log[accessLogLevel(c.req.method, c.res.status)](line, "request");
   };
 }
