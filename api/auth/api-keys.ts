@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Database, SqlRunner } from "../../relayer/db/client";
-import { ANY_TABLE } from "../../relayer/db/written-tables";
+import { ANY_TABLE, perDatabase } from "../../relayer/db/written-tables";
 import type { KeyPrincipal, RateTier } from "./principal";
 import type { AgentTier, Scope } from "./scopes";
 
@@ -92,18 +92,8 @@ class PrincipalCache {
 /** Each caller gets its own principal object (the cached one is never handed out). */
 const copy = (p: KeyPrincipal | null): KeyPrincipal | null => (p ? { ...p, scopes: [...p.scopes] } : null);
 
-const principalCaches = new WeakMap<object, PrincipalCache>();
-
-function principalCacheOf(db: SqlRunner): PrincipalCache | null {
-  const known = principalCaches.get(db);
-  if (known) return known;
-  const full = db as Partial<Database>;
-  if (typeof full.onWrite !== "function" || typeof full.transaction !== "function") return null;
-  // The service sets the configured TTL at start (PRINCIPAL_CACHE_TTL_MS, api/config.ts); tools get the default.
-  const cache = new PrincipalCache(db as Database, DEFAULT_PRINCIPAL_CACHE_TTL_MS);
-  principalCaches.set(db, cache);
-  return cache;
-}
+// The service sets the configured TTL at start (PRINCIPAL_CACHE_TTL_MS, api/config.ts); tools get the default.
+const principalCacheOf = perDatabase((db) => new PrincipalCache(db, DEFAULT_PRINCIPAL_CACHE_TTL_MS));
 
 /** Sets the TTL of a database's principal cache (0 turns it off). */
 export function configurePrincipalCache(db: SqlRunner, opts: { ttlMs: number }): void {

@@ -12,7 +12,7 @@
  *     instances sharing the database.
  * Reads through a transaction runner and reads of a database that cannot report its writes are never cached.
  */
-import { ANY_TABLE } from "../../relayer/db/written-tables";
+import { ANY_TABLE, perDatabase } from "../../relayer/db/written-tables";
 import type { Database, SqlRunner } from "../../relayer/db/client";
 
 /** Wall-time bound on the staleness of a cached read (ms); 0 turns the cache off. Config DISCOVERY_CACHE_TTL_MS. */
@@ -110,19 +110,9 @@ export class CatalogCache {
   }
 }
 
-const caches = new WeakMap<object, CatalogCache>();
-
-/** The cache of a database handle; null for a transaction runner or a handle that cannot report its writes. */
-export function catalogCacheOf(db: SqlRunner): CatalogCache | null {
-  const known = caches.get(db);
-  if (known) return known;
-  const full = db as Partial<Database>;
-  if (typeof full.onWrite !== "function" || typeof full.transaction !== "function") return null;
-  // The service sets the configured TTL at start (DISCOVERY_CACHE_TTL_MS, api/config.ts); tools get the default.
-  const cache = new CatalogCache(db as Database, DEFAULT_CATALOG_CACHE_TTL_MS);
-  caches.set(db, cache);
-  return cache;
-}
+/** The cache of a database handle; null for a transaction runner or a handle that cannot report its writes.
+ *  The service sets the configured TTL at start (DISCOVERY_CACHE_TTL_MS, api/config.ts); tools get the default. */
+export const catalogCacheOf = perDatabase((db) => new CatalogCache(db, DEFAULT_CATALOG_CACHE_TTL_MS));
 
 /** Sets the TTL of a database's catalog cache (0 turns it off), e.g. from the service configuration. */
 export function configureCatalogCache(db: SqlRunner, opts: { ttlMs: number }): void {

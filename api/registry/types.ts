@@ -104,6 +104,17 @@ export interface Operation<
   handler(ctx: ServiceContext, input: OperationInput<Out<P>, Out<Q>, Out<B>>, call: CallContext): Promise<z.input<R> | Reply<z.input<R>>>;
 }
 
+/** The access of every trading write (order book and trade lanes): execute tier, trade:execute, one charged write,
+ *  Idempotency-Key required (a retried trade replays, never trades twice). Spread it into an operation. */
+export const TRADE_EXECUTE_ACCESS = {
+  permission: "api-key-execute",
+  tier: "execute",
+  scopes: ["trade:execute"],
+  rateClass: "write",
+  charged: true,
+  idempotency: "required",
+} as const satisfies Pick<Operation, "permission" | "tier" | "scopes" | "rateClass" | "charged" | "idempotency">;
+
 /** Any operation, as the adapters see it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOperation = Operation<any, any, any, any>;

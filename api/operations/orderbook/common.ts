@@ -10,17 +10,10 @@ import type { Services } from "../../services";
 import { venueOf } from "../../venue/types";
 import type { Venue, VenueMarket } from "../../venue/types";
 import type { OrderInput } from "./schemas";
+import { TRADE_EXECUTE_ACCESS } from "../../registry/types";
 
 /** Writes: execute tier, trade:execute, one write each (a batch too), Idempotency-Key required. */
-export const EXECUTE = {
-  category: "orderbook",
-  permission: "api-key-execute",
-  tier: "execute",
-  scopes: ["trade:execute"],
-  rateClass: "write",
-  charged: true,
-  idempotency: "required",
-} as const;
+export const EXECUTE = { category: "orderbook", ...TRADE_EXECUTE_ACCESS } as const;
 
 /** Reads of the agent's own order-book state: any key tier holding portfolio:read. */
 export const READ = {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Address } from "viem";
-import { defineOperation, Reply } from "../../registry/types";
+import { defineOperation, Reply, TRADE_EXECUTE_ACCESS } from "../../registry/types";
 import { ApiError } from "../../errors/api-error";
 import { buildIntent, checkApprovals, quoteOnchain } from "./onchain-lane";
 import { laneOf, toRequest, tradeBody } from "./common";
@@ -17,13 +17,8 @@ export const prepareTrade = defineOperation({
   path: "/trade/prepare",
   summary: "Prepare a trade: the EIP-712 intent to sign (onchain lane) or the engine's order (committed lane)",
   category: "trading",
-  permission: "api-key-execute",
-  tier: "execute",
-  scopes: ["trade:execute"],
-  rateClass: "write",
-  charged: true,
   // On the committed lane prepare executes the trade: a retry must replay, never trade twice.
-  idempotency: "required",
+  ...TRADE_EXECUTE_ACCESS,
   errors: ["MARKET_NOT_FOUND", "MARKET_CLOSED", "CONFLICT", "INSUFFICIENT_BALANCE", "FILL_ALLOWANCE_EXHAUSTED", "SERVICE_UNAVAILABLE"],
   request: {
     body: tradeBody.extend({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Address, Hex } from "viem";
-import { defineOperation } from "../../registry/types";
+import { defineOperation, TRADE_EXECUTE_ACCESS } from "../../registry/types";
 import { ApiError } from "../../errors/api-error";
 import { claimIntent, loadIntent, markIntent } from "./intent-store";
 import { relayIntent, signatureMatches } from "./onchain-lane";
@@ -15,12 +15,7 @@ export const submitTrade = defineOperation({
   path: "/trade/submit",
   summary: "Submit a signed trade intent; the service relays it to the router",
   category: "trading",
-  permission: "api-key-execute",
-  tier: "execute",
-  scopes: ["trade:execute"],
-  rateClass: "write",
-  charged: true,
-  idempotency: "required",
+  ...TRADE_EXECUTE_ACCESS,
   errors: ["CONFLICT", "SERVICE_UNAVAILABLE"],
   request: { body: z.strictObject({ digest: z.string().regex(/^0x[0-9a-fA-F]{64}$/), signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/) }) },
   response: z.object({ digest: z.string(), status: z.enum(["submitted", "failed"]), txHash: z.string().nullable(), blockNumber: z.number().int().nullable(), error: z.string().nullable() }),
