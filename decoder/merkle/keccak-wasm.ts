@@ -195,14 +195,19 @@ function leavesFunction(): FunctionDef {
     w.v128Splat64(1n).set(l.A + 4);
     emitZeroTail(w, l, 5);
     emitPermutation(w, l);
-    emitStoreDigest(w, l, OUT, 0, 0);
-    w.get(two).op(Op.if, VOID_BLOCK);
-    emitStoreDigest(w, l, OUT, 32, 1);
-    w.op(Op.end);
-    w.get(IN).i32(2 * LEAF_PREIMAGE_BYTES).op(Op.i32Add).set(IN);
-    w.get(OUT).i32(64).op(Op.i32Add).set(OUT);
+    emitStoreAndAdvance(w, l, two, 2 * LEAF_PREIMAGE_BYTES);
   });
   return { name: "leaves", params: [I32, I32, I32], locals: l.types, body: w };
+}
+
+/** Stores lane 0's digest (and lane 1's when local `two` is set), then moves IN by `inStride` and OUT by two digests. */
+function emitStoreAndAdvance(w: CodeWriter, l: Locals, two: number, inStride: number): void {
+  emitStoreDigest(w, l, OUT, 0, 0);
+  w.get(two).op(Op.if, VOID_BLOCK);
+  emitStoreDigest(w, l, OUT, 32, 1);
+  w.op(Op.end);
+  w.get(IN).i32(inStride).op(Op.i32Add).set(IN);
+  w.get(OUT).i32(64).op(Op.i32Add).set(OUT);
 }
 
 /**
@@ -245,12 +250,7 @@ function levelFunction(): FunctionDef {
     w.v128Splat64(1n).set(l.A + 8); // padding byte after the 64-byte message
     emitZeroTail(w, l, 9);
     emitPermutation(w, l);
-    emitStoreDigest(w, l, OUT, 0, 0);
-    w.get(two).op(Op.if, VOID_BLOCK);
-    emitStoreDigest(w, l, OUT, 32, 1);
-    w.op(Op.end);
-    w.get(IN).i32(128).op(Op.i32Add).set(IN);
-    w.get(OUT).i32(64).op(Op.i32Add).set(OUT);
+    emitStoreAndAdvance(w, l, two, 128);
   });
   w.op(Op.end);
   // Odd node: copied unchanged (both halves loaded before either is stored, so in place is fine).
