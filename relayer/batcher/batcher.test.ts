@@ -40,6 +40,7 @@ async function rootOf(ops: JournalOp[]): Promise<Hex> {
 }
 
 const fastBackoff = { initialMs: 5, maxMs: 40 };
+const ZERO = `0x${"00".repeat(32)}` as Hex;
 
 describe("Batcher on a real Hardhat node", () => {
   let chain: Awaited<ReturnType<typeof startChain>>;
@@ -160,6 +161,50 @@ describe("Batcher on a real Hardhat node", () => {
     }
   });
 
+  it("a resumed journal on an empty chain (a fresh local node or a new ledger) sends its batches again in order, before anything new", async () => {
+    const db3 = await openTestDatabase();
+    const chainA = await startChain(await freePort());
+    const chainB = await startChain(await freePort());
+    try {
+      const ops = await appendEntries(db3, 0, 9);
+      const ledgerA = await deployLedger(chainA.rpcUrl);
+      const onA = await Batcher.open(options({ db: db3, rpcUrl: chainA.rpcUrl, ledger: ledgerA, maxOps: 4 }));
+      const first: bigint[] = [];
+      for (let b = await onA.publishOnce(); b; b = await onA.publishOnce()) first.push(b.nonce);
+      assert.ok(first.length >= 2);
+      // The next start finds a new, empty ledger: nothing new to build, yet the chain must hold the history.
+      const ledgerB = await deployLedger(chainB.rpcUrl);
+      const onB = await Batcher.open(options({ db: db3, rpcUrl: chainB.rpcUrl, ledger: ledgerB, maxOps: 4 }));
+      const caught = await onB.publishOnce();
+      assert.equal(caught!.nonce, BigInt(first.length));
+      assert.equal(await onB.publishOnce(), null, "then nothing is left to publish");
+      const headB = await new LedgerChain(chainB.rpcUrl, ledgerB, OPERATOR_KEY).head();
+      assert.equal(headB.nonce, BigInt(first.length));
+      assert.equal(headB.root, await rootOf(ops));
+      assert.equal(headB.commitment, caught!.commitment);
+      for (const row of await onB.batches()) assert.equal(row.status, "confirmed");
+      // A chain whose head is a batch this journal never built is not caught up: the batcher halts.
+      const chainC = await startChain(await freePort());
+      try {
+        const ledgerC = await deployLedger(chainC.rpcUrl);
+        const { encodePayload, payloadHashOf } = await import("../../decoder");
+        const payload = encodePayload([credit(bob, 7n)], { treasury: TREASURY });
+        const c = new LedgerChain(chainC.rpcUrl, ledgerC, OPERATOR_KEY);
+        await c.receipt(await c.send({ nonce: 1n, prevRoot: ZERO, root: `0x${"cd".repeat(32)}`, prevCommitment: ZERO, payloadHash: payloadHashOf(payload), payload: `0x${Buffer.from(payload).toString("hex")}` }));
+        const onC = await Batcher.open(options({ db: db3, rpcUrl: chainC.rpcUrl, ledger: ledgerC }));
+        await assert.rejects(onC.publishOnce(), /not this journal's/);
+        assert.ok(onC.halted instanceof StaleBatchError);
+        assert.equal((await c.head()).nonce, 1n, "nothing sent");
+      } finally {
+        await chainC.stop();
+      }
+    } finally {
+      await db3.close();
+      await chainA.stop();
+      await chainB.stop();
+    }
+  });
+
   it("the timer loop publishes without being called, a full batch wakes it early, and stop() waits for it", async () => {
     const db2 = await openTestDatabase();
     const chain2 = await startChain(await freePort());
@@ -191,7 +236,7 @@ describe("Batcher on a real Hardhat node", () => {
 });
 
 describe("Batcher through an RPC outage", () => {
-  it("retries with capped exponential backoff until the node answers, commits exactly once, and halts when the node comes back reset", async () => {
+  it("retries with capped exponential backoff until the node answers, commits exactly once, and catches a chain that comes back reset up", async () => {
     const db = await openTestDatabase();
     const port = await freePort();
     const rpcUrl = `http://127.0.0.1:${port}`;
@@ -231,23 +276,35 @@ describe("Batcher through an RPC outage", () => {
       assert.equal(logs.length, 1);
       assert.equal(await batcher.publishOnce(), null);
 
-      // The node goes away and comes back EMPTY (a reset local chain): after the outage the batcher sees a chain
-      // behind its journal and halts instead of publishing batch 2 onto a history without batch 1.
+      // The node goes away and comes back EMPTY (a reset local chain): after the outage the batcher finds the chain
+      // behind its journal, sends batch 1 again with its stored bytes, then batch 2 on top of it.
       await chain!.stop();
-      await appendEntries(db, 4, 2);
+      const more = await appendEntries(db, 4, 2);
       delays.length = 0;
       phase = 2;
-      const stale = batcher.publishOnce();
+      const resumed = batcher.publishOnce();
       const restarted = (async () => {
         while (delays.length < 2) await new Promise((r) => setTimeout(r, 20));
         chain = await startChain(port);
         await deployLedger(rpcUrl);
       })();
-      const [outcome] = await Promise.allSettled([stale, restarted]);
-      assert.equal(outcome.status, "rejected");
-      assert.ok((outcome as PromiseRejectedResult).reason instanceof StaleBatchError);
-      assert.match(String((outcome as PromiseRejectedResult).reason), /behind/);
-      assert.equal((await new LedgerChain(rpcUrl, FIRST_LEDGER_ADDRESS, OPERATOR_KEY).head()).nonce, 0n);
+      const [outcome] = await Promise.allSettled([resumed, restarted]);
+      assert.equal(outcome.status, "fulfilled", String((outcome as PromiseRejectedResult).reason));
+      const b2 = (outcome as PromiseFulfilledResult<Awaited<typeof resumed>>).value!;
+      assert.equal(b2.nonce, 2n);
+      assert.equal(b2.status, "confirmed");
+      const after = await new LedgerChain(rpcUrl, FIRST_LEDGER_ADDRESS, OPERATOR_KEY).head();
+      assert.equal(after.nonce, 2n);
+      assert.equal(after.root, await rootOf([...ops, ...more]));
+      const [, first] = await batcher.batches(2);
+      assert.equal(first.nonce, 1n);
+      assert.equal(first.status, "confirmed");
+      // (The same signed transaction on a fresh node: its hash may equal the first one's; the events prove it landed.)
+      const again = await createPublicClient({ transport: http(rpcUrl) }).getContractEvents({ address: FIRST_LEDGER_ADDRESS, abi: committedLedgerAbi, eventName: "JournalBatchCommitted", fromBlock: 0n });
+      assert.deepEqual(again.map((l) => l.args.nonce), [1n, 2n], "batch 1 was sent again on the new chain, then batch 2");
+      const replay = await replayLedger({ client: createPublicClient({ transport: http(rpcUrl) }) as never, ledger: FIRST_LEDGER_ADDRESS });
+      assert.equal(replay.mismatch, null);
+      assert.equal(await replay.state.root(), after.root);
     } finally {
       await db.close();
       if (chain) await (chain as { stop: () => Promise<void> }).stop();

@@ -7,8 +7,12 @@
  * - Before each attempt the chain's batchNonce/ledgerRoot/journalCommitment are read. If the chain already holds the
  *   batch (a JournalBatchCommitted of this nonce with this root and commitment), the row is marked confirmed without
  *   resending. If the chain holds something else at this nonce, or its head is not this batch's predecessor, the
- *   batch is STALE: the batcher halts with the reason recorded (someone else commits with the operator key, or the
- *   chain was reset) — retrying could never succeed and must not paper over a fork.
+ *   batch is STALE: the batcher halts with the reason recorded (someone else commits with the operator key) —
+ *   retrying could never succeed and must not paper over a fork.
+ * - A chain BEHIND the journal's batches whose head is one of our own batches (or the empty ledger) is caught up: a
+ *   local chain restarted empty under a resumed `npm start`, a redeployed ledger, or a reorg that dropped batches.
+ *   The stored rows after the chain's head are sent again, in order, with their exact bytes; the contract accepts
+ *   each only on its exact predecessor, so the chain ends with the same roots and commitments as before.
  * - RPC errors, timeouts and reverts are retried with capped exponential backoff. expectedNonce makes a resent
  *   transaction harmless: the contract rejects a second commit of the same nonce.
  */
@@ -86,6 +90,8 @@ export class Batcher {
   #loop: Promise<void> | null = null;
   #wake: (() => void) | null = null;
   #pendingOps = 0;
+  /** Whether the chain's head was compared with the confirmed rows since open (see #catchUp). */
+  #headChecked = false;
 
   private constructor(
     private readonly opts: BatcherOptions,
@@ -182,11 +188,63 @@ export class Batcher {
 
   async #publishOnce(): Promise<BatchRecord | null> {
     if (this.#halted) throw this.#halted;
+    if (!this.#headChecked) {
+      const caughtUp = await this.#catchUpOnce();
+      if (caughtUp) {
+        if (this.#tipRow?.nonce === caughtUp.nonce) this.#tipRow = caughtUp;
+        return caughtUp;
+      }
+    }
     let batch = this.#tipRow && this.#tipRow.status !== "confirmed" ? this.#tipRow : await this.#build();
     if (!batch) return null;
     batch = await this.#drive(batch);
     this.#tipRow = batch;
     return batch;
+  }
+
+  /**
+   * Once after open: a chain behind the last confirmed row is caught up before anything new is built (otherwise a
+   * resumed stack on an empty chain would show confirmed batches that no chain holds until the next trade). An RPC
+   * failure here is not fatal: the head is checked again by every send attempt (#drive).
+   */
+  async #catchUpOnce(): Promise<BatchRecord | null> {
+    const confirmed = this.#tipRow ? (this.#tipRow.status === "confirmed" ? this.#tipRow.nonce : this.#tipRow.nonce - 1n) : 0n;
+    let head: ChainHead;
+    try {
+      head = await this.chain.head();
+    } catch {
+      return null;
+    }
+    this.#headChecked = true;
+    if (head.nonce >= confirmed) return null;
+    try {
+      return await this.#catchUp(head, confirmed);
+    } catch (err) {
+      if (err instanceof StaleBatchError) {
+        this.#halted = err;
+        this.#log.error({ nonce: err.nonce.toString(), err: err.message }, "batch stale: batcher halted");
+      }
+      throw err;
+    }
+  }
+
+  /** Sends our rows head.nonce+1..upTo again, in order; stale unless the chain's head is one of our batches. */
+  async #catchUp(head: ChainHead, upTo: bigint): Promise<BatchRecord> {
+    const [ours] = head.nonce === 0n ? [null] : await this.#db.query<Record<string, unknown>>(`${SELECT} WHERE nonce = $1`, [head.nonce.toString()]);
+    const at = ours ? batchOf(ours) : null;
+    const expected = at ? { root: at.root, commitment: at.commitment } : { root: ZERO_HASH, commitment: ZERO_HASH };
+    if (head.nonce !== 0n && !at) throw new StaleBatchError(upTo, head, `the chain holds nonce ${head.nonce}, which this journal never built`);
+    if (!same(head.root, expected.root) || !same(head.commitment, expected.commitment)) {
+      throw new StaleBatchError(upTo, head, `the chain's batch ${head.nonce} is not this journal's`);
+    }
+    this.#log.warn({ chainNonce: head.nonce.toString(), upTo: upTo.toString() }, "ledger behind the journal (empty or reset chain, new deployment or reorg): sending its batches again");
+    let last: BatchRecord | null = null;
+    for (let nonce = head.nonce + 1n; nonce <= upTo; nonce++) {
+      const [row] = await this.#db.query<Record<string, unknown>>(`${SELECT} WHERE nonce = $1`, [nonce.toString()]);
+      const again = await this.#update(batchOf(row).nonce, { status: "pending", tx_hash: null, block_number: null, error: null });
+      last = await this.#drive(again);
+    }
+    return last!;
   }
 
   /** The next batch from the entries after the last row: whole entries until maxOps ops; null when no ops wait. */
@@ -228,7 +286,7 @@ export class Batcher {
     return this.#tipRow;
   }
 
-  async #update(nonce: bigint, set: Partial<{ status: string; tx_hash: string; block_number: string; error: string | null; attempts: number }>): Promise<BatchRecord> {
+  async #update(nonce: bigint, set: Partial<{ status: string; tx_hash: string | null; block_number: string | null; error: string | null; attempts: number }>): Promise<BatchRecord> {
     const cols = Object.keys(set);
     const assignments = cols.map((c, i) => `${c} = $${i + 2}`).concat(`updated_at = $${cols.length + 2}`);
     const [row] = await this.#db.query<Record<string, unknown>>(
@@ -258,7 +316,10 @@ export class Batcher {
           }
           throw new StaleBatchError(batch.nonce, head, landed ? `the chain holds another batch ${batch.nonce} (tx ${landed.txHash})` : `the chain is past nonce ${batch.nonce} without this batch`);
         }
-        if (head.nonce !== batch.nonce - 1n) throw new StaleBatchError(batch.nonce, head, `the chain is at nonce ${head.nonce}, behind this batch's predecessor`);
+        if (head.nonce < batch.nonce - 1n) {
+          await this.#catchUp(head, batch.nonce - 1n);
+          continue;
+        }
         if (!same(head.root, batch.prevRoot) || !same(head.commitment, batch.prevCommitment)) {
           throw new StaleBatchError(batch.nonce, head, "the chain's root or journal commitment is not this batch's predecessor");
         }
