@@ -58,7 +58,7 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   const ctx: ServiceContext = { config, db, clock: opts.clock ?? systemClock, log, publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : publishedLedgerOf(config) };
   let services: Services;
   try {
-    services = await createServices(config, db, ctx.clock, { redisPrefix: opts.redisPrefix });
+    services = await createServices(config, db, ctx.clock, { redisPrefix: opts.redisPrefix, log: log.child({ part: "mail" }) });
   } catch (err) {
     await db.close();
     throw err;

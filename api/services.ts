@@ -6,7 +6,7 @@ import type { Config } from "./config";
 import type { Database } from "../relayer/db/client";
 import type { Clock } from "../relayer/clock";
 import { MemoryWindowStore, RedisWindowStore, type WindowStore } from "./rate-limit/window-store";
-import { createMailer, type Mailer } from "./mail/mailer";
+import { createMailer, type MailLog, type Mailer } from "./mail/mailer";
 import { dormantAllowanceSource, type AllowanceSource } from "./fills/allowance-source";
 import { EventHub } from "./realtime/hub";
 import { WebhookWorker } from "./webhooks/worker";
@@ -25,11 +25,11 @@ export interface Services {
   venue: Venue | null;
 }
 
-export async function createServices(config: Config, db: Database, clock: Clock, opts: { redisPrefix?: string } = {}): Promise<Services> {
+export async function createServices(config: Config, db: Database, clock: Clock, opts: { redisPrefix?: string; log?: MailLog } = {}): Promise<Services> {
   const windows = config.REDIS_URL ? await RedisWindowStore.connect(config.REDIS_URL, opts.redisPrefix) : new MemoryWindowStore();
   const hub = await EventHub.create({ redisUrl: config.REDIS_URL, prefix: opts.redisPrefix, maxStreamsPerAgent: config.REALTIME_MAX_STREAMS_PER_AGENT });
   const webhooks = new WebhookWorker({ db, clock, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE, pollMs: config.WEBHOOKS_POLL_MS });
-  return { windows, mailer: createMailer(config, db, clock), allowance: dormantAllowanceSource, hub, webhooks, venue: null };
+  return { windows, mailer: createMailer(config, db, clock, opts.log), allowance: dormantAllowanceSource, hub, webhooks, venue: null };
 }
 
 export async function closeServices(s: Services): Promise<void> {

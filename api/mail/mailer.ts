@@ -1,7 +1,9 @@
 /**
  * Outgoing mail (claim links, email verification). Every message is written to the `api_mail_outbox` table first;
  * with SMTP_URL it is then sent through nodemailer and marked sent (or its error kept). `npm run admin -- mail`
- * lists the outbox, which is how mail reaches a developer without SMTP.
+ * lists the outbox. Without SMTP the message is also logged at info (to, subject, body): on the embedded PGlite
+ * default the admin CLI cannot open the database while the service runs, and a developer trying the claimed-agent
+ * path needs the link now. With SMTP nothing of the body is logged.
  */
 import type { Transporter } from "nodemailer";
 import type { Config } from "../config";
@@ -20,7 +22,12 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
-export function createMailer(config: Config, db: Database, clock: Clock): Mailer {
+/** Where an unsent (outbox-only) message is shown; pino's logger fits. */
+export interface MailLog {
+  info(obj: object, msg: string): void;
+}
+
+export function createMailer(config: Config, db: Database, clock: Clock, log?: MailLog): Mailer {
   let smtp: Transporter | null = null;
   const transporter = async (): Promise<Transporter | null> => {
     if (!config.SMTP_URL) return null;
@@ -35,7 +42,10 @@ export function createMailer(config: Config, db: Database, clock: Clock): Mailer
     async send(msg) {
       const [row] = await db.query<{ id: string }>(`INSERT INTO api_mail_outbox (to_address, subject, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id`, [msg.to, msg.subject, msg.text, clock.now()]);
       const t = await transporter();
-      if (!t) return;
+      if (!t) {
+        log?.info({ outboxId: Number(row.id), to: msg.to, subject: msg.subject, body: msg.text }, "mail kept in the outbox (no SMTP_URL)");
+        return;
+      }
       try {
         await t.sendMail({ from: config.MAIL_FROM, to: msg.to, subject: msg.subject, text: msg.text });
         await db.query(`UPDATE api_mail_outbox SET sent_at = $2 WHERE id = $1`, [row.id, clock.now()]);

@@ -15,7 +15,7 @@ import { after, before, describe, it } from "node:test";
 import { createPublicClient, http, type Address } from "viem";
 import { committedLedgerAbi } from "../../generated/abis";
 import { call, freshAccount, freshNonce, registerProof, show, type Json } from "./client";
-import { startMailSink, type MailSink } from "./mail-sink";
+import { startMailSink, type MailSink } from "../support/mail-sink";
 import { assertProblem } from "./problems";
 import { openSse, startWebhookReceiver, until, type SseReader, type WebhookReceiver } from "./receivers";
 import { startStack, type E2eStack } from "./stack";
