@@ -11,8 +11,9 @@
  * pointer. Outputs are 32-byte digests packed at outPtr. `level` may run in place (outPtr == inPtr): parent j is
  * written after pair j is read, and j * 32 never reaches a later pair's bytes.
  *
- * The keccak state lives in i64 locals (lane (x, y) in local A + x + 5y; WebAssembly loads are little-endian,
- * as keccak's lanes are), so a permutation touches no memory. The 24 rounds are fully unrolled: every rotation
+ * The keccak state lives in v128 locals, two independent states side by side (one per 64-bit SIMD lane; lane
+ * (x, y) in local A + x + 5y; WebAssembly loads are little-endian, as keccak's lanes are), so a permutation touches
+ * no memory. The 24 rounds are fully unrolled: every rotation
  * offset and round constant is an immediate.
  */
 import { CodeWriter, encodeModule, I32, Op, Simd, V128, VOID_BLOCK, type FunctionDef, type ValType } from "./wasm-encoding";
