@@ -183,6 +183,16 @@ describe("Batcher on a real Hardhat node", () => {
       assert.equal(headB.root, await rootOf(ops));
       assert.equal(headB.commitment, caught!.commitment);
       for (const row of await onB.batches()) assert.equal(row.status, "confirmed");
+      // A row below the tip left `sent` (a process that died mid catch-up) is confirmed from the chain on the next
+      // open, with the transaction that landed, and nothing is sent again.
+      const landedTx = (await onB.batches()).find((r) => r.nonce === 1n)!.txHash;
+      await db3.query(`UPDATE ledger_batches SET status = 'sent', tx_hash = $1 WHERE nonce = 1`, [`0x${"ee".repeat(32)}`]);
+      const reopened = await Batcher.open(options({ db: db3, rpcUrl: chainB.rpcUrl, ledger: ledgerB, maxOps: 4 }));
+      const healed = await reopened.publishOnce();
+      assert.equal(healed!.nonce, 1n);
+      assert.equal(healed!.status, "confirmed");
+      assert.equal(healed!.txHash, landedTx);
+      assert.equal((await new LedgerChain(chainB.rpcUrl, ledgerB, OPERATOR_KEY).head()).nonce, BigInt(first.length), "nothing sent");
       // A chain whose head is a batch this journal never built is not caught up: the batcher halts.
       const chainC = await startChain(await freePort());
       try {

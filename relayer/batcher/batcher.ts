@@ -216,9 +216,13 @@ export class Batcher {
       return null;
     }
     this.#headChecked = true;
-    if (head.nonce >= confirmed) return null;
     try {
-      return await this.#catchUp(head, confirmed);
+      let last = head.nonce < confirmed ? await this.#catchUp(head, confirmed) : null;
+      // A row below the tip left pending or sent (the process died while a catch-up sent it): drive it to confirmed;
+      // the chain holds it or gets it now (#drive tells which).
+      const open = await this.#db.query<Record<string, unknown>>(`${SELECT} WHERE status <> 'confirmed' AND nonce <= $1 ORDER BY nonce`, [confirmed.toString()]);
+      for (const row of open) last = await this.#drive(batchOf(row));
+      return last;
     } catch (err) {
       if (err instanceof StaleBatchError) {
         this.#halted = err;
