@@ -58,6 +58,8 @@ function operationHandler(op: AnyOperation, ctx: ServiceContext, services: Servi
   // Frozen bodies that passed the check: a handler that answers with a shared, frozen view (a cached market's detail,
   // api/markets/market-view.ts) is checked once, not on every request; any other body is checked every time.
   const checkedBodies = new WeakSet<object>();
+  // ... and serialized once: a shared body's JSON text is kept as long as the body itself is.
+  const serialized = new WeakMap<object, string>();
   return async function handle(c: Context): Promise<Response> {
     const call: CallContext = {
       principal: c.get("principal"),
@@ -79,6 +81,11 @@ function operationHandler(op: AnyOperation, ctx: ServiceContext, services: Servi
         throw new Error(`response of ${op.id} does not match its schema: ${checked.error.issues.map((i: { path: PropertyKey[]; message: string }) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
       }
       if (shared) checkedBodies.add(body);
+    }
+    if (shared) {
+      let text = serialized.get(body);
+      if (text === undefined) serialized.set(body, (text = JSON.stringify(body)));
+      return c.body(text, reply.status as ContentfulStatusCode, { "content-type": "application/json", ...reply.headers });
     }
     return c.json(reply.body as object, reply.status as ContentfulStatusCode, reply.headers);
   };

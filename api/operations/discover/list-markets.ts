@@ -31,6 +31,8 @@ const query = z
     if (q.cursor !== undefined && q.sort !== "new") ctx.addIssue({ code: "custom", path: ["cursor"], message: "a cursor is valid only with sort new" });
   });
 
+const sharedResponses = new WeakMap<object, { markets: ReturnType<typeof marketRow>[]; nextCursor: string | null; pageSize: number }>();
+
 /** GET /discover/markets: the catalog of both settlement lanes, filtered, sorted and paged. */
 export const listDiscoverMarkets = defineOperation({
   id: "listMarkets",
@@ -45,10 +47,16 @@ export const listDiscoverMarkets = defineOperation({
   async handler(ctx, { query: q }) {
     const { cursor, ...filters } = q;
     const page = await listMarkets(ctx.db, { ...filters, cursor: cursor === undefined ? undefined : decodeCursor(cursor) }, ctx.clock.now());
-    return {
+    const build = () => ({
       markets: page.markets.map((m) => marketRow(m, { sourceTokenId: q.sourceTokenId })),
       nextCursor: page.next ? encodeCursor(page.next) : null,
       pageSize: q.pageSize,
-    };
+    });
+    // Rows with a sourceTokenId are built per request; otherwise the page (shared while the catalog cache holds it,
+    // and the query, pageSize included, is its cache key) gets one frozen response, checked and serialized once.
+    if (q.sourceTokenId !== undefined) return build();
+    let shared = sharedResponses.get(page);
+    if (!shared) sharedResponses.set(page, (shared = Object.freeze(build())));
+    return shared;
   },
 });
