@@ -318,6 +318,35 @@ describe("identity API with the default configuration (claimed-agent path open)"
     assert.equal(late.json.reason, "EXPIRED");
   });
 
+  it("GET /agents/{agentId}/calls: the public record of an agent's calls, newest first, paged, without their content", async () => {
+    const agentId = (await c.call("GET", "/me", { key: aliceKey })).json.id as string;
+    const idem = `secret-idem-${randomUUID()}`;
+    const refused = await c.call("POST", "/agents/me/claim-link", { key: aliceKey, idem });
+    assert.equal(refused.status, 409);
+    const first = await c.call("GET", `/agents/${agentId}/calls?limit=2`); // no key: the record is public
+    assert.equal(first.status, 200, JSON.stringify(first.json));
+    assert.equal(first.json.agentId, agentId);
+    const [latest, earlier] = first.json.calls;
+    assert.equal(latest.operation, "resendClaimLink");
+    assert.equal(latest.method, "POST");
+    assert.equal(latest.status, 409);
+    assert.equal(latest.idempotent, true);
+    assert.match(latest.requestHash, /^0x[0-9a-f]{64}$/);
+    assert.equal(earlier.operation, "getMe");
+    assert.equal(earlier.idempotent, false);
+    assert.ok(BigInt(latest.id) > BigInt(earlier.id) && latest.at >= earlier.at);
+    assert.ok(!JSON.stringify(first.json).includes(idem), "idempotency keys stay private");
+    assert.ok(first.json.nextCursor, "alice made more calls than one page");
+    const next = await c.call("GET", `/agents/${agentId}/calls?limit=200&cursor=${first.json.nextCursor}`);
+    assert.ok(next.json.calls.length > 0);
+    assert.ok(next.json.calls.every((x: Json) => BigInt(x.id) < BigInt(earlier.id)));
+    assert.equal(next.json.nextCursor, null);
+    const unknown = await c.call("GET", `/agents/${randomUUID()}/calls`);
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json.code, "AGENT_NOT_FOUND");
+    assert.equal((await c.call("GET", `/agents/${agentId}/calls?cursor=abc`)).json.code, "INVALID_PAYLOAD");
+  });
+
   it("rotation: a new key, the old one revoked at once", async () => {
     const r = await c.call("POST", `/keys/${aliceKeyId}/rotate`, { key: aliceKey });
     assert.equal(r.status, 201, JSON.stringify(r.json));

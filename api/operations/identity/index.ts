@@ -6,6 +6,7 @@ import { getAuthDiscovery } from "../auth/get-auth-discovery";
 import { getCredentialsDiscovery } from "../auth/get-credentials";
 import { getMe } from "./get-me";
 import { getFillAllowance } from "./get-fills-allowance";
+import { listAgentCalls } from "./list-agent-calls";
 import { getMcpDiscovery } from "../registration/get-mcp-discovery";
 import { registerAgent } from "../registration/register";
 import { getAgentClaim } from "../registration/get-claim";
@@ -25,6 +26,7 @@ export const IDENTITY_OPERATIONS: AnyOperation[] = [
   getMcpDiscovery,
   getMe,
   getFillAllowance,
+  listAgentCalls,
   registerAgent,
   getAgentClaim,
   claimAgent,
