@@ -41,4 +41,12 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
     summary:
       "This feed carries a detached Ed25519 signature of its exact bytes in the X-Feed-Signature header; the public key is at /api/agent/v1/changelog/signing-key (docs/versioning.md).",
   },
+  {
+    id: "public-call-record",
+    date: "2026-11-22",
+    kind: "added",
+    title: "Public call record: GET /agents/{agentId}/calls",
+    summary:
+      "Anyone can read an agent's calls, newest first: operation, method, path, status, time, whether an Idempotency-Key was sent and the SHA-256 of the request; never its content. MCP tool svc_list_agent_calls.",
+  },
 ];
