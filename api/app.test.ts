@@ -37,4 +37,16 @@ describe("service skeleton over real HTTP", () => {
     assert.equal(typeof p.title, "string");
     assert.match(String(p.detail), /\/api\/agent\/v1\/no\/such\/thing/);
   });
+
+  it("a known path with another method answers 405 with Allow; the same path with a trailing slash is a 404", async () => {
+    const res = await fetch(`${svc.baseUrl}/time`, { method: "DELETE" });
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get("allow"), "GET, HEAD");
+    const p = (await res.json()) as Record<string, unknown>;
+    assert.equal(p.code, "METHOD_NOT_ALLOWED");
+    assert.deepEqual(p.allowed, ["GET", "HEAD"]);
+    const slash = await fetch(`${svc.baseUrl}/time/`);
+    assert.equal(slash.status, 404);
+    assert.equal(((await slash.json()) as Record<string, unknown>).code, "NOT_FOUND");
+  });
 });

@@ -50,9 +50,11 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
-    const allowed = registry.methodsAt(path);
-    if (allowed.length > 0) {
-      const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
+    const methods = registry.methodsAt(path);
+    if (methods.length > 0) {
+      // Hono answers HEAD for every GET route: the Allow header and the `allowed` member say so alike.
+      const allowed = [...methods, ...(methods.includes("GET") ? ["HEAD"] : [])];
+      const allow = allowed.join(", ");
       return problemResponse(new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${path}; allowed: ${allow}`, { allowed }, { Allow: allow }), c.req.url);
     }
     return problemResponse(new ApiError("NOT_FOUND", `No route for ${c.req.method} ${path}`), c.req.url);

@@ -16,15 +16,16 @@ export interface Problem {
 }
 
 export function problemOf(err: ApiError, requestUrl: string, extra: Record<string, unknown> = {}): Problem {
-  return {
+  const problem: Problem = {
     type: new URL(`/problems/${err.code}`, requestUrl).toString(),
     title: err.title,
     status: err.status,
     detail: err.detail,
     code: err.code,
-    ...err.extensions,
-    ...extra,
   };
+  // Extensions follow; one named like a standard member (e.g. a subscription's `status`) never overrides it.
+  for (const [name, value] of Object.entries({ ...err.extensions, ...extra })) if (!(name in problem)) problem[name] = value;
+  return problem;
 }
 
 /** A complete problem response, headers of the error included. */

@@ -19,6 +19,7 @@ export const getTradeIntent = defineOperation({
   idempotency: "exempt",
   request: { params: z.object({ digest: z.string().regex(/^0x[0-9a-fA-F]{64}$/) }) },
   response: z.looseObject({ digest: z.string(), status: z.string() }),
+  errors: ["NOT_FOUND"],
   mcpTool: "svc_get_trade_intent",
   async handler(ctx, { params }, call) {
     const stored = await loadIntent(ctx.db, params.digest);

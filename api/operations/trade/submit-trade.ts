@@ -16,7 +16,7 @@ export const submitTrade = defineOperation({
   summary: "Submit a signed trade intent; the service relays it to the router",
   category: "trading",
   ...TRADE_EXECUTE_ACCESS,
-  errors: ["CONFLICT", "SERVICE_UNAVAILABLE"],
+  errors: ["NOT_FOUND", "CONFLICT", "SERVICE_UNAVAILABLE"],
   request: { body: z.strictObject({ digest: z.string().regex(/^0x[0-9a-fA-F]{64}$/), signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/) }) },
   response: z.object({ digest: z.string(), status: z.enum(["submitted", "failed"]), txHash: z.string().nullable(), blockNumber: z.number().int().nullable(), error: z.string().nullable() }),
   mcpTool: "svc_submit_trade",

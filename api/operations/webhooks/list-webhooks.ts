@@ -32,6 +32,7 @@ export const getWebhook = defineOperation({
   rateClass: "read",
   charged: true,
   idempotency: "exempt",
+  errors: ["NOT_FOUND"],
   request: { params: webhookIdParams },
   response: subscriptionSchema,
   mcpTool: "svc_get_webhook",

@@ -14,6 +14,7 @@ export const rotateWebhookSecret = defineOperation({
   rateClass: "write",
   charged: true,
   idempotency: "required",
+  errors: ["NOT_FOUND"],
   request: { params: webhookIdParams, body: z.strictObject({ graceSeconds: z.number().int().min(0).max(7 * 86_400).default(86_400) }) },
   response: subscriptionSchema.extend({ secret: z.string() }),
   secretFields: ["secret"],

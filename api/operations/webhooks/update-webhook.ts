@@ -15,6 +15,7 @@ export const updateWebhook = defineOperation({
   rateClass: "write",
   charged: true,
   idempotency: "exempt",
+  errors: ["NOT_FOUND"],
   request: {
     params: webhookIdParams,
     body: z
@@ -41,6 +42,7 @@ export const deleteWebhook = defineOperation({
   rateClass: "write",
   charged: true,
   idempotency: "exempt",
+  errors: ["NOT_FOUND"],
   request: { params: webhookIdParams },
   response: z.object({ id: z.string(), deleted: z.literal(true) }),
   mcpTool: "svc_delete_webhook",

@@ -38,6 +38,7 @@ export const listWebhookDeliveries = defineOperation({
   rateClass: "read",
   charged: true,
   idempotency: "exempt",
+  errors: ["NOT_FOUND"],
   request: { params: webhookIdParams, query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().max(200).optional() }) },
   response: z.object({ deliveries: z.array(deliverySchema), nextCursor: z.string().nullable() }),
   mcpTool: "svc_list_webhook_deliveries",
@@ -69,14 +70,14 @@ export const testWebhook = defineOperation({
   rateClass: "write",
   charged: true,
   idempotency: "required",
-  errors: ["CONFLICT"],
+  errors: ["NOT_FOUND", "CONFLICT"],
   request: { params: webhookIdParams },
   status: 202,
   response: z.object({ messageId: z.string(), status: z.literal("pending") }),
   mcpTool: "svc_test_webhook",
   async handler(ctx, { params }, call) {
     const sub = await subscriptionOf(ctx.db, call.principal!.agentId, params.webhookId);
-    if (sub.status !== "enabled") throw new ApiError("CONFLICT", "the subscription is disabled; re-enable it with PATCH {\"enabled\":true}", { status: sub.status, reason: sub.disabledReason });
+    if (sub.status !== "enabled") throw new ApiError("CONFLICT", "the subscription is disabled; re-enable it with PATCH {\"enabled\":true}", { subscriptionStatus: sub.status, reason: sub.disabledReason });
     const messageId = await enqueueDelivery(ctx.db, sub.id, "webhook.test", { webhookId: sub.id, message: "test delivery" }, ctx.clock.now());
     call.services.webhooks.wake();
     return new Reply(202, { messageId, status: "pending" as const });
