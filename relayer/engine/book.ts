@@ -2,7 +2,7 @@
  * The order book of one binary market, kept in YES terms: bids are YES buys and NO sells (at 10000 - p), asks are
  * YES sells and NO buys (at 10000 - p). Price levels are arrays indexed by bps; each level is an intrusive FIFO
  * doubly-linked list, so insert, cancel and the head fill are O(1) and nothing is ever sorted.
- * Every mutation records an undo closure in the engine's transaction log (see ./undo.ts).
+ * Every mutation records the previous values in the engine's transaction log (see ./undo.ts).
  */
 import type { Address } from "viem";
 import type { FeeModel, OrderAction, OrderStatus, Outcome, Pricing, TimeInForce } from "./types";
@@ -22,8 +22,11 @@ export interface Acct {
   freeUsed: number;
   paid: number;
   readonly bals: Map<bigint, Bal>;
-  /** Resting orders, in placement order. */
-  readonly open: Set<Order>;
+  /**
+   * Resting orders: an intrusive doubly-linked list through Order.aPrev/aNext, newest first (O(1) add and remove, no
+   * hashing; readers sort by age). The engine always sets it; optional only for bare accounts built outside it.
+   */
+  openHead?: Order | null;
   /** clientOrderId -> order (unique per account for ever). */
   readonly cids: Map<string, Order>;
   ep: number;
@@ -79,6 +82,9 @@ export interface Order {
   /** Set when the command that created it was rolled back. */
   dead: boolean;
   ep: number;
+  /** Neighbours in its account's resting list (Acct.openHead); the engine always sets them. */
+  aPrev?: Order | null;
+  aNext?: Order | null;
 }
 
 export interface Level { head: Order | null; tail: Order | null; ep: number }

@@ -2,8 +2,8 @@
  * The in-memory exchange engine of the committed lane: accounts, balances with reservations, one order book per
  * binary ORDERBOOK market, LMSR pool markets (2 or 3 outcomes), the fill allowance and execution reports.
  * `apply(command, at)` is deterministic and atomic: a rejection (EngineRejection) rolls every mutation back. Every
- * balance change is a movement of an emitted decoder JournalOp (movementsOf), mirrored into `ledger` after the command
- * succeeds. See docs/engine.md.
+ * balance change is a movement of an emitted decoder JournalOp (movementsOf); the engine balances those movements
+ * touched are mirrored into `ledger` when it is next read (see Engine.ledger). See docs/engine.md.
  */
 import type { Address } from "viem";
 import {
@@ -21,7 +21,6 @@ import {
   poolAccountOf,
   type JournalOp,
   type MatchOp,
-  type Movement,
   type MovementContext,
   type OutcomeIndex,
 } from "../../decoder";
@@ -71,10 +70,6 @@ const K_TAKER_SELLS = MatchKind.TAKER_SELLS;
 const K_MINT = MatchKind.MINT;
 const K_MERGE = MatchKind.MERGE;
 const movementsOfOp = movementsOf;
-/** Placeholders between commands; nothing pushes to them outside apply. */
-const NONE_OPS: JournalOp[] = [];
-const NONE_MOVES: Movement[] = [];
-const NONE_REPORTS: ExecutionReport[] = [];
 const feeOf = takerFee;
 
 /** Orders trade in lots of 10,000 share units (0.01 share), so every notional is exact. */
@@ -147,30 +142,98 @@ class ExpiryHeap {
   }
 }
 
-/** Resting orders oldest first (a Set's insertion order does not survive a rollback, so it is never relied on). */
-function byAge(orders: Set<Order>): Order[] {
-  return [...orders].sort((x, y) => x.n - y.n);
+/** An account's resting orders oldest first (the list order does not survive a rollback, so it is never relied on). */
+function byAge(a: Acct): Order[] {
+  const out: Order[] = [];
+  for (let o = a.openHead ?? null; o; o = o.aNext ?? null) out.push(o);
+  return out.sort((x, y) => x.n - y.n);
 }
 
 function isResting(o: Order): boolean {
   return o.status === "open" || o.status === "partially_filled";
 }
 
+/**
+ * An engine balance record: the Bal the book and undo log see, plus what the ledger mirror needs to copy it.
+ * `pend` is set while the ledger lacks its latest value.
+ */
+interface MBal extends Bal {
+  readonly addr: Address;
+  readonly asset: bigint;
+  pend: boolean;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const LOT_NUMBER = Number(LOT);
+/** Largest size whose notional size * priceBps (priceBps <= 10000) is below 2^53, so exact in a double. */
+const EXACT_SIZE = 900_719_925_474n;
+
+/**
+ * floor(size * priceBps / 10000) for 0 <= size, 0 <= priceBps <= 10000 (the lock of a resting buy). Below EXACT_SIZE the
+ * integer arithmetic runs on doubles, where every value is an exact integer (one BigInt allocated instead of three).
+ */
+function notional(size: bigint, priceBps: number): bigint {
+  if (size > EXACT_SIZE) return (size * BigInt(priceBps)) / 10_000n;
+  const x = Number(size) * priceBps;
+  return BigInt((x - (x % 10_000)) / 10_000);
+}
+
+/** size % LOT === 0n for size >= 0, without allocating a BigInt when size is a safe integer (then Number is exact). */
+function isLotMultiple(size: bigint): boolean {
+  return size <= MAX_SAFE ? Number(size) % LOT_NUMBER === 0 : size % LOT === 0n;
+}
+
+/** A new array of buf[0..n): literals for the usual sizes (cheaper than a slice call). */
+function take<T>(buf: T[], n: number): T[] {
+  switch (n) {
+    case 0:
+      return [];
+    case 1:
+      return [buf[0]!];
+    case 2:
+      return [buf[0]!, buf[1]!];
+    default:
+      return buf.slice(0, n);
+  }
+}
+
+/** The order number of an order id `o-<n>` (n without leading zeros), or -1. */
+function orderNumber(id: string): number {
+  if (typeof id !== "string") return -1; // order(id) is public: a JS caller may pass anything
+  const len = id.length;
+  if (len < 3 || len > 17 || id.charCodeAt(0) !== 111 /* o */ || id.charCodeAt(1) !== 45 /* - */) return -1;
+  let n = 0;
+  for (let i = 2; i < len; i++) {
+    const d = id.charCodeAt(i) - 48;
+    if (d < 0 || d > 9 || (d === 0 && i === 2)) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
 export class Engine {
-  readonly ledger = new LedgerState();
+  readonly #ledger = new LedgerState();
   readonly config: EngineConfig;
   private readonly ctx: MovementContext;
   private readonly u = new Undo();
   private readonly accts = new Map<Address, Acct>();
   private readonly markets = new Map<bigint, Market>();
-  private readonly orders = new Map<string, Order>();
+  /**
+   * Every order ever placed, indexed by its number n (id `o-<n>`; slot 0 unused): ids are parsed, not hashed.
+   * Invariant: byN.length === nextOrder (a rollback truncates it back).
+   */
+  private readonly byN: (Order | undefined)[] = [undefined];
   private readonly expiries = new ExpiryHeap();
   private nextOrder = 1;
   private nextTrade = 1;
-  // Per-command outputs.
-  private ops: JournalOp[] = NONE_OPS;
-  private moves: Movement[] = NONE_MOVES;
-  private reports: ExecutionReport[] = NONE_REPORTS;
+  /** Balances changed since the ledger mirror was last brought up to date (each once: `pend`). */
+  private readonly pending: MBal[] = [];
+  // Per-command outputs: reused scratch arrays written by index (ops[0..nOps), reports[0..nReports)), copied out
+  // exactly sized when the command succeeds (a fresh `[]` grows a 17-slot backing store on its first push).
+  private readonly ops: JournalOp[] = [];
+  private nOps = 0;
+  private readonly reports: ExecutionReport[] = [];
+  private nReports = 0;
 
   constructor(config: EngineConfig) {
     const treasury = addressOf(config.treasury, "treasury");
@@ -181,6 +244,25 @@ export class Engine {
     this.ctx = { treasury };
   }
 
+  /**
+   * The decoder LedgerState mirror of the engine balances (the movements of every emitted op applied in order).
+   * Kept lazily: emit() records which balances moved, and reading `ledger` copies their current values in, so the
+   * state (balances, root, proofs) is exactly what applying every movement would give.
+   */
+  get ledger(): LedgerState {
+    const p = this.pending;
+    if (p.length > 0) {
+      const l = this.#ledger;
+      for (let i = 0; i < p.length; i++) {
+        const b = p[i]!;
+        b.pend = false;
+        if (l.balanceOf(b.addr, b.asset) !== b.v) l.setBalance(b.addr, b.asset, b.v);
+      }
+      p.length = 0;
+    }
+    return this.#ledger;
+  }
+
   // ---------------------------------------------------------------- apply
 
   apply(command: Command, at: number): Applied {
@@ -189,27 +271,22 @@ export class Engine {
     u.begin();
     const nextOrder = this.nextOrder;
     const nextTrade = this.nextTrade;
-    this.ops = [];
-    this.moves = [];
-    this.reports = [];
+    this.nOps = 0;
+    this.nReports = 0;
+    let result: unknown;
     try {
       this.sweepExpired(at);
-      const result = this.dispatch(command, at);
-      const applied: Applied = { result, ops: this.ops, reports: this.reports };
-      this.ledger.applyMovements(this.moves);
-      u.commit();
-      return applied;
+      result = this.dispatch(command, at);
     } catch (e) {
       u.rollback();
       this.nextOrder = nextOrder;
+      this.byN.length = nextOrder;
       this.nextTrade = nextTrade;
       throw e;
-    } finally {
-      // Drop the references; the next apply allocates fresh arrays (the returned ones belong to the caller).
-      this.ops = NONE_OPS;
-      this.moves = NONE_MOVES;
-      this.reports = NONE_REPORTS;
     }
+    u.commit();
+    // Fresh arrays: the returned ones belong to the caller.
+    return { result, ops: take(this.ops, this.nOps), reports: take(this.reports, this.nReports) };
   }
 
   private dispatch(c: Command, at: number): unknown {
@@ -249,7 +326,7 @@ export class Engine {
         });
         const cancelled: string[] = [];
         if (c.type === "replaceQuotes") {
-          for (const o of byAge(acct.open)) if (o.mkt === mkt) {
+          for (const o of byAge(acct)) if (o.mkt === mkt) {
             this.cancelResting(o, "cancelled", "replaced", at);
             cancelled.push(o.id);
           }
@@ -263,7 +340,7 @@ export class Engine {
         const acct = this.accts.get(addressOf(c.account, "account"));
         if (c.marketId !== undefined && typeof c.marketId !== "bigint") return invalid("marketId must be a bigint");
         const cancelled: string[] = [];
-        if (acct) for (const o of byAge(acct.open)) if (c.marketId === undefined || o.mkt.id === c.marketId) {
+        if (acct) for (const o of byAge(acct)) if (c.marketId === undefined || o.mkt.id === c.marketId) {
           this.cancelResting(o, "cancelled", "cancel_all", at);
           cancelled.push(o.id);
         }
@@ -290,7 +367,7 @@ export class Engine {
   // ---------------------------------------------------------------- accounts and balances
 
   private newAcct(addr: Address, signupAt: number, opened: boolean): Acct {
-    const a: Acct = { addr, signupAt, opened, seq: 0, periodIdx: 0, freeUsed: 0, paid: 0, bals: new Map(), open: new Set(), cids: new Map(), ep: 0 };
+    const a: Acct = { addr, signupAt, opened, seq: 0, periodIdx: 0, freeUsed: 0, paid: 0, bals: new Map(), openHead: null, cids: new Map(), ep: 0 };
     this.accts.set(addr, a);
     this.u.fn(() => this.accts.delete(addr));
     return a;
@@ -314,11 +391,11 @@ export class Engine {
     return { account: addr, signupAt: acct.signupAt, allowance: this.allowanceOf(acct, at) };
   }
 
-  private bal(addr: Address, asset: bigint): Bal {
+  private bal(addr: Address, asset: bigint): MBal {
     const a = this.accts.get(addr) ?? this.newAcct(addr, 0, false);
-    let b = a.bals.get(asset);
+    let b = a.bals.get(asset) as MBal | undefined;
     if (!b) {
-      const nb: Bal = { v: 0n, r: 0n, ep: 0 };
+      const nb: MBal = { v: 0n, r: 0n, ep: 0, addr, asset, pend: false };
       a.bals.set(asset, nb);
       this.u.fn(() => a.bals.delete(asset));
       b = nb;
@@ -326,12 +403,18 @@ export class Engine {
     return b;
   }
 
-  /** Applies an op's movements to the engine balances (checks: no account but the supply below its reservations). */
+  /**
+   * Applies an op's movements to the engine balances (checks: no account but the supply below its reservations) and
+   * marks the balances for the ledger mirror (a rolled-back mark is harmless: the mirror copies the restored value).
+   */
   private emit(op: JournalOp): void {
     const mv = movementsOfOp(op, this.ctx);
-    for (const m of mv) {
+    const u = this.u;
+    const pending = this.pending;
+    for (let i = 0; i < mv.length; i++) {
+      const m = mv[i]!;
       const from = this.bal(m.from, m.assetId);
-      this.u.saveBal(from);
+      u.saveBal(from);
       from.v -= m.amount;
       if (from.v < from.r && m.from !== SUPPLY) {
         reject("INSUFFICIENT_BALANCE", 409, `insufficient available balance of asset ${m.assetId} for ${m.from}`, {
@@ -341,11 +424,18 @@ export class Engine {
         });
       }
       const to = this.bal(m.to, m.assetId);
-      this.u.saveBal(to);
+      u.saveBal(to);
       to.v += m.amount;
-      this.moves.push(m);
+      if (!from.pend) {
+        from.pend = true;
+        pending.push(from);
+      }
+      if (!to.pend) {
+        to.pend = true;
+        pending.push(to);
+      }
     }
-    this.ops.push(op);
+    this.ops[this.nOps++] = op;
   }
 
   private credit(account: unknown, amount: unknown, reason: unknown): unknown {
@@ -520,7 +610,7 @@ export class Engine {
     const net = c.direction === "BUY" ? collateral : collateral - fee;
     this.u.saveAcct(acct);
     const avgBps = Number((net * 10_000n) / shares);
-    this.reports.push({
+    this.reports[this.nReports++] = {
       account: acct.addr,
       seq: ++acct.seq,
       at,
@@ -540,7 +630,7 @@ export class Engine {
       fillSize: shares,
       fee,
       liquidity: "taker",
-    });
+    };
     return { tradeId, marketId: m.idStr, outcome: c.outcome, direction: c.direction, shares, collateral: net, fee, priceAfterWad: prices({ b: st.b, q })[c.outcome]! };
   }
 
@@ -612,7 +702,7 @@ export class Engine {
     if (s.outcome !== 0 && s.outcome !== 1) invalid("outcome must be 0 (YES) or 1 (NO)");
     if (s.action !== "buy" && s.action !== "sell") invalid("action must be buy or sell");
     if (!isInt(s.priceBps, 1, 9_999)) invalid("priceBps must be an integer 1..9999");
-    if (typeof s.size !== "bigint" || s.size <= 0n || s.size > MAX_ORDER_SIZE || s.size % LOT !== 0n) {
+    if (typeof s.size !== "bigint" || s.size <= 0n || s.size > MAX_ORDER_SIZE || !isLotMultiple(s.size)) {
       invalid(`size must be a positive multiple of ${LOT} (0.01 share) up to ${MAX_ORDER_SIZE}`);
     }
     if (s.tif !== "GTC" && s.tif !== "GTD" && s.tif !== "IOC" && s.tif !== "FOK") invalid("tif must be GTC, GTD, IOC or FOK");
@@ -691,31 +781,29 @@ export class Engine {
       next: null,
       dead: false,
       ep: this.u.ep,
+      aPrev: null,
+      aNext: null,
     };
-    this.orders.set(o.id, o);
+    this.byN.push(o); // index n (byN.length === n); apply truncates it on rollback
     if (o.cid !== undefined) acct.cids.set(o.cid, o);
-    this.u.fn(() => {
-      this.orders.delete(o.id);
-      if (o.cid !== undefined) acct.cids.delete(o.cid);
-      o.dead = true;
-    });
-    this.report(o, "new", at);
+    this.u.newOrder(o);
+    this.report(o, "new", at, undefined);
 
     if (s.tif === "FOK" && crosses && this.fillable(o) < o.size) {
       o.status = "cancelled";
-      this.report(o, "cancelled", at, { reason: "fok_not_fillable" });
+      this.report(o, "cancelled", at, "fok_not_fillable");
       return o;
     }
     if (crosses) this.match(o, at);
     if (o.rem === 0n) return o;
     if (o.tif === "IOC" || o.tif === "FOK") {
       o.status = "cancelled";
-      this.report(o, "cancelled", at, { reason: s.tif === "FOK" ? "fok_not_fillable" : "ioc_remainder" });
+      this.report(o, "cancelled", at, s.tif === "FOK" ? "fok_not_fillable" : "ioc_remainder");
       return o;
     }
     // Rest: lock what it can need as a maker (makers pay no fee).
-    o.res = buy ? (o.rem * BigInt(o.price)) / 10_000n : o.rem;
-    const b = this.bal(acct.addr, o.resAsset);
+    o.res = buy ? notional(o.rem, o.price) : o.rem;
+    const b = acct.bals.get(o.resAsset) ?? this.bal(acct.addr, o.resAsset);
     this.u.saveBal(b);
     b.r += o.res;
     if (b.v < b.r) {
@@ -726,8 +814,7 @@ export class Engine {
       });
     }
     book.insert(o);
-    acct.open.add(o);
-    this.u.fn(() => acct.open.delete(o));
+    this.openAdd(acct, o);
     if (o.tif === "GTD") {
       this.expiries.push(o);
       this.u.fn(() => this.removeExpiry(o));
@@ -798,7 +885,7 @@ export class Engine {
     m.rem -= f;
     m.filled += f;
     m.updatedAt = at;
-    const newRes = m.action === "buy" ? (m.rem * BigInt(m.price)) / 10_000n : m.rem;
+    const newRes = m.action === "buy" ? notional(m.rem, m.price) : m.rem;
     const mb = m.acct.bals.get(m.resAsset)!;
     this.u.saveBal(mb);
     mb.r -= m.res - newRes;
@@ -815,12 +902,31 @@ export class Engine {
     if (m.rem === 0n) {
       m.status = "filled";
       mkt.book.remove(m);
-      m.acct.open.delete(m);
-      this.u.fn(() => m.acct.open.add(m));
+      this.openDelete(m);
     } else m.status = "partially_filled";
     t.status = t.rem === 0n ? "filled" : "partially_filled";
-    this.report(m, "fill", at, { tradeId, fillPriceBps: m.price, fillSize: f, fee: 0n, liquidity: "maker", matchKind: kindName, counterOrderId: t.id });
-    this.report(t, "fill", at, { tradeId, fillPriceBps: takerPrice, fillSize: f, fee, liquidity: "taker", matchKind: kindName, counterOrderId: m.id });
+    this.fillReport(m, at, tradeId, m.price, f, 0n, "maker", kindName, t.id);
+    this.fillReport(t, at, tradeId, takerPrice, f, fee, "taker", kindName, m.id);
+  }
+
+  /** Links a new resting order at the head of its account's resting list. */
+  private openAdd(a: Acct, o: Order): void {
+    const head = a.openHead ?? null;
+    o.aNext = head;
+    if (head) head.aPrev = o;
+    a.openHead = o;
+    this.u.openAdded(o);
+  }
+
+  /** Unlinks an order from its account's resting list. */
+  private openDelete(o: Order): void {
+    const prev = o.aPrev ?? null;
+    const next = o.aNext ?? null;
+    if (prev) prev.aNext = next;
+    else o.acct.openHead = next;
+    if (next) next.aPrev = prev;
+    o.aPrev = o.aNext = null;
+    this.u.openDeleted(o, prev, next);
   }
 
   /** Takes a resting order off the book and releases its lock. */
@@ -833,9 +939,8 @@ export class Engine {
     o.mkt.book.remove(o);
     o.status = status;
     o.updatedAt = at;
-    o.acct.open.delete(o);
-    this.u.fn(() => o.acct.open.add(o));
-    this.report(o, status, at, reason ? { reason } : undefined);
+    this.openDelete(o);
+    this.report(o, status, at, reason);
   }
 
   private sweepExpired(at: number): void {
@@ -849,10 +954,9 @@ export class Engine {
 
   private cancelOrder(account: unknown, orderId: unknown, clientOrderId: unknown, at: number): unknown {
     const addr = addressOf(account, "account");
-    const acct = this.accts.get(addr);
     let o: Order | undefined;
-    if (typeof orderId === "string") o = this.orders.get(orderId);
-    else if (typeof clientOrderId === "string") o = acct?.cids.get(clientOrderId);
+    if (typeof orderId === "string") o = this.orderById(orderId);
+    else if (typeof clientOrderId === "string") o = this.accts.get(addr)?.cids.get(clientOrderId);
     else return invalid("orderId or clientOrderId is required");
     if (!o || o.acct.addr !== addr) return reject("ORDER_NOT_FOUND", 404, "order not found");
     if (isResting(o)) this.cancelResting(o, "cancelled", "user", at);
@@ -860,28 +964,57 @@ export class Engine {
     return this.view(o);
   }
 
-  private report(o: Order, kind: ReportKind, at: number, extra?: Partial<ExecutionReport>): void {
+  private orderById(id: string): Order | undefined {
+    const n = orderNumber(id);
+    return n > 0 && n < this.byN.length ? this.byN[n] : undefined;
+  }
+
+  /**
+   * A "new", "cancelled" or "expired" report. Key order is part of the journaled JSON: the base fields, then
+   * clientOrderId, then reason.
+   */
+  private report(o: Order, kind: ReportKind, at: number, reason: CancelReason | undefined): void {
     const a = o.acct;
     this.u.saveAcct(a);
-    const r: ExecutionReport = {
-      account: a.addr,
-      seq: ++a.seq,
-      at,
-      kind,
-      orderId: o.id,
-      marketId: o.mkt.idStr,
-      status: o.status,
-      outcome: o.outcome,
-      action: o.action,
-      priceBps: o.price,
-      size: o.size,
-      filledSize: o.filled,
-      remainingSize: o.status === "cancelled" || o.status === "expired" ? 0n : o.rem,
-      tif: o.tif,
-    };
-    if (o.cid !== undefined) r.clientOrderId = o.cid;
-    if (extra) Object.assign(r, extra);
-    this.reports.push(r);
+    const seq = ++a.seq;
+    const remainingSize = o.status === "cancelled" || o.status === "expired" ? 0n : o.rem;
+    let r: ExecutionReport;
+    if (o.cid === undefined && reason !== undefined) {
+      // The common cancel, as one literal (same keys, same order as the general case below).
+      r = {
+        account: a.addr, seq, at, kind, orderId: o.id, marketId: o.mkt.idStr, status: o.status, outcome: o.outcome, action: o.action,
+        priceBps: o.price, size: o.size, filledSize: o.filled, remainingSize, tif: o.tif, reason,
+      };
+    } else {
+      r = {
+        account: a.addr, seq, at, kind, orderId: o.id, marketId: o.mkt.idStr, status: o.status, outcome: o.outcome, action: o.action,
+        priceBps: o.price, size: o.size, filledSize: o.filled, remainingSize, tif: o.tif,
+      };
+      if (o.cid !== undefined) r.clientOrderId = o.cid;
+      if (reason !== undefined) r.reason = reason;
+    }
+    this.reports[this.nReports++] = r;
+  }
+
+  /** A "fill" report, built as one literal (same keys, same order as report() plus the fill fields). */
+  private fillReport(
+    o: Order, at: number, tradeId: string, fillPriceBps: number, fillSize: bigint, fee: bigint, liquidity: "maker" | "taker", matchKind: MatchKindName, counterOrderId: string,
+  ): void {
+    const a = o.acct;
+    this.u.saveAcct(a);
+    if (o.cid !== undefined) {
+      this.reports[this.nReports++] = {
+        account: a.addr, seq: ++a.seq, at, kind: "fill", orderId: o.id, marketId: o.mkt.idStr, status: o.status, outcome: o.outcome, action: o.action,
+        priceBps: o.price, size: o.size, filledSize: o.filled, remainingSize: o.rem, tif: o.tif, clientOrderId: o.cid,
+        tradeId, fillPriceBps, fillSize, fee, liquidity, matchKind, counterOrderId,
+      };
+    } else {
+      this.reports[this.nReports++] = {
+        account: a.addr, seq: ++a.seq, at, kind: "fill", orderId: o.id, marketId: o.mkt.idStr, status: o.status, outcome: o.outcome, action: o.action,
+        priceBps: o.price, size: o.size, filledSize: o.filled, remainingSize: o.rem, tif: o.tif,
+        tradeId, fillPriceBps, fillSize, fee, liquidity, matchKind, counterOrderId,
+      };
+    }
   }
 
   // ---------------------------------------------------------------- read views
@@ -953,12 +1086,12 @@ export class Engine {
     const a = this.accts.get(normalizeAccount(account));
     if (!a) return [];
     const out: OrderView[] = [];
-    for (const o of byAge(a.open)) if (marketId === undefined || o.mkt.id === marketId) out.push(this.view(o));
+    for (const o of byAge(a)) if (marketId === undefined || o.mkt.id === marketId) out.push(this.view(o));
     return out;
   }
 
   order(orderId: string): OrderView | undefined {
-    const o = this.orders.get(orderId);
+    const o = this.orderById(orderId);
     return o ? this.view(o) : undefined;
   }
 
