@@ -19,6 +19,8 @@ describe("loadConfig", () => {
   it("names the bad variable in one line", () => {
     assert.throws(() => loadConfig({ PORT: "eighty" }), (e: unknown) => e instanceof ConfigError && e.variable === "PORT" && /^configuration: PORT /.test(e.message) && !e.message.includes("\n"));
     assert.throws(() => loadConfig({ RPC_URL: "not a url" }), (e: unknown) => e instanceof ConfigError && e.variable === "RPC_URL");
+    assert.throws(() => loadConfig({ PONDER_POLLING_MS: "fast" }), (e: unknown) => e instanceof ConfigError && e.variable === "PONDER_POLLING_MS");
+    assert.throws(() => loadConfig({ PONDER_LOG_LEVEL: "loud" }), (e: unknown) => e instanceof ConfigError && e.variable === "PONDER_LOG_LEVEL");
   });
   it("is documented: the README's configuration table names every variable", () => {
     const readme = readFileSync(join(__dirname, "..", "README.md"), "utf8");

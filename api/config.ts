@@ -44,6 +44,10 @@ export const configSchema = z.object({
   BATCH_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   BATCH_MAX_OPS: z.coerce.number().int().min(1).default(500),
   PONDER_PORT: port.default(42069),
+  /** How often the indexer polls the chain for new blocks (ms); passed to Ponder's pollingInterval. */
+  PONDER_POLLING_MS: z.coerce.number().int().min(10).max(60_000).default(100),
+  /** Log level of the Ponder process (its own levels). */
+  PONDER_LOG_LEVEL: z.enum(["silent", "fatal", "error", "warn", "info", "debug", "trace"]).default("warn"),
   INDEXER_ENABLED: bool.default(true),
   /** Postgres schema the service uses (created if missing); lets tests and stacks share one server. */
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase SQL identifier").optional(),

@@ -36,7 +36,8 @@ export async function startIndexer(config: Config, deployment: { file: string; c
     RPC_URL: config.rpcUrl,
     DEPLOYMENT_FILE: deployment.file,
     PONDER_TELEMETRY_DISABLED: "true",
-    PONDER_LOG_LEVEL: process.env.PONDER_LOG_LEVEL ?? "warn",
+    PONDER_LOG_LEVEL: config.PONDER_LOG_LEVEL,
+    PONDER_POLLING_MS: String(config.PONDER_POLLING_MS), // validated here; ponder.config.ts reads it
   };
   if (config.DATABASE_URL) {
     env.DATABASE_URL = config.DATABASE_URL;
