@@ -134,7 +134,7 @@ function runCore(ops: StreamOp[]): number {
   const u = new Undo();
   const book = new Book(u);
   const accts: Acct[] = [...makers, TAKER].map((addr) => ({
-    addr, signupAt: 0, opened: true, seq: 0, periodIdx: 0, freeUsed: 0, paid: 0, bals: new Map(), open: new Set(), cids: new Map(), ep: 0,
+    addr, signupAt: 0, opened: true, seq: 0, periodIdx: 0, freeUsed: 0, paid: 0, bals: new Map(), openHead: null, cids: new Map(), ep: 0,
   }));
   const bals: Bal[] = accts.map((a) => {
     const b: Bal = { v: 10n ** 18n, r: 0n, ep: 0 };

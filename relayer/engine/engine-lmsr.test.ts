@@ -230,3 +230,37 @@ describe("engine: ternary LMSR markets", () => {
     assert.equal(refund?.type === "VOID_REFUND" && refund.refund, 2n);
   });
 });
+
+describe("engine: LMSR and the fill allowance", () => {
+  it("at zero, refuses new LMSR trades and partial sells without a trace, and lets a verified full close through", async () => {
+    const s = setup({ allowance: { enabled: true, freePerPeriod: 1, periodMs: 7 * 86_400_000 } });
+    s.run(lmsrMarket({ outcomes: 2 }));
+    const trade = (direction: "BUY" | "SELL", shares: bigint) => s.run({ type: "lmsrTrade", account: A, marketId: ID, outcome: 0, direction, shares });
+    trade("BUY", 3n * SHARE); // the one free wallet-side of the period
+    assert.equal(s.e.allowance(A, s.now()).remaining, 0);
+    const root = await s.e.ledger.root();
+    const q = [...s.e.market(ID)!.lmsr!.q];
+    const e = rejects(() => trade("BUY", SHARE), "FILL_ALLOWANCE_EXHAUSTED");
+    assert.equal(e.status, 402);
+    rejects(() => trade("SELL", SHARE), "FILL_ALLOWANCE_EXHAUSTED");
+    rejects(() => trade("SELL", 4n * SHARE), "FILL_ALLOWANCE_EXHAUSTED"); // more than held is no close either
+    assert.equal(await s.e.ledger.root(), root);
+    assert.deepEqual(s.e.market(ID)!.lmsr!.q, q);
+    trade("SELL", 3n * SHARE);
+    assert.equal(s.e.balance(A, asset(0)).total, 0n);
+    assert.equal(s.e.allowance(A, s.now()).remaining, 0);
+  });
+});
+
+describe("engine: stamped fees", () => {
+  it("caps every stamped fee at the on-chain factory's MAX_FEE_BPS (1000) and names the field", () => {
+    const s = setup();
+    for (const f of ["takerFeeBps", "sellExitFeeBps", "winningsExitFeeBps"] as const) {
+      const e = rejects(() => s.run(lmsrMarket({ [f]: 1_001 })), "INVALID_PAYLOAD");
+      assert.equal(e.extensions?.field, f);
+      assert.equal(s.e.market(ID), undefined);
+    }
+    s.run(lmsrMarket({ takerFeeBps: 1_000, sellExitFeeBps: 1_000, winningsExitFeeBps: 1_000 }));
+    assert.equal(s.e.market(ID)!.sellExitFeeBps, 1_000);
+  });
+});

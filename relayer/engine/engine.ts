@@ -25,7 +25,7 @@ import {
   type OutcomeIndex,
 } from "../../decoder";
 import { Book, NO_ASK, NO_BID, type Acct, type Bal, type Market, type Order } from "./book";
-import { exitFee, takerFee } from "./fees";
+import { exitFee, MAX_FEE_BPS, takerFee } from "./fees";
 import { bFromSeed, prices, quoteBuyForCost, quoteBuyShares, quoteSell, voidPayout, type BuyQuote, type LmsrState } from "../pricing/lmsr";
 import {
   EngineRejection,
@@ -468,7 +468,8 @@ export class Engine {
     } else if (c.seed !== undefined || c.funder !== undefined) return invalid("seed and funder are for LMSR markets");
     if (c.feeModel !== "notional-v1" && c.feeModel !== "shares-v2") return invalid("feeModel must be notional-v1 or shares-v2");
     for (const f of ["takerFeeBps", "sellExitFeeBps", "winningsExitFeeBps"] as const) {
-      if (!isInt(c[f], 0, 10_000)) return invalid(`${f} must be an integer 0..10000`);
+      // The on-chain factory's cap (LmsrFactory.MAX_FEE_BPS): both lanes stamp fees in the same range.
+      if (!isInt(c[f], 0, MAX_FEE_BPS)) return invalid(`${f} must be an integer 0..${MAX_FEE_BPS}`, { field: f });
     }
     const id = c.marketId;
     const m: Market = {

@@ -2,10 +2,10 @@
  * Taker fees of an order-book fill: the shared pricing module (relayer/pricing/fees.ts) computes them, so the
  * engine, quotes and the contracts round the same way. `priceBps` is the taker's own-outcome execution price.
  */
-import { exitFee, takerFee as pricingTakerFee } from "../pricing/fees";
+import { exitFee, MAX_FEE_BPS, takerFee as pricingTakerFee } from "../pricing/fees";
 import type { FeeModel } from "./types";
 
-export { exitFee };
+export { exitFee, MAX_FEE_BPS };
 
 /** notional-v1: ceil(price * size / 10000 * feeBps / 10000). */
 export function notionalFee(priceBps: number, size: bigint, feeBps: number): bigint {
