@@ -31,6 +31,30 @@ describe("lockDirectory", () => {
     await new Promise((r) => child.once("exit", r));
     lockDirectory(dir)();
   });
+
+  it("lets exactly one of several processes take over the same stale lock", async () => {
+    const dir = join(tmp, "lock3");
+    mkdirSync(dir, { recursive: true });
+    const dead = spawn(process.execPath, ["-e", ""]);
+    await new Promise((r) => dead.once("exit", r));
+    writeFileSync(join(dir, ".lock"), `${dead.pid} -`);
+    // Each contender waits for a shared start instant, tries once, holds a won lock for a while, and says how it went.
+    const startAt = Date.now() + 1_500;
+    const script = `const { lockDirectory } = require(${JSON.stringify(join(__dirname, "lock.ts"))});
+      while (Date.now() < ${startAt}) {}
+      try { lockDirectory(${JSON.stringify(dir)}); console.log("won"); setTimeout(() => {}, 1500); }
+      catch (e) { console.log(e.name); }`;
+    const outcomes = await Promise.all(
+      Array.from({ length: 4 }, () => new Promise<string>((resolve) => {
+        const c = spawn(process.execPath, ["--import", "tsx", "-e", script]);
+        let out = "";
+        c.stdout.on("data", (d) => (out += d));
+        c.once("exit", () => resolve(out.trim()));
+      })),
+    );
+    assert.equal(outcomes.filter((o) => o === "won").length, 1, outcomes.join(", "));
+    assert.ok(outcomes.every((o) => o === "won" || o === "DirectoryLockedError"), outcomes.join(", "));
+  });
 });
 
 describe("migrate", () => {

@@ -3,8 +3,10 @@
  *
  * PGlite has no lock of its own: two processes on one directory silently lose committed rows. The lock file holds
  * the owner's pid; a lock whose process is gone (crash, SIGKILL) is taken over at once, so a restart never waits.
+ * Taking over happens under a second, short-lived lock (`.lock.takeover`), and the stale content is read again under
+ * it: two processes that both found the same stale lock can never remove each other's fresh one.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 
@@ -27,11 +29,46 @@ function alive(pid: number): boolean {
   }
 }
 
+/** A takeover lock older than this was left by a process that died inside the takeover (a few statements long). */
+const TAKEOVER_STALE_MS = 10_000;
+
+function readOwner(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+}
+
+/** Removes `file` if it still holds `staleContent`, serialised with every other process doing the same. */
+function removeStale(file: string, staleContent: string): void {
+  const takeover = `${file}.takeover`;
+  let fd: number;
+  try {
+    fd = openSync(takeover, "wx");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    try {
+      if (Date.now() - statSync(takeover).mtimeMs > TAKEOVER_STALE_MS) rmSync(takeover, { force: true });
+    } catch {
+      // gone meanwhile: the other process finished its takeover
+    }
+    return; // someone else is taking over; the caller's next attempt sees the result
+  }
+  try {
+    if (readOwner(file) === staleContent) rmSync(file, { force: true });
+  } finally {
+    closeSync(fd);
+    rmSync(takeover, { force: true });
+  }
+}
+
 /** Takes the lock or throws DirectoryLockedError. Returns the release function. */
 export function lockDirectory(dir: string, pid = process.pid): () => void {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, ".lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(file, "wx");
       writeSync(fd, `${pid} ${pid === process.pid ? PROCESS_TOKEN : "-"}`);
@@ -44,12 +81,14 @@ export function lockDirectory(dir: string, pid = process.pid): () => void {
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const [ownerText, token] = readFileSync(file, "utf8").trim().split(" ");
+      const content = readOwner(file);
+      if (content === null) continue; // released meanwhile
+      const [ownerText, token] = content.trim().split(" ");
       const owner = Number(ownerText);
       // Our own pid with another token is a dead predecessor's lock; with our token it is a second open in this process.
       const ownerLives = owner === process.pid ? token === PROCESS_TOKEN : Number.isInteger(owner) && owner > 0 && alive(owner);
       if (ownerLives) throw new DirectoryLockedError(dir, owner);
-      rmSync(file, { force: true }); // stale: its owner is gone
+      removeStale(file, content); // stale: its owner is gone
     }
   }
   throw new DirectoryLockedError(dir, -1);
