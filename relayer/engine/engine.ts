@@ -359,6 +359,8 @@ export class Engine {
         acct.paid += c.fills;
         return this.allowanceOf(acct, at);
       }
+      case "expireOrders":
+        return null; // apply() swept the due GTD orders before dispatching
       default:
         return invalid(`unknown command type ${String((c as { type?: unknown }).type)}`);
     }
@@ -821,6 +823,20 @@ export class Engine {
       this.u.fn(() => this.removeExpiry(o));
     }
     return o;
+  }
+
+  /**
+   * The earliest `expiresAt` of a resting GTD order, or undefined. Drops heap entries of orders no longer resting
+   * (filled or cancelled before expiry) on the way: they affect nothing, so dropping them between commands keeps
+   * replay identical.
+   */
+  nextExpiry(): number | undefined {
+    const h = this.expiries;
+    for (let top = h.peek(); top; top = h.peek()) {
+      if (!top.dead && isResting(top)) return top.expiresAt;
+      h.pop();
+    }
+    return undefined;
   }
 
   private removeExpiry(o: Order): void {

@@ -80,6 +80,8 @@ export interface CancelAllCommand { type: "cancelAll"; account: Address; marketI
 export interface ResolveMarketCommand { type: "resolveMarket"; marketId: bigint; winningOutcome: number }
 export interface VoidMarketCommand { type: "voidMarket"; marketId: bigint }
 export interface AddFillCreditsCommand { type: "addFillCredits"; account: Address; fills: number }
+/** Expires the GTD orders due at `at` and nothing else (every command does that first; this one exists for the timer). */
+export interface ExpireOrdersCommand { type: "expireOrders" }
 
 export type Command =
   | OpenAccountCommand
@@ -93,6 +95,7 @@ export type Command =
   | ResolveMarketCommand
   | VoidMarketCommand
   | AddFillCreditsCommand
+  | ExpireOrdersCommand
   | LmsrTradeCommand;
 
 export type ReportKind = "new" | "fill" | "cancelled" | "expired";

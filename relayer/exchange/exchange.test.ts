@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { openTestDatabase } from "../../test/support/db";
-import { manualClock } from "../clock";
+import { manualClock, systemClock } from "../clock";
 import type { Database } from "../db/client";
 import { EngineRejection, type ExecutionReport } from "../engine";
 import { readFrom } from "../journal";
@@ -111,4 +111,55 @@ describe("Exchange (journal-backed single writer)", () => {
     assert.equal(await again.engine.ledger.root(), await ex.engine.ledger.root());
     await again.close();
   });
+
+  it("expires a resting GTD order at its expiry with one journaled expireOrders command, and replays it", async () => {
+    const db2 = await openTestDatabase();
+    try {
+      const clock2 = manualClock();
+      const ex = await Exchange.open({ db: db2, clock: clock2, engineConfig: runEngineConfig, expiryTimer: false });
+      for (const c of setupCommands(TRADERS, clock2.now())) await ex.submit(c);
+      const expiresAt = clock2.now() + 60_000;
+      const placed = await ex.submit({ type: "placeOrder", account: traderOf(0), marketId: 1n, outcome: 0, action: "buy", priceBps: 4000, size: 10_000n, tif: "GTD", expiresAt });
+      const orderId = (placed.result as { orderId: string }).orderId;
+      const seen: ExecutionReport[] = [];
+      ex.onReports((r) => seen.push(...r));
+      clock2.advance(59_999);
+      assert.equal(await ex.expireDue(), false, "not due yet: nothing is journaled");
+      const seqBefore = ex.nextSeq;
+      clock2.advance(1);
+      assert.equal(await ex.expireDue(), true);
+      assert.equal(ex.nextSeq, seqBefore + 1);
+      assert.equal(await ex.expireDue(), false, "nothing left to expire");
+      assert.deepEqual(seen.map((r) => [r.kind, r.orderId, r.at]), [["expired", orderId, expiresAt]]);
+      assert.equal(ex.engine.order(orderId)!.status, "expired");
+      assert.equal(ex.engine.balance(traderOf(0), 0n).reserved, 0n, "the lock is released");
+      const [entry] = await readFrom(db2, seqBefore - 1);
+      assert.equal(entry.command, JSON.stringify({ type: "expireOrders" }));
+      await ex.close();
+      const again = await Exchange.open({ db: db2, clock: clock2, engineConfig: runEngineConfig, expiryTimer: false });
+      assert.equal(again.engine.order(orderId)!.status, "expired");
+      assert.equal(await again.engine.ledger.root(), await ex.engine.ledger.root());
+      await again.close();
+    } finally {
+      await db2.close();
+    }
+  });
+
+  it("the expiry timer expires a GTD order on the wall clock without any other command", { timeout: 20_000 }, async () => {
+    const db2 = await openTestDatabase();
+    try {
+      const ex = await Exchange.open({ db: db2, clock: systemClock, engineConfig: runEngineConfig });
+      for (const c of setupCommands(TRADERS, Date.now())) await ex.submit(c);
+      const expired = new Promise<ExecutionReport>((resolve) => ex.onReports((r) => r.forEach((x) => x.kind === "expired" && resolve(x))));
+      const expiresAt = Date.now() + 300;
+      const placed = await ex.submit({ type: "placeOrder", account: traderOf(1), marketId: 1n, outcome: 1, action: "buy", priceBps: 3000, size: 10_000n, tif: "GTD", expiresAt });
+      const report = await expired;
+      assert.equal(report.orderId, (placed.result as { orderId: string }).orderId);
+      assert.ok(report.at >= expiresAt, "never before its expiry");
+      await ex.close();
+    } finally {
+      await db2.close();
+    }
+  });
 });
+

@@ -43,7 +43,16 @@ export interface ExchangeOptions {
   onCommitted?: (opCount: number) => void;
   /** Wait between rebuild attempts after a failed journal write. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Submit an `expireOrders` command when the earliest resting GTD order falls due (default true), so it leaves the
+   * book and its `expired` report goes out at its expiry, not at the next command. Tests on a manual clock turn it
+   * off and call `expireDue()`.
+   */
+  expiryTimer?: boolean;
 }
+
+/** setTimeout's ceiling (about 24.8 days); a later expiry re-arms when this fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A journal entry replayed to different ops than were stored: the engine is not deterministic over its journal. */
 export class DeterminismError extends Error {
@@ -91,6 +100,7 @@ export class Exchange {
   #unavailable: string | null = null;
   #recovering: Promise<void> | null = null;
   #closed = false;
+  #expiryTimer: { at: number; handle: NodeJS.Timeout } | null = null;
   readonly #listeners = new Set<(reports: ExecutionReport[]) => void>();
   readonly #opts: ExchangeOptions;
   readonly #log: ExchangeLog;
@@ -109,7 +119,41 @@ export class Exchange {
     const writer = await JournalWriter.open(opts.db);
     if (writer.nextSeq !== lastSeq + 1) throw new Error(`the journal grew during the rebuild (another writer?): next seq ${writer.nextSeq}, replayed ${lastSeq}`);
     opts.log?.info({ entries: lastSeq }, "exchange rebuilt from the journal");
-    return new Exchange(opts, engine, writer, lastAt);
+    const exchange = new Exchange(opts, engine, writer, lastAt);
+    exchange.#armExpiry();
+    return exchange;
+  }
+
+  /**
+   * Expires the GTD orders due by the clock now, as one journaled `expireOrders` command; does nothing (and journals
+   * nothing) when none is due. Returns whether a command was submitted.
+   */
+  async expireDue(): Promise<boolean> {
+    if (this.unavailable) return false;
+    const due = this.#engine.nextExpiry();
+    if (due === undefined || due > Math.max(this.#opts.clock.now(), this.#lastAt)) return false;
+    await this.submit({ type: "expireOrders" });
+    return true;
+  }
+
+  /** (Re)arms the timer for the earliest resting GTD order, unless one is already set for that instant or earlier. */
+  #armExpiry(): void {
+    if (this.#opts.expiryTimer === false || this.#closed) return;
+    const due = this.#engine.nextExpiry();
+    if (due === undefined) return;
+    if (this.#expiryTimer && this.#expiryTimer.at <= due) return;
+    if (this.#expiryTimer) clearTimeout(this.#expiryTimer.handle);
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, due - this.#opts.clock.now()));
+    const handle = setTimeout(() => {
+      this.#expiryTimer = null;
+      this.expireDue()
+        .catch((err) => this.#log.warn({ err }, "expiring GTD orders failed; retrying at the next command"))
+        .finally(() => {
+          if (!this.unavailable) this.#armExpiry(); // a rebuild re-arms when it is done
+        });
+    }, delay);
+    handle.unref(); // never keeps a process alive
+    this.#expiryTimer = { at: due, handle };
   }
 
   /** The live engine, for read views only (it is replaced after a rebuild: do not keep the reference). */
@@ -138,6 +182,7 @@ export class Exchange {
     const at = Math.max(this.#opts.clock.now(), this.#lastAt);
     const applied = this.#engine.apply(command, at);
     this.#lastAt = at;
+    this.#armExpiry();
     const opCount = applied.ops.length;
     const writer = this.#writer;
     try {
@@ -183,6 +228,8 @@ export class Exchange {
 
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#expiryTimer) clearTimeout(this.#expiryTimer.handle);
+    this.#expiryTimer = null;
     await this.#writer.drain();
     await this.#recovering;
   }
@@ -204,6 +251,9 @@ export class Exchange {
           this.#writer = next;
           this.#lastAt = Math.max(this.#lastAt, lastAt);
           this.#unavailable = null;
+          if (this.#expiryTimer) clearTimeout(this.#expiryTimer.handle);
+          this.#expiryTimer = null; // the rebuilt engine's expiries decide the next wake-up
+          this.#armExpiry();
           this.#log.info({ entries: lastSeq }, "exchange rebuilt after a failed write");
           return;
         } catch (e) {
