@@ -37,7 +37,8 @@ interface ICommittedLedger {
     /// @notice ERC-1155 movement of a legacy batch (zero address = supply account).
     event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value);
 
-    /// @notice ERC-1155 movements of a legacy batch sharing `from` and `to`.
+    /// @notice ERC-1155 movements sharing `from` and `to`. Declared because the spec lists it (replayers handle it);
+    /// this implementation never emits it: every movement of a legacy batch is a TransferSingle.
     event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values);
 
     /// @notice The owner proposed `newOperator`; it takes over when it accepts.

@@ -10,13 +10,15 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 /// `transferWithAuthorization` / `receiveWithAuthorization` / `cancelAuthorization` as used by the x402 payment flow.
 /// @dev Never deploy outside a development chain: anyone can mint.
 contract TestUSDC is ERC20, EIP712 {
-    /// @notice EIP-3009 type hashes, as in Circle's FiatToken.
+    /// @notice EIP-3009 type hash of the authorization `transferWithAuthorization` checks (as in Circle's FiatToken).
     bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH = keccak256(
         "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
     );
+    /// @notice EIP-3009 type hash of the authorization `receiveWithAuthorization` checks (as in Circle's FiatToken).
     bytes32 public constant RECEIVE_WITH_AUTHORIZATION_TYPEHASH = keccak256(
         "ReceiveWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
     );
+    /// @notice EIP-3009 type hash of the cancellation `cancelAuthorization` checks (as in Circle's FiatToken).
     bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH = keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
 
     /// @notice An authorization nonce of `authorizer` was used.

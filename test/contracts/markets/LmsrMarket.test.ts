@@ -9,6 +9,10 @@ const abi = [...lmsrMarketAbi, ...lmsrFactoryAbi, ...outcomeTokenAbi] as unknown
 const expectCustomError = (p: Promise<unknown>, name: string) => expectRevert(p, abi, name);
 const SEED = 1_000_000_000n; // 1,000 units of a 6-decimal token
 const BIG = 10n ** 15n;
+type Hash = `0x${string}`;
+async function logGas(pc: { waitForTransactionReceipt(a: { hash: Hash }): Promise<{ gasUsed: bigint }> }, contract: string, entry: string, hash: Hash) {
+  console.log(JSON.stringify({ contract, entry, gas: Number((await pc.waitForTransactionReceipt({ hash })).gasUsed) }));
+}
 
 async function fixture(outcomeCount: number) {
   const [admin, creator, trader, treasury, stranger] = await hre.viem.getWalletClients();
@@ -17,7 +21,7 @@ async function fixture(outcomeCount: number) {
   const outcome = await hre.viem.deployContract("OutcomeToken", [admin.account.address, "uri"]);
   const factory = await hre.viem.deployContract("LmsrFactory", [admin.account.address, outcome.address, outcomeCount, treasury.account.address]);
   await outcome.write.setFactory([factory.address, true]);
-  await factory.write.setCollateral([usdc.address, true]);
+  const setCollateralHash = await factory.write.setCollateral([usdc.address, true]);
   for (const w of [creator, trader, stranger]) {
     await usdc.write.mint([w.account.address, BIG]);
     const t = await hre.viem.getContractAt("TestUSDC", usdc.address, { client: { wallet: w } });
@@ -36,7 +40,7 @@ async function fixture(outcomeCount: number) {
     return hre.viem.getContractAt("LmsrMarket", marketAddress, { client: { wallet: w } });
   };
   const market = await hre.viem.getContractAt("LmsrMarket", marketAddress);
-  return { createGas, admin, creator, trader, treasury, stranger, pc, usdc, outcome, factory, market, created, closeTime, as, testClient: await hre.viem.getTestClient() };
+  return { createGas, setCollateralHash, admin, creator, trader, treasury, stranger, pc, usdc, outcome, factory, market, created, closeTime, as, testClient: await hre.viem.getTestClient() };
 }
 
 /** Float reference of the LMSR cost function. */
@@ -57,6 +61,7 @@ describe("LmsrMarket", () => {
       expect(a.closeTime).to.equal(f.closeTime);
       expect(a.question).to.equal("Will it rain?");
       console.log(JSON.stringify({ contract: "LmsrFactory", entry: `createMarket(${n} outcomes)`, gas: Number(f.createGas) }));
+      if (n === 2) await logGas(f.pc, "LmsrFactory", "setCollateral(enable)", f.setCollateralHash);
       expect(await f.outcome.read.marketOf([1n])).to.equal(a.market);
       expect(await f.usdc.read.balanceOf([a.market!])).to.equal(SEED);
       const p = await f.market.read.prices();
@@ -71,6 +76,16 @@ describe("LmsrMarket", () => {
     await expectCustomError(asCreator.write.createMarket([f.usdc.address, SEED, 1n, 0, 0, "q"]), "LmsrFactoryBadCloseTime");
     await expectCustomError(asCreator.write.createMarket([f.usdc.address, SEED, f.closeTime, 1001, 0, "q"]), "LmsrFactoryFeeTooHigh");
     await expectCustomError(asCreator.write.createMarket([f.usdc.address, 10n, f.closeTime, 0, 0, "q"]), "LmsrFactorySeedTooSmall");
+    await logGas(f.pc, "LmsrFactory", "setTreasury", await f.factory.write.setTreasury([f.stranger.account.address]));
+    expect((await f.factory.read.treasury()).toLowerCase()).to.equal(f.stranger.account.address.toLowerCase());
+  });
+
+  it("lets only the factory set the market id, once", async () => {
+    const f = await fixture(2);
+    const asStranger = await hre.viem.getContractAt("LmsrMarket", f.market.address, { client: { wallet: f.stranger } });
+    await expectCustomError(asStranger.write.initialize([99n]), "LmsrNotFactory");
+    await expectCustomError(f.market.write.initialize([99n]), "LmsrNotFactory");
+    expect(await f.market.read.marketId()).to.equal(1n);
   });
 
   it("buys and sells within limits, charges the sell exit fee to the treasury, and refuses over-limit trades", async () => {
@@ -99,25 +114,33 @@ describe("LmsrMarket", () => {
     const f = await fixture(3);
     const m = await f.as(f.trader);
     const s = await f.as(f.stranger);
-    await m.write.buy([1, 300_000_000n, BIG, f.trader.account.address]);
+    const buyHash = await m.write.buy([1, 300_000_000n, BIG, f.trader.account.address]);
     await s.write.buy([2, 200_000_000n, BIG, f.stranger.account.address]);
+    const sellHash = await s.write.sell([2, 50_000_000n, 0n, f.stranger.account.address]);
     const asResolver = await hre.viem.getContractAt("LmsrMarket", f.market.address, { client: { wallet: f.admin } });
     await expectCustomError(asResolver.write.resolve([1]), "LmsrNotClosed");
     await expectCustomError(s.write.voidMarket(), "LmsrNotResolver");
+    await expectCustomError(s.write.resolve([1]), "LmsrNotResolver");
     await expectCustomError(m.write.redeem([1]), "LmsrNotSettled");
     await f.testClient.increaseTime({ seconds: 3601 });
     await f.testClient.mine({ blocks: 1 });
     await expectCustomError(m.write.buy([0, 1n, BIG, f.trader.account.address]), "LmsrMarketClosed");
-    await asResolver.write.resolve([1]);
+    await expectCustomError(s.write.resolve([1]), "LmsrNotResolver");
+    const resolveHash = await asResolver.write.resolve([1]);
+    expect(await f.market.read.state()).to.equal(1);
     await expectCustomError(asResolver.write.voidMarket(), "LmsrAlreadySettled");
+    await expectCustomError(asResolver.write.resolve([2]), "LmsrAlreadySettled");
     const before = await f.usdc.read.balanceOf([f.trader.account.address]);
-    await m.write.redeem([1]);
+    const redeemHash = await m.write.redeem([1]);
     expect((await f.usdc.read.balanceOf([f.trader.account.address])) - before).to.equal(300_000_000n - 3_000_000n);
     await s.write.redeem([2]);
     const asCreator = await f.as(f.creator);
     await expectCustomError(m.write.withdrawSurplus(), "LmsrNotCreator");
-    await asCreator.write.withdrawSurplus();
+    const withdrawHash = await asCreator.write.withdrawSurplus();
     expect(await f.usdc.read.balanceOf([f.market.address])).to.equal(0n);
+    for (const [entry, hash] of [
+      ["buy", buyHash], ["sell", sellHash], ["resolve", resolveHash], ["redeem(winner, exit fee)", redeemHash], ["withdrawSurplus(resolved)", withdrawHash],
+    ] as const) await logGas(f.pc, "LmsrMarket(ternary)", entry, hash);
   });
 
   it("voids: every share redeems at 1/n and the market stays solvent", async () => {
@@ -125,11 +148,15 @@ describe("LmsrMarket", () => {
     const m = await f.as(f.trader);
     await m.write.buy([0, 400_000_000n, BIG, f.trader.account.address]);
     const asResolver = await hre.viem.getContractAt("LmsrMarket", f.market.address, { client: { wallet: f.admin } });
-    await asResolver.write.voidMarket();
+    const voidHash = await asResolver.write.voidMarket();
+    expect(await f.market.read.state()).to.equal(2);
     const before = await f.usdc.read.balanceOf([f.trader.account.address]);
-    await m.write.redeem([0]);
+    const redeemHash = await m.write.redeem([0]);
     expect((await f.usdc.read.balanceOf([f.trader.account.address])) - before).to.equal(200_000_000n);
-    await (await f.as(f.creator)).write.withdrawSurplus();
+    const withdrawHash = await (await f.as(f.creator)).write.withdrawSurplus();
+    for (const [entry, hash] of [["voidMarket", voidHash], ["redeem(void)", redeemHash], ["withdrawSurplus(void)", withdrawHash]] as const) {
+      await logGas(f.pc, "LmsrMarket(binary)", entry, hash);
+    }
   });
 
   it("property: prices sum to 1 within 1e-15, match the float reference, and a buy-then-sell never profits", async () => {
@@ -160,24 +187,34 @@ describe("LmsrMarket", () => {
     );
   });
 
-  it("property: worst-case loss of the market maker is at most the seed", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 1 }), fc.bigInt({ min: 1n, max: 5_000_000_000n })), { minLength: 1, maxLength: 4 }), async (trades) => {
-        const f = await fixture(2);
-        const m = await f.as(f.trader);
-        let paid = 0n;
-        for (const [o, s] of trades) {
-          const cost = await f.market.read.quoteBuy([o, s]);
-          await m.write.buy([o, s, cost, f.trader.account.address]);
-          paid += cost;
-        }
-        const q = await f.market.read.outstanding();
-        const maxPayout = q.reduce((a, x) => (x > a ? x : a), 0n);
-        // Loss = the largest payout minus what traders paid; it never exceeds the seed, and the pool covers it.
-        expect(maxPayout - paid <= SEED).to.equal(true);
-        expect((await f.usdc.read.balanceOf([f.market.address])) >= maxPayout).to.equal(true);
-      }),
-      { numRuns: 8 },
-    );
-  });
+  for (const n of [2, 3]) {
+    it(`property: worst-case loss of the market maker is at most the seed (${n} outcomes), and reaches it`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.bigInt({ min: 1n, max: 5_000_000_000n })), { minLength: 1, maxLength: 4 }), async (trades) => {
+          const f = await fixture(n);
+          const m = await f.as(f.trader);
+          let paid = 0n;
+          for (const [o, s] of trades) {
+            const cost = await f.market.read.quoteBuy([o, s]);
+            await m.write.buy([o, s, cost, f.trader.account.address]);
+            paid += cost;
+          }
+          const q = await f.market.read.outstanding();
+          const maxPayout = q.reduce((a, x) => (x > a ? x : a), 0n);
+          // Loss = the largest payout minus what traders paid; it never exceeds the seed, and the pool covers it.
+          expect(maxPayout - paid <= SEED).to.equal(true);
+          expect((await f.usdc.read.balanceOf([f.market.address])) >= maxPayout).to.equal(true);
+        }),
+        { numRuns: 8 },
+      );
+      // The bound is tight: after 30·b shares of one outcome the loss is b·ln(n) - b·ln(1 + (n-1)e^-30), i.e. the
+      // seed less the rounding of b and the buy's one-unit margin.
+      const f = await fixture(n);
+      const shares = 30n * f.created.args.b!;
+      const cost = await f.market.read.quoteBuy([0, shares]);
+      await (await f.as(f.trader)).write.buy([0, shares, cost, f.trader.account.address]);
+      const loss = shares - cost;
+      expect(loss <= SEED && SEED - loss <= 3n, `loss ${loss} vs seed ${SEED}`).to.equal(true);
+    });
+  }
 });

@@ -42,7 +42,7 @@ async function fixture() {
   await outcomeAsTrader.write.setApprovalForAll([proxy.address, true]);
   const domain = { name: "IntentRouter", version: "1", chainId: await pc.getChainId(), verifyingContract: proxy.address };
   const deadline = closeTime;
-  return { admin, trader, relayer, pc, usdc, outcome, market, router, impl, domain, deadline };
+  return { admin, trader, relayer, pc, usdc, outcome, market, router, impl, domain, deadline, proxy };
 }
 
 type F = Awaited<ReturnType<typeof fixture>>;
@@ -50,6 +50,14 @@ function intent(f: F, over: Partial<{ isBuy: boolean; amount: bigint; limit: big
   return { trader: f.trader.account.address, market: f.market.address, outcome: 0, isBuy: true, amount: 100_000_000n, limit: BIG, deadline: f.deadline, nonce: 1n, ...over };
 }
 const sign = (f: F, message: ReturnType<typeof intent>) => f.trader.signTypedData({ domain: f.domain, types, primaryType: "TradeIntent", message });
+type Leg = { market: Address; outcome: number; isBuy: boolean; amount: bigint; limit: bigint };
+function basketOf(f: F, legs: Leg[], over: Partial<{ deadline: bigint; nonce: bigint }> = {}) {
+  return { trader: f.trader.account.address, legs, deadline: f.deadline, nonce: 9n, ...over };
+}
+const signBasket = (f: F, message: ReturnType<typeof basketOf>) => f.trader.signTypedData({ domain: f.domain, types, primaryType: "BasketIntent", message });
+async function logGas(f: F, entry: string, hash: Hex) {
+  console.log(JSON.stringify({ contract: "IntentRouter", entry, gas: Number((await f.pc.waitForTransactionReceipt({ hash })).gasUsed) }));
+}
 
 describe("IntentRouter (behind ERC1967Proxy)", () => {
   it("executes a signed buy and sell submitted by anyone and emits IntentExecuted with the digest", async () => {
@@ -86,17 +94,69 @@ describe("IntentRouter (behind ERC1967Proxy)", () => {
     await expectCustomError(f.router.write.upgradeToAndCall([f.impl.address, "0x"]), "RouterUnauthorized");
   });
 
+  it("refuses a sell whose net proceeds are below the limit, and consumes nothing", async () => {
+    const f = await fixture();
+    const buy = intent(f);
+    await f.router.write.executeTradeIntent([buy, await sign(f, buy)]);
+    const [proceeds] = await f.market.read.quoteSell([0, 40_000_000n]);
+    const greedy = intent(f, { isBuy: false, amount: 40_000_000n, limit: proceeds + 1n, nonce: 2n });
+    await expectCustomError(f.router.write.executeTradeIntent([greedy, await sign(f, greedy)]), "RouterLimitExceeded");
+    expect(await f.outcome.read.balanceOf([f.trader.account.address, 256n])).to.equal(100_000_000n);
+    expect(await f.router.read.nonceUsed([f.trader.account.address, 2n])).to.equal(false);
+    const exact = { ...greedy, limit: proceeds };
+    await f.router.write.executeTradeIntent([exact, await sign(f, exact)]);
+    expect(await f.outcome.read.balanceOf([f.trader.account.address, 256n])).to.equal(60_000_000n);
+  });
+
+  it("refuses a market of another collateral", async () => {
+    const f = await fixture();
+    const other = await hre.viem.deployContract("TestUSDC", []);
+    const init = encodeFunctionData({ abi: f.impl.abi, functionName: "initialize", args: [f.admin.account.address, other.address] });
+    const proxy = await hre.viem.deployContract("ERC1967Proxy", [f.impl.address, init]);
+    const otherRouter = await hre.viem.getContractAt("IntentRouter", proxy.address, { client: { wallet: f.relayer } });
+    const buy = intent(f);
+    const sig = await f.trader.signTypedData({ domain: { ...f.domain, verifyingContract: proxy.address }, types, primaryType: "TradeIntent", message: buy });
+    await expectCustomError(otherRouter.write.executeTradeIntent([buy, sig]), "RouterWrongCollateral");
+    expect(await f.outcome.read.balanceOf([f.trader.account.address, 256n])).to.equal(0n);
+  });
+
+  it("lets only the admin upgrade the implementation", async () => {
+    const f = await fixture();
+    const next = await hre.viem.deployContract("IntentRouter", []);
+    const asAdmin = await hre.viem.getContractAt("IntentRouter", f.proxy.address, { client: { wallet: f.admin } });
+    const hash = await asAdmin.write.upgradeToAndCall([next.address, "0x"]);
+    await logGas(f, "upgradeToAndCall(admin)", hash);
+    // ERC-1967 implementation slot: keccak256("eip1967.proxy.implementation") - 1.
+    const slot = await f.pc.getStorageAt({ address: f.proxy.address, slot: "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc" });
+    expect(BigInt(slot!)).to.equal(BigInt(next.address));
+  });
+
   it("executes a basket atomically under one signature", async () => {
     const f = await fixture();
     const legs = [
       { market: f.market.address, outcome: 0, isBuy: true, amount: 10_000_000n, limit: BIG },
       { market: f.market.address, outcome: 1, isBuy: true, amount: 20_000_000n, limit: BIG },
     ];
-    const basket = { trader: f.trader.account.address, legs, deadline: f.deadline, nonce: 9n };
-    const sig = await f.trader.signTypedData({ domain: f.domain, types, primaryType: "BasketIntent", message: basket });
-    await f.router.write.executeBasketIntent([basket, sig]);
+    const basket = basketOf(f, legs);
+    const sig = await signBasket(f, basket);
+    const hash = await f.router.write.executeBasketIntent([basket, sig]);
+    await logGas(f, "executeBasketIntent(2 buys)", hash);
     expect(await f.outcome.read.balanceOf([f.trader.account.address, 257n])).to.equal(20_000_000n);
     expect((await f.router.getEvents.IntentExecuted()).length).to.equal(2);
     await expectCustomError(f.router.write.executeBasketIntent([basket, sig]), "RouterNonceUsed");
+  });
+
+  it("refuses expired, over-limit and empty baskets, and an over-limit leg undoes the legs before it", async () => {
+    const f = await fixture();
+    const leg0 = { market: f.market.address, outcome: 0, isBuy: true, amount: 10_000_000n, limit: BIG };
+    const expired = basketOf(f, [leg0], { deadline: 1n, nonce: 1n });
+    await expectCustomError(f.router.write.executeBasketIntent([expired, await signBasket(f, expired)]), "RouterExpired");
+    const tightLeg = { market: f.market.address, outcome: 1, isBuy: true, amount: 20_000_000n, limit: 1n };
+    const overLimit = basketOf(f, [leg0, tightLeg], { nonce: 2n });
+    await expectCustomError(f.router.write.executeBasketIntent([overLimit, await signBasket(f, overLimit)]), "RouterLimitExceeded");
+    const empty = basketOf(f, [], { nonce: 3n });
+    await expectCustomError(f.router.write.executeBasketIntent([empty, await signBasket(f, empty)]), "RouterEmptyBasket");
+    expect(await f.outcome.read.balanceOf([f.trader.account.address, 256n])).to.equal(0n);
+    for (const nonce of [1n, 2n, 3n]) expect(await f.router.read.nonceUsed([f.trader.account.address, nonce])).to.equal(false);
   });
 });
