@@ -1,13 +1,16 @@
 /**
  * End to end: a Hardhat node, ledger:demo's batches, then `decode <last tx> --rpc … --json` through the npx
  * launcher. The JSON balances are checked with a naive implementation of the spec's root rule (written here
- * with viem) against the chain's `ledgerRoot()`. Skipped (with the reason) until the CommittedLedger is compiled.
+ * with viem) against the chain's `ledgerRoot()`. Then the issue's literal check, both ends as child processes:
+ * `npm run ledger:demo -- --rpc <url>` and `npx decode <last tx> --rpc <url>` without --ledger, next to a
+ * deployments file naming another ledger. Skipped (with the reason) until the CommittedLedger is compiled.
  */
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFile, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, encodePacked, hexToBigInt, http, keccak256, concat, type Address, type Hex } from "viem";
 import { runLedgerDemo } from "../scripts/ledger-demo";
@@ -22,6 +25,15 @@ const ready = existsSync(join(root, "generated", "abis.ts")) && (() => {
     return false;
   }
 })();
+
+/** Runs a command in the repository as a user would; never throws on a non-zero exit. */
+function run(cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { cwd: root, timeout: 180_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -108,5 +120,64 @@ describe("decoder end to end", { skip: ready ? false : "CommittedLedger not comp
     });
     assert.equal(code, 0, stdout);
     assert.match(stdout, /3 batch\(es\) verified/);
+  });
+
+  it("`npm run ledger:demo -- --rpc` then `npx decode <last tx> --rpc` exits 0, even next to a deployments file naming another ledger", async () => {
+    // An unrelated ledger with batches of its own, named by deployments files for both chain ids a local chain
+    // may have (8453, Hardhat's here; 31337, Hardhat's default), as `npm start` would leave them. A temporary
+    // directory, so the repository's deployments/ stays untouched.
+    const other = await runLedgerDemo({ rpc, batches: 2, seed: 3, root });
+    const dir = mkdtempSync(join(tmpdir(), "decode-deployments-"));
+    try {
+      for (const chainId of [31337, 8453]) {
+        writeFileSync(join(dir, `${chainId}.json`), JSON.stringify({ chainId, contracts: { CommittedLedger: { address: other.ledger, blockNumber: 0 } } }));
+      }
+
+      const demo = await run("npm", ["run", "--silent", "ledger:demo", "--", "--rpc", rpc, "--batches", "2"]);
+      assert.equal(demo.code, 0, demo.stderr);
+      const lines = demo.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { txHash: Hex; nonce: string; root: Hex; ledger: Address });
+      assert.equal(lines.length, 2, demo.stdout);
+      assert.deepEqual(Object.keys(lines[0]), ["txHash", "nonce", "root", "ledger"]);
+      const last = lines[1];
+      assert.notEqual(last.ledger.toLowerCase(), other.ledger.toLowerCase());
+      const client = createPublicClient({ transport: http(rpc) });
+      assert.equal((await client.getTransaction({ hash: last.txHash })).to?.toLowerCase(), last.ledger.toLowerCase(), "the line names the ledger the batch was sent to");
+
+      const decoded = await run("npx", ["--no-install", "decode", last.txHash, "--rpc", rpc, "--deployments", dir]);
+      assert.equal(decoded.code, 0, `${decoded.stdout}\n${decoded.stderr}`);
+      assert.match(decoded.stdout, /^batch nonce 2 \(journal\)/m);
+      assert.match(decoded.stdout, /^root ok$/m);
+      assert.match(decoded.stdout, /^commitment ok$/m);
+      // The transaction's own ledger wins over the deployments file, and stderr says so.
+      assert.ok(decoded.stderr.toLowerCase().includes(last.ledger.toLowerCase()), decoded.stderr);
+      assert.ok(decoded.stderr.toLowerCase().includes(other.ledger.toLowerCase()), decoded.stderr);
+
+      // `decode verify` keeps the deployments default: it replays the other ledger's two batches.
+      const verified = await run("npx", ["--no-install", "decode", "verify", "--rpc", rpc, "--deployments", dir]);
+      assert.equal(verified.code, 0, `${verified.stdout}\n${verified.stderr}`);
+      assert.match(verified.stdout, /^2 batch\(es\) verified; nonce 2 /m);
+      assert.equal(
+        verified.stdout.match(/root (0x[0-9a-f]{64})/)?.[1],
+        await client.readContract({ address: other.ledger, abi: committedLedgerAbi(), functionName: "ledgerRoot" }),
+      );
+
+      // A scan started after the ledger's first batch says so instead of reporting a bare root mismatch.
+      const firstBlock = (await client.getTransaction({ hash: lines[0].txHash })).blockNumber!;
+      const late = await run("npx", ["--no-install", "decode", last.txHash, "--rpc", rpc, "--from-block", String(firstBlock + 1n), "--deployments", dir]);
+      assert.equal(late.code, 1, `${late.stdout}\n${late.stderr}`);
+      assert.match(late.stdout, /expected batch nonce 1 but found 2: earlier batches were not read/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a transaction that is not a batch commit is NOT_A_BATCH (exit 2), not a raw ABI error", async () => {
+    const client = createPublicClient({ transport: http(rpc) });
+    const [from] = (await client.request({ method: "eth_accounts" } as never)) as Address[];
+    const hash = (await client.request({ method: "eth_sendTransaction", params: [{ from, to: "0x00000000000000000000000000000000000000e0", data: "0xdeadbeef00" }] } as never)) as Hex;
+    await client.waitForTransactionReceipt({ hash });
+    const out = await run("npx", ["--no-install", "decode", hash, "--rpc", rpc]);
+    assert.equal(out.code, 2, `${out.stdout}\n${out.stderr}`);
+    assert.match(out.stderr, /^decode: NOT_A_BATCH: transaction 0x[0-9a-f]{64} to 0x0+e0 is not a CommittedLedger batch call/m);
   });
 });

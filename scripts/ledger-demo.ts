@@ -1,7 +1,9 @@
 /**
  * `npm run ledger:demo -- --rpc <url> [--batches N] [--ledger <address>] [--seed S] [--legacy]`
  * Commits N batches of random but valid journal operations to a CommittedLedger (deploying one when no
- * --ledger is given) and prints one JSON line per batch: {"txHash","nonce","root"}.
+ * --ledger is given) and prints one JSON line per batch: {"txHash","nonce","root","ledger"}, where `ledger` is the
+ * address of the ledger committed to (the deployed one when no --ledger was given), so
+ * `npx decode <txHash> --rpc <url>` (which replays the ledger the transaction calls) and `--ledger` can find it.
  *
  * DEV ONLY: signs with Hardhat's well-known development keys (account #0 = operator/deployer,
  * account #1 = treasury). Never point it at a chain where those keys hold anything of value.
@@ -44,6 +46,8 @@ export interface DemoBatch {
   txHash: Hex;
   nonce: string;
   root: Hex;
+  /** The ledger the batch was committed to. */
+  ledger: Address;
 }
 
 /** mulberry32: a small deterministic PRNG, so a seed reproduces a demo run. */
@@ -115,6 +119,7 @@ export async function runLedgerDemo(opts: LedgerDemoOptions, onBatch: (b: DemoBa
   const abi = committedLedgerAbi();
 
   let ledger = opts.ledger;
+  let fromBlock = 0n;
   if (!ledger) {
     const { bytecode } = findArtifact(root, "CommittedLedger");
     const ctor = abi.find((item) => item.type === "constructor") as { inputs: { name: string; type: string }[] } | undefined;
@@ -125,10 +130,11 @@ export async function runLedgerDemo(opts: LedgerDemoOptions, onBatch: (b: DemoBa
     const hash = await wallet.deployContract({ abi, bytecode, args });
     const receipt = await client.waitForTransactionReceipt({ hash });
     ledger = receipt.contractAddress!;
+    fromBlock = receipt.blockNumber;
   }
 
   // Start from the ledger's current state (a fresh ledger replays to genesis instantly).
-  const report = await replayLedger({ client, ledger });
+  const report = await replayLedger({ client, ledger, fromBlock });
   if (report.mismatch) throw new Error(`the ledger at ${ledger} does not replay cleanly at nonce ${report.mismatch.nonce}`);
   const state = report.state;
   let nonce = report.batches.at(-1)?.nonce ?? 0n;
@@ -149,7 +155,7 @@ export async function runLedgerDemo(opts: LedgerDemoOptions, onBatch: (b: DemoBa
       const receipt = await client.waitForTransactionReceipt({ hash });
       if (receipt.status !== "success") throw new Error(`legacy batch ${nonce} reverted (tx ${hash})`);
       prevRoot = newRoot;
-      const record = { txHash: hash, nonce: nonce.toString(), root: newRoot };
+      const record: DemoBatch = { txHash: hash, nonce: nonce.toString(), root: newRoot, ledger };
       out.push(record);
       onBatch(record);
       continue;
@@ -170,7 +176,7 @@ export async function runLedgerDemo(opts: LedgerDemoOptions, onBatch: (b: DemoBa
     if (receipt.status !== "success") throw new Error(`batch ${nonce} reverted (tx ${hash})`);
     commitment = journalCommitmentOf(commitment, nonce, newRoot, payloadHash);
     prevRoot = newRoot;
-    const record = { txHash: hash, nonce: nonce.toString(), root: newRoot };
+    const record: DemoBatch = { txHash: hash, nonce: nonce.toString(), root: newRoot, ledger };
     out.push(record);
     onBatch(record);
   }

@@ -29,6 +29,7 @@ export function batchJson(batch: BatchResult, balances: LedgerEntry[]): unknown 
     operations: batch.kind === "journal" ? batch.ops : batch.movements,
     balances: balances.map((b) => ({ account: b.account, assetId: b.assetId, balance: b.balance })),
     ...(batch.error ? { error: batch.error } : {}),
+    ...(batch.failedOp ? { failedOp: batch.failedOp } : {}),
   });
 }
 
@@ -37,6 +38,7 @@ export function describeMismatch(batch: BatchResult): string {
   const parts = [`batch nonce ${batch.nonce} (tx ${batch.txHash}, block ${batch.blockNumber})`];
   if (!batch.rootOk) parts.push(`root expected ${batch.expectedRoot} computed ${batch.computedRoot}`);
   if (!batch.commitmentOk) parts.push(`commitment expected ${batch.expectedCommitment} computed ${batch.computedCommitment}`);
+  // The error names the failing op ("op 2 (MATCH MINT) failed: …") when a movement broke a rule.
   if (batch.error) parts.push(`error: ${batch.error}`);
   return parts.join("; ");
 }

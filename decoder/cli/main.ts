@@ -1,41 +1,91 @@
 /**
- * `decode <txHash> --rpc <url> [--ledger <address>] [--json] [--chunk <blocks>]`
- *   decodes that transaction's batch, replays from genesis up to and including it, checks root and commitment.
- * `decode verify --rpc <url> [--ledger <address>] [--chunk <blocks>]`
- *   replays every batch.
- * Exit codes: 0 all checks pass; 1 a root or commitment mismatch; 2 bad input or an unreachable RPC.
+ * The `decode` CLI (see USAGE). Exit codes: 0 all checks pass; 1 a root or commitment mismatch; 2 bad input,
+ * an unreachable RPC, or a transaction that is not a batch commit.
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { decodeFunctionData, type Hash } from "viem";
+import { type Hash } from "viem";
 import { DecoderBaseError } from "../errors";
 import { committedLedgerAbi } from "../replay/abi";
 import { ReplayError } from "../replay/errors";
 import { replayLedger } from "../replay/replay";
-import { connect, type Target } from "./connect";
+import { openChain, readDeployment, txTarget, verifyTarget, type LedgerFlags, type Target } from "./connect";
 import { batchJson, describeMismatch, describeOp } from "./format";
 import { progressBar } from "./progress";
 
-const USAGE = "usage: decode <txHash> --rpc <url> [--ledger <address>] [--json] | decode verify --rpc <url> [--ledger <address>]";
-const BATCH_FUNCTIONS = new Set(["commitJournalBatch", "commitBatch"]);
+export const USAGE = `usage:
+  decode <txHash> --rpc <url> [--ledger <address>] [--json] [--from-block <n>] [--chunk <blocks>] [--deployments <dir>]
+      Decodes that transaction's batch, replays the ledger up to and including it, checks root and commitment.
+      Without --ledger, the ledger is the contract the transaction calls.
+  decode verify --rpc <url> [--ledger <address>] [--from-block <n>] [--chunk <blocks>] [--deployments <dir>]
+      Replays every batch. Without --ledger, the ledger is the CommittedLedger of <dir>/<chainId>.json.
+options:
+  --from-block <n>     first block to scan for ledger events (default: the deployment block in the
+                       deployments file when it names this ledger, else 0)
+  --chunk <blocks>     blocks per eth_getLogs call (default 2000)
+  --deployments <dir>  directory of <chainId>.json deployment files (default: the repository's deployments/)`;
+
+/** Where the CLI writes and which deployments directory it reads. */
+export interface CliIo {
+  /** Results (stdout). */
+  readonly out: (line: string) => void;
+  /** Notes such as the chosen ledger (stderr). */
+  readonly note: (line: string) => void;
+  readonly deploymentsDir: string;
+}
+
+const DEFAULT_IO: CliIo = { out: console.log, note: console.error, deploymentsDir: join(__dirname, "..", "..", "deployments") };
+
+function blockFlag(name: string, value: string | undefined, min: bigint): bigint | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || BigInt(value) < min) throw new ReplayError("BAD_INPUT", `--${name} must be an integer >= ${min}, got ${value}`);
+  return BigInt(value);
+}
 
 /** Runs the CLI with `argv` (without node and script); returns the exit code. */
-export async function runCli(argv: string[], out: (line: string) => void = console.log, root = join(__dirname, "..", "..")): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { rpc: { type: "string" }, ledger: { type: "string" }, json: { type: "boolean" }, chunk: { type: "string" } },
-  });
+export async function runCli(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
+  const { out, note, deploymentsDir } = { ...DEFAULT_IO, ...io };
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        rpc: { type: "string" },
+        ledger: { type: "string" },
+        json: { type: "boolean" },
+        chunk: { type: "string" },
+        "from-block": { type: "string" },
+        deployments: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (cause) {
+    throw new ReplayError("BAD_INPUT", `${cause instanceof Error ? cause.message : String(cause)}\n${USAGE}`, cause);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
   if (positionals.length !== 1 || !values.rpc) throw new ReplayError("BAD_INPUT", USAGE);
-  const chunkSize = values.chunk ? BigInt(values.chunk) : 2000n;
-  const target = await connect(values.rpc, values.ledger, root);
-  if (positionals[0] === "verify") return verify(target, chunkSize, out);
-  return decodeTx(target, positionals[0], chunkSize, values.json === true, out);
+  const chunkSize = blockFlag("chunk", values.chunk, 1n) ?? 2000n;
+  const flags: LedgerFlags = { ledger: values.ledger, fromBlock: blockFlag("from-block", values["from-block"], 0n) };
+  if (positionals[0] !== "verify" && !/^0x[0-9a-fA-F]{64}$/.test(positionals[0])) throw new ReplayError("BAD_INPUT", `not a transaction hash: ${positionals[0]}`);
+  const chain = await openChain(values.rpc);
+  const deployment = readDeployment(values.deployments ?? deploymentsDir, chain.chainId);
+  if (positionals[0] === "verify") return verify(verifyTarget(chain, flags, deployment), chunkSize, out);
+  const hash = positionals[0] as Hash;
+  const tx = await chain.client.getTransaction({ hash }).catch((cause: unknown) => {
+    throw new ReplayError("TX_NOT_FOUND", `transaction ${hash} not found on chain ${chain.chainId}`, cause);
+  });
+  const target = txTarget(chain, tx, committedLedgerAbi(), flags, deployment, note);
+  return decodeTx(target, hash, tx.blockNumber!, chunkSize, values.json === true, out);
 }
 
 async function verify(target: Target, chunkSize: bigint, out: (line: string) => void): Promise<number> {
   const bar = progressBar("verify");
-  const report = await replayLedger({ client: target.client, ledger: target.ledger, fromBlock: target.fromBlock, chunkSize, onProgress: bar.onProgress });
+  const report = await replayLedger({ client: target.client, ledger: target.ledger, fromBlock: target.fromBlock, chunkSize, onScan: bar.onScan, onProgress: bar.onProgress });
   bar.stop();
   if (report.mismatch) {
     out(`MISMATCH at ${describeMismatch(report.mismatch)}`);
@@ -48,28 +98,16 @@ async function verify(target: Target, chunkSize: bigint, out: (line: string) => 
   return 0;
 }
 
-async function decodeTx(target: Target, hash: string, chunkSize: bigint, json: boolean, out: (line: string) => void): Promise<number> {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new ReplayError("BAD_INPUT", `not a transaction hash: ${hash}`);
-  const tx = await target.client.getTransaction({ hash: hash as Hash }).catch((cause: unknown) => {
-    throw new ReplayError("TX_NOT_FOUND", `transaction ${hash} not found on chain ${target.chainId}`, cause);
-  });
-  let functionName: string | undefined;
-  try {
-    functionName = decodeFunctionData({ abi: committedLedgerAbi(), data: tx.input }).functionName;
-  } catch {
-    functionName = undefined;
-  }
-  if (tx.to?.toLowerCase() !== target.ledger.toLowerCase() || !functionName || !BATCH_FUNCTIONS.has(functionName)) {
-    throw new ReplayError("NOT_A_BATCH", `transaction ${hash} is not a batch commit to the ledger ${target.ledger}`);
-  }
+async function decodeTx(target: Target, hash: Hash, blockNumber: bigint, chunkSize: bigint, json: boolean, out: (line: string) => void): Promise<number> {
   const bar = progressBar("replay");
   const report = await replayLedger({
     client: target.client,
     ledger: target.ledger,
     fromBlock: target.fromBlock,
-    toBlock: tx.blockNumber!,
+    toBlock: blockNumber,
     chunkSize,
-    untilTx: hash as Hash,
+    untilTx: hash,
+    onScan: bar.onScan,
     onProgress: bar.onProgress,
   });
   bar.stop();

@@ -12,6 +12,7 @@ import { applyOps } from "../journal/movements";
 import { journalCommitmentOf, ZERO_HASH } from "../journal/commitment";
 import { legacyCalldataMovements } from "./legacy";
 import type { JournalOp } from "../journal/ops";
+import { outcomeAssetId } from "../assets";
 
 const abi = parseAbi([
   "event JournalBatchCommitted(uint64 indexed nonce, bytes32 newRoot, bytes32 journalCommitment)",
@@ -28,7 +29,7 @@ const TREASURY: Address = "0x7777777777777777777777777777777777777777";
 const A: Address = "0x1111111111111111111111111111111111111111";
 const B: Address = "0x2222222222222222222222222222222222222222";
 
-interface FakeTx { hash: Hex; block: bigint; input: Hex; logs: { topics: Hex[]; data: Hex }[] }
+interface FakeTx { hash: Hex; block: bigint; input: Hex; to: Address; logs: { topics: Hex[]; data: Hex }[] }
 
 /** Builds a fake chain of batches, committing the roots a correct operator would (or tampered ones). */
 class FakeChain {
@@ -38,9 +39,17 @@ class FakeChain {
   root: Hex = ZERO_HASH;
   commitment: Hex = ZERO_HASH;
 
-  async journal(ops: JournalOp[], tamperRoot = false): Promise<Hex> {
+  /** Scan ranges asked of getLogs. */
+  scanned: [bigint, bigint][] = [];
+
+  /** A journal batch; `unchecked` commits ops whose movements may fail (the root is then the state's so far). */
+  async journal(ops: JournalOp[], tamperRoot = false, unchecked = false): Promise<Hex> {
     const payload = toHex(encodePayload(ops, { treasury: TREASURY }));
-    applyOps(this.state, ops, { treasury: TREASURY });
+    try {
+      applyOps(this.state, ops, { treasury: TREASURY });
+    } catch (e) {
+      if (!unchecked) throw e;
+    }
     const newRoot = tamperRoot ? keccak256("0x01") : await this.state.root();
     this.nonce += 1n;
     const input = encodeFunctionData({ abi, functionName: "commitJournalBatch", args: [this.nonce, this.root, newRoot, this.commitment, keccak256(payload), payload] });
@@ -69,9 +78,9 @@ class FakeChain {
     return this.push(input, logs);
   }
 
-  push(input: Hex, logs: FakeTx["logs"]): Hex {
+  push(input: Hex, logs: FakeTx["logs"], to: Address = LEDGER): Hex {
     const hash = keccak256(toHex(`tx${this.txs.length}`));
-    this.txs.push({ hash, block: BigInt(this.txs.length + 1), input, logs });
+    this.txs.push({ hash, block: BigInt(this.txs.length + 1), input, to, logs });
     return hash;
   }
 
@@ -79,8 +88,11 @@ class FakeChain {
     const rawLogs = (tx: FakeTx) => tx.logs.map((l, i) => ({ ...l, address: LEDGER, blockNumber: tx.block, logIndex: i, transactionHash: tx.hash }));
     return {
       getBlockNumber: async () => BigInt(this.txs.length),
-      getLogs: async ({ fromBlock, toBlock }: { fromBlock: bigint; toBlock: bigint }) => this.txs.filter((t) => t.block >= fromBlock && t.block <= toBlock).flatMap(rawLogs),
-      getTransaction: async ({ hash }: { hash: Hex }) => ({ ...this.txs.find((t) => t.hash === hash)!, to: LEDGER }),
+      getLogs: async ({ fromBlock, toBlock }: { fromBlock: bigint; toBlock: bigint }) => {
+        this.scanned.push([fromBlock, toBlock]);
+        return this.txs.filter((t) => t.block >= fromBlock && t.block <= toBlock).flatMap(rawLogs);
+      },
+      getTransaction: async ({ hash }: { hash: Hex }) => this.txs.find((t) => t.hash === hash)!,
       getTransactionReceipt: async ({ hash }: { hash: Hex }) => ({ logs: rawLogs(this.txs.find((t) => t.hash === hash)!) }),
       readContract: async ({ functionName }: { functionName: string }) => (functionName === "treasury" ? TREASURY : this.commitment),
     } as unknown as PublicClient;
@@ -127,5 +139,56 @@ describe("replayLedger", () => {
     const report = await replayLedger({ client: chain.client(), ledger: LEDGER, abi, untilTx: second });
     assert.equal(report.target?.nonce, 2n);
     assert.equal(report.state.balanceOf(A, 0n), 5n);
+  });
+
+  it("starts the scan at fromBlock and reports each getLogs chunk", async () => {
+    const chain = new FakeChain();
+    for (let i = 0; i < 5; i++) await chain.journal([grant(A, BigInt(i + 1))]);
+    const scans: [bigint, bigint][] = [];
+    const applied: [number, number][] = [];
+    const report = await replayLedger({
+      client: chain.client(),
+      ledger: LEDGER,
+      abi,
+      chunkSize: 2n,
+      onScan: (done, total) => scans.push([done, total]),
+      onProgress: (done, total) => applied.push([done, total]),
+    });
+    assert.equal(report.mismatch, null);
+    assert.deepEqual(chain.scanned, [[0n, 1n], [2n, 3n], [4n, 5n]]);
+    assert.deepEqual(scans, [[2n, 6n], [4n, 6n], [6n, 6n]]);
+    assert.deepEqual(applied, [[1, 5], [2, 5], [3, 5], [4, 5], [5, 5]]);
+
+    chain.scanned = [];
+    await replayLedger({ client: chain.client(), ledger: LEDGER, abi, chunkSize: 2n, fromBlock: 1n });
+    assert.deepEqual(chain.scanned, [[1n, 2n], [3n, 4n], [5n, 5n]]);
+  });
+
+  it("a scan that starts after the first batch reports the nonce gap instead of a bare root mismatch", async () => {
+    const chain = new FakeChain();
+    await chain.journal([grant(A, 5n)]);
+    await chain.journal([grant(B, 6n)]);
+    const report = await replayLedger({ client: chain.client(), ledger: LEDGER, abi, fromBlock: 2n });
+    assert.equal(report.mismatch?.nonce, 2n);
+    assert.match(report.mismatch?.error ?? "", /expected batch nonce 1 but found 2: earlier batches were not read \(scan started at block 2\)/);
+  });
+
+  it("a failing movement names the op: its index within the batch and its kind", async () => {
+    const chain = new FakeChain();
+    // A holds the int256 maximum of PM; the match's first leg (maker B pays A the notional) overflows it.
+    const max = (1n << 255n) - 1n;
+    const other: JournalOp = { type: "CREDIT", account: B, assetId: outcomeAssetId(9n, 1), amount: 10n, reason: 0 };
+    await chain.journal([other, grant(A, max), { type: "MATCH", maker: B, taker: A, marketId: 3n, side: 0, kind: 1, shares: 10_000n, priceBps: 5000, fee: 0n }], false, true);
+    const report = await replayLedger({ client: chain.client(), ledger: LEDGER, abi });
+    assert.deepEqual(report.mismatch?.failedOp, { index: 2, kind: "MATCH TAKER_SELLS" });
+    assert.match(report.mismatch?.error ?? "", /^op 2 \(MATCH TAKER_SELLS\) failed: movement of 5000 of asset 0 /);
+  });
+
+  it("a batch event whose transaction calls another contract is NOT_A_BATCH, checked before the calldata is decoded", async () => {
+    const chain = new FakeChain();
+    await chain.journal([grant(A, 5n)]);
+    const topics = encodeEventTopics({ abi, eventName: "JournalBatchCommitted", args: { nonce: 2n } }) as Hex[];
+    chain.push("0xdeadbeef", [{ topics, data: encodeAbiParameters([{ type: "bytes32" }, { type: "bytes32" }], [ZERO_HASH, ZERO_HASH]) }], B);
+    await assert.rejects(replayLedger({ client: chain.client(), ledger: LEDGER, abi }), (e: Error & { code?: string }) => e.code === "NOT_A_BATCH" && /does not call the ledger directly/.test(e.message));
   });
 });

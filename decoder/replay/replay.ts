@@ -13,7 +13,7 @@ import { decodePayload } from "../journal/codec";
 import { movementsOf } from "../journal/movements";
 import type { JournalOp } from "../journal/ops";
 import { journalCommitmentOf, ZERO_HASH } from "../journal/commitment";
-import { legacyCalldataMovements, transferMovements, type LegacyCredit, type LegacyMatch, type TransferEvent } from "./legacy";
+import { legacyCalldataSteps, transferSteps, type LegacyCredit, type LegacyMatch, type BatchStep, type TransferEvent, opKindOf } from "./legacy";
 import { decodeLedgerLog, readLedgerLogs, type LedgerLog } from "./logs";
 import { ReplayError } from "./errors";
 
@@ -35,20 +35,29 @@ export interface BatchResult {
   readonly expectedCommitment: Hex;
   readonly computedCommitment: Hex;
   readonly commitmentOk: boolean;
-  /** Why the batch could not be applied (undecodable payload, invalid movement). */
+  /** Why the batch could not be applied (undecodable payload, invalid movement, a nonce gap). */
   readonly error?: string;
+  /**
+   * The operation whose movement failed (a `LedgerMovementError`): its index within the batch (journal ops;
+   * legacy calldata matches then credits, or transfer events) and its kind (`CREDIT`, `MATCH MINT`, `TransferSingle`…).
+   */
+  readonly failedOp?: { readonly index: number; readonly kind: string };
 }
 
 /** What {@link replayLedger} needs. */
 export interface ReplayOptions {
   readonly client: PublicClient;
   readonly ledger: Address;
+  /** First block to scan (default 0); the ledger's deployment block when known. */
   readonly fromBlock?: bigint;
   readonly toBlock?: bigint;
   /** Blocks per getLogs call (default 2,000). */
   readonly chunkSize?: bigint;
   /** Stop after the batch of this transaction. */
   readonly untilTx?: Hash;
+  /** After each getLogs chunk of the scan: blocks scanned so far, blocks to scan. */
+  readonly onScan?: (doneBlocks: bigint, totalBlocks: bigint) => void;
+  /** After each applied batch: batches applied so far, batches found by the scan. */
   readonly onProgress?: (done: number, total: number) => void;
   /** The ledger ABI; defaults to `committedLedgerAbi` from generated/abis.ts. */
   readonly abi?: Abi;
@@ -70,12 +79,37 @@ async function readAt(opts: ReplayOptions, functionName: string, blockNumber: bi
   return opts.client.readContract({ address: opts.ledger, abi: opts.abi ?? committedLedgerAbi(), functionName, blockNumber });
 }
 
+/** The batch call of `input`, or null when it is not `commitJournalBatch`/`commitBatch` of the ledger ABI. */
+export function decodeBatchCall(abi: Abi, input: Hex): { functionName: "commitJournalBatch" | "commitBatch"; args: readonly unknown[] } | null {
+  try {
+    const call = decodeFunctionData({ abi, data: input });
+    if (call.functionName !== "commitJournalBatch" && call.functionName !== "commitBatch") return null;
+    return { functionName: call.functionName, args: (call.args ?? []) as readonly unknown[] };
+  } catch {
+    return null;
+  }
+}
+
+/** Applies steps in order; a failing movement is reported with its step's index and kind. */
+function applySteps(state: LedgerState, steps: readonly BatchStep[]): { error?: string; failedOp?: { index: number; kind: string } } {
+  for (const [index, step] of steps.entries()) {
+    try {
+      state.applyMovements(step.movements);
+    } catch (e) {
+      // A LedgerMovementError in practice (a balance leaving int256); anything else is reported the same way.
+      const message = e instanceof Error ? e.message : String(e);
+      return { error: `op ${index} (${step.kind}) failed: ${message}`, failedOp: { index, kind: step.kind } };
+    }
+  }
+  return {};
+}
+
 /** Replays every batch (or up to `untilTx`), stopping at the first mismatch. */
 export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
   const { client, ledger } = opts;
   const toBlock = opts.toBlock ?? (await client.getBlockNumber());
   const abi = opts.abi ?? committedLedgerAbi();
-  const logs = await readLedgerLogs(client, abi, ledger, opts.fromBlock ?? 0n, toBlock, opts.chunkSize ?? 2000n);
+  const logs = await readLedgerLogs(client, abi, ledger, opts.fromBlock ?? 0n, toBlock, opts.chunkSize ?? 2000n, opts.onScan);
   const batchLogs = logs.filter((l) => BATCH_EVENTS.has(l.eventName));
   const state = new LedgerState();
   const batches: BatchResult[] = [];
@@ -84,15 +118,22 @@ export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
   let target: BatchResult | null = null;
   for (const [i, log] of batchLogs.entries()) {
     const tx = await client.getTransaction({ hash: log.transactionHash });
-    const call = decodeFunctionData({ abi, data: tx.input });
+    // Check the target before decoding: calldata of another contract would only give a raw ABI error.
     if (tx.to?.toLowerCase() !== ledger.toLowerCase()) throw new ReplayError("NOT_A_BATCH", `batch event of tx ${log.transactionHash} but the transaction does not call the ledger directly`);
-    const args = call.args as readonly unknown[];
+    const call = decodeBatchCall(abi, tx.input);
+    if (!call) throw new ReplayError("NOT_A_BATCH", `batch event of tx ${log.transactionHash} but its calldata is not a ledger batch call`);
+    const args = call.args;
     let result: BatchResult;
     if (call.functionName === "commitJournalBatch") {
       result = await replayJournal(opts, state, log, args, commitment);
     } else {
       treasury ??= (await readAt(opts, "treasury", log.blockNumber)) as Address;
       result = await replayLegacy(opts, state, log, args, commitment, treasury);
+    }
+    const expectedNonce = (batches.at(-1)?.nonce ?? 0n) + 1n;
+    if (result.nonce !== expectedNonce) {
+      // Batches were skipped: the scan started after the ledger's first batch (a --from-block too late).
+      result = { ...result, rootOk: false, commitmentOk: false, error: `expected batch nonce ${expectedNonce} but found ${result.nonce}: earlier batches were not read (scan started at block ${opts.fromBlock ?? 0n})${result.error ? `; ${result.error}` : ""}` };
     }
     commitment = result.computedCommitment;
     batches.push(result);
@@ -112,19 +153,21 @@ async function replayJournal(opts: ReplayOptions, state: LedgerState, log: Ledge
   const base = { nonce, txHash: log.transactionHash, blockNumber: log.blockNumber, kind: "journal" as const, expectedRoot, expectedCommitment };
   let ops: JournalOp[] = [];
   let treasury: Address | null = null;
-  const movements: Movement[] = [];
+  let movements: Movement[] = [];
   let error: string | undefined;
+  let failedOp: BatchResult["failedOp"];
   try {
     const decoded = decodePayload(hexToBytes(payloadHex));
     ops = decoded.ops;
     treasury = decoded.treasury;
-    for (const op of ops) {
-      const moves = movementsOf(op, { treasury });
-      state.applyMovements(moves);
-      movements.push(...moves);
-    }
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);
+  }
+  if (treasury !== null) {
+    const ctx = { treasury };
+    const steps = ops.map((op) => ({ kind: opKindOf(op), movements: movementsOf(op, ctx) }));
+    movements = steps.flatMap((step) => step.movements);
+    ({ error, failedOp } = applySteps(state, steps));
   }
   const computedRoot = await state.root();
   const computedCommitment = journalCommitmentOf(prev, nonce, computedRoot, keccak256(payloadHex));
@@ -138,6 +181,7 @@ async function replayJournal(opts: ReplayOptions, state: LedgerState, log: Ledge
     computedCommitment,
     commitmentOk: error === undefined && computedCommitment.toLowerCase() === expectedCommitment.toLowerCase(),
     ...(error === undefined ? {} : { error }),
+    ...(failedOp === undefined ? {} : { failedOp }),
   };
 }
 
@@ -151,7 +195,7 @@ async function replayLegacy(
 ): Promise<BatchResult> {
   const [nonce, , newRoot, matches, credits, emitEvents] = args as [bigint, Hex, Hex, LegacyMatch[], LegacyCredit[], boolean];
   const expectedRoot = (arg(log.args, "newRoot", "root") as Hex | undefined) ?? newRoot;
-  let movements: Movement[];
+  let steps: BatchStep[];
   if (emitEvents) {
     const receipt = await opts.client.getTransactionReceipt({ hash: log.transactionHash });
     const transfers: TransferEvent[] = [];
@@ -160,22 +204,18 @@ async function replayLegacy(
       const decoded = decodeLedgerLog(opts.abi ?? committedLedgerAbi(), raw);
       if (decoded?.eventName === "TransferSingle") {
         const a = decoded.args;
-        transfers.push({ from: a.from as Address, to: a.to as Address, ids: [a.id as bigint], values: [a.value as bigint] });
+        transfers.push({ event: "TransferSingle", from: a.from as Address, to: a.to as Address, ids: [a.id as bigint], values: [a.value as bigint] });
       } else if (decoded?.eventName === "TransferBatch") {
         const a = decoded.args;
-        transfers.push({ from: a.from as Address, to: a.to as Address, ids: a.ids as bigint[], values: (a.values ?? a.amounts) as bigint[] });
+        transfers.push({ event: "TransferBatch", from: a.from as Address, to: a.to as Address, ids: a.ids as bigint[], values: (a.values ?? a.amounts) as bigint[] });
       }
     }
-    movements = transferMovements(transfers);
+    steps = transferSteps(transfers);
   } else {
-    movements = legacyCalldataMovements(matches, credits, treasury);
+    steps = legacyCalldataSteps(matches, credits, treasury);
   }
-  let error: string | undefined;
-  try {
-    state.applyMovements(movements);
-  } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
-  }
+  const movements = steps.flatMap((step) => step.movements);
+  const { error, failedOp } = applySteps(state, steps);
   const computedRoot = await state.root();
   return {
     nonce,
@@ -193,5 +233,6 @@ async function replayLegacy(
     computedCommitment: prev,
     commitmentOk: true,
     ...(error === undefined ? {} : { error }),
+    ...(failedOp === undefined ? {} : { failedOp }),
   };
 }

@@ -2,11 +2,12 @@
  * Builds the test vectors deterministically (fixed inputs, no randomness). `generate.ts` writes them to JSON;
  * the tests rebuild them and compare with the committed files, so code and vectors cannot drift apart.
  */
-import { bytesToHex, type Address } from "viem";
+import { bytesToHex, concat, type Address, type Hex } from "viem";
 import { LedgerState } from "../ledger/state";
 import { encodePayload, decodePayload } from "../journal/codec";
 import { applyOps } from "../journal/movements";
-import { outcomeAssetId } from "../assets";
+import { SUPPLY_ACCOUNT, outcomeAssetId } from "../assets";
+import { JournalDecodeError, type JournalDecodeErrorCode } from "../errors";
 import type { JournalOp } from "../journal/ops";
 
 const jsonBig = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)));
@@ -30,10 +31,37 @@ const LEDGERS: { name: string; balances: [Address, bigint, bigint][] }[] = [
     ],
   },
   {
-    name: "seven leaves (promotion at two levels)",
+    // 7 -> 4 -> 2 -> 1: only the leaf level has an odd node.
+    name: "seven leaves (odd node promoted at the leaf level only)",
     balances: Array.from({ length: 7 }, (_, i): [Address, bigint, bigint] => [acct(0x10 + i), BigInt(i % 2) === 0n ? 0n : outcomeAssetId(BigInt(i), 1), BigInt(i + 1) * 1000n]),
   },
+  {
+    // 11 -> 6 -> 3 -> 2 -> 1: odd nodes promoted at levels 0 and 2, with an even level between.
+    name: "eleven leaves (promotion at two levels, 0 and 2)",
+    balances: Array.from({ length: 11 }, (_, i): [Address, bigint, bigint] => [acct(0x30 + i), 0n, BigInt(i + 1) * 10n]),
+  },
+  {
+    // Listed balances that are not leaves: a zero balance (an account that once held PM) and the supply
+    // account's (negative) balances. Both are dropped; the root is that of the two remaining leaves.
+    name: "zero balance and supply account dropped",
+    balances: [
+      [acct(0x11), 0n, 0n],
+      [SUPPLY_ACCOUNT, 0n, -1_500n],
+      [acct(0x22), 0n, 1_000n],
+      [SUPPLY_ACCOUNT, outcomeAssetId(2n, 0), -40n],
+      [acct(0x11), outcomeAssetId(2n, 0), 40n],
+      [acct(0x33), 0n, 500n],
+      [acct(0x33), outcomeAssetId(2n, 1), 0n],
+    ],
+  },
 ];
+
+/** Node counts of each tree level, leaves first (11 -> [11, 6, 3, 2, 1]). */
+function levelSizes(leafCount: number): number[] {
+  const sizes = [leafCount];
+  while (sizes[sizes.length - 1] > 1) sizes.push(Math.ceil(sizes[sizes.length - 1] / 2));
+  return sizes;
+}
 
 export async function buildMerkleVectors(): Promise<unknown> {
   const cases = [];
@@ -46,9 +74,14 @@ export async function buildMerkleVectors(): Promise<unknown> {
       const p = (await state.proof(e.account, e.assetId))!;
       leaves.push({ account: e.account, assetId: e.assetId, balance: e.balance, leaf: p.leaf, proof: p.proof });
     }
-    cases.push({ name, balances: balances.map(([account, assetId, balance]) => ({ account, assetId, balance })), leaves, root });
+    const promotedAtLevels = levelSizes(leaves.length).flatMap((size, level) => (size > 1 && size % 2 === 1 ? [level] : []));
+    cases.push({ name, balances: balances.map(([account, assetId, balance]) => ({ account, assetId, balance })), leaves, promotedAtLevels, root });
   }
-  return jsonBig({ description: "Ledger Merkle vectors: leaf = keccak256(keccak256(abi.encodePacked(address,uint256,int256))), sorted-pair nodes, odd node promoted. Amounts are decimal strings.", cases });
+  return jsonBig({
+    description:
+      "Ledger Merkle vectors: leaf = keccak256(keccak256(abi.encodePacked(address,uint256,int256))), sorted-pair nodes, odd node promoted. `balances` is the input in any order (zero balances and the supply account 0x0 are not leaves); `leaves` are the sorted leaves with their proofs; `promotedAtLevels` lists the levels (0 = leaves) whose last node is promoted. Amounts are decimal strings.",
+    cases,
+  });
 }
 
 const A = acct(0x11);
@@ -64,6 +97,16 @@ const PAYLOADS: { name: string; ops: JournalOp[] }[] = [
       { type: "MATCH", maker: A, taker: B, marketId: 1n, side: 0, kind: 2, shares: 100_000n, priceBps: 6000, fee: 0n },
       { type: "MATCH", maker: A, taker: B, marketId: 1n, side: 0, kind: 0, shares: 10_000n, priceBps: 6500, fee: 13n },
       { type: "MATCH", maker: A, taker: B, marketId: 1n, side: 0, kind: 3, shares: 50_000n, priceBps: 5000, fee: 5n },
+    ],
+  },
+  {
+    // MATCH kind 1: the maker buys side 1 at 4,200 bps from the taker, who sells shares minted earlier.
+    name: "order book: taker sells (kind 1) with fee",
+    ops: [
+      { type: "CREDIT", account: A, assetId: 0n, amount: 1_000_000n, reason: 0 },
+      { type: "CREDIT", account: B, assetId: 0n, amount: 1_000_000n, reason: 0 },
+      { type: "MATCH", maker: A, taker: B, marketId: 2n, side: 0, kind: 2, shares: 30_000n, priceBps: 5500, fee: 0n },
+      { type: "MATCH", maker: A, taker: B, marketId: 2n, side: 1, kind: 1, shares: 20_000n, priceBps: 4200, fee: 21n },
     ],
   },
   {
@@ -129,4 +172,69 @@ export async function buildJournalVectors(): Promise<unknown> {
     });
   }
   return jsonBig({ description: "PMJ5 v1 payloads (hex) with their decodings, the balances after applying them to an empty ledger, and the root. Amounts are decimal strings.", cases });
+}
+
+/** The one-grant payload (51 bytes) the malformed cases start from, split at its fields. */
+const HEAD = "0x504d4a3501"; // magic, version: offsets 0..4
+const TREASURY_BYTES = `0x${"77".repeat(20)}` as Hex; // 5..24
+const GRANT_ACCOUNT = `0x${"11".repeat(20)}` as Hex; // 28..47
+const grantPayload = (over: { count?: Hex; tag?: Hex; ref?: Hex; asset?: Hex; amount?: Hex; reason?: Hex } = {}): Hex =>
+  concat([HEAD, TREASURY_BYTES, over.count ?? "0x01", over.tag ?? "0x01", over.ref ?? "0x00", GRANT_ACCOUNT, over.asset ?? "0x00", over.amount ?? "0x05", over.reason ?? "0x00"]);
+const cut = (hex: Hex, bytes: number): Hex => hex.slice(0, 2 + 2 * bytes) as Hex;
+
+/**
+ * Malformed payloads and the error each must give: the code and the byte offset where the problem starts.
+ * The builder checks the decoder agrees, so a change of error or offset fails generation, not only the test.
+ */
+const MALFORMED: { name: string; payload: Hex; code: JournalDecodeErrorCode; offset: number }[] = [
+  { name: "empty payload", payload: "0x", code: "TRUNCATED", offset: 0 },
+  { name: "wrong magic (PMJ4)", payload: `0x504d4a34${grantPayload().slice(10)}`, code: "BAD_MAGIC", offset: 0 },
+  { name: "unknown version 2", payload: concat(["0x504d4a3502", TREASURY_BYTES, "0x00"]), code: "UNKNOWN_VERSION", offset: 4 },
+  { name: "ends inside the treasury", payload: cut(grantPayload(), 15), code: "TRUNCATED", offset: 5 },
+  { name: "count of 100 operations in 25 bytes", payload: grantPayload({ count: "0x64" }), code: "TRUNCATED", offset: 25 },
+  { name: "count varint wider than 32 bits", payload: concat([HEAD, TREASURY_BYTES, "0xffffffff1f", "0x00"]), code: "VARINT_OVERSIZE", offset: 25 },
+  { name: "unknown operation tag 0x0d", payload: grantPayload({ tag: "0x0d" }), code: "UNKNOWN_OP", offset: 26 },
+  { name: "account index 0 of an empty dictionary", payload: concat([HEAD, TREASURY_BYTES, "0x01", "0x01", "0x01", "0x00", "0x05", "0x00"]), code: "INDEX_OUT_OF_RANGE", offset: 27 },
+  { name: "ends inside the account literal", payload: cut(grantPayload(), 40), code: "TRUNCATED", offset: 28 },
+  { name: "asset selector 4", payload: grantPayload({ asset: "0x04" }), code: "INVALID_VALUE", offset: 48 },
+  { name: "CREDIT amount 0", payload: grantPayload({ amount: "0x00" }), code: "INVALID_VALUE", offset: 49 },
+  { name: "amount 5 as a non-canonical two-byte varint", payload: grantPayload({ amount: "0x8500" }), code: "VARINT_NONCANONICAL", offset: 49 },
+  { name: "reason 9", payload: grantPayload({ reason: "0x09" }), code: "INVALID_VALUE", offset: 50 },
+  { name: "ends before the reason", payload: cut(grantPayload(), 50), code: "TRUNCATED", offset: 50 },
+  { name: "one byte after the last operation", payload: concat([grantPayload(), "0x00"]), code: "TRAILING_BYTES", offset: 51 },
+  {
+    name: "the same account literal twice",
+    payload: concat([HEAD, TREASURY_BYTES, "0x02", "0x01", "0x00", GRANT_ACCOUNT, "0x00", "0x05", "0x00", "0x01", "0x00", GRANT_ACCOUNT, "0x00", "0x05", "0x00"]),
+    code: "INVALID_VALUE",
+    offset: 53,
+  },
+  {
+    // MATCH: tag 26, maker literal 27..47, taker ref 48 (index 0 = the maker), new market 49..50, side 51, kind 52,
+    // shares 10,000 at 53..54, priceBps 10,000 at 55..56 (out of 1..9999), fee 57.
+    name: "MATCH priceBps 10000",
+    payload: concat([HEAD, TREASURY_BYTES, "0x01", "0x03", "0x00", GRANT_ACCOUNT, "0x01", "0x00", "0x01", "0x00", "0x01", "0x904e", "0x904e", "0x00"]),
+    code: "INVALID_VALUE",
+    offset: 55,
+  },
+  { name: "new market id 0", payload: concat([HEAD, TREASURY_BYTES, "0x01", "0x09", "0x00", "0x00", "0x05"]), code: "INVALID_VALUE", offset: 28 },
+];
+
+export function buildMalformedJournalVectors(): unknown {
+  const cases = MALFORMED.map(({ name, payload, code, offset }) => {
+    let error: unknown;
+    try {
+      decodePayload(new Uint8Array(Buffer.from(payload.slice(2), "hex")));
+    } catch (e) {
+      error = e;
+    }
+    if (!(error instanceof JournalDecodeError) || error.code !== code || error.offset !== offset) {
+      throw new Error(`malformed vector "${name}": expected ${code} at ${offset}, decoder gave ${error instanceof JournalDecodeError ? `${error.code} at ${error.offset}` : String(error)}`);
+    }
+    return { name, payload, error: { code, offset, message: error.message } };
+  });
+  return {
+    description:
+      "Malformed PMJ5 payloads (hex). Decoding each must fail with `error.code` at byte `error.offset` (where the problem starts); `message` is the reference decoder's wording, not part of the format.",
+    cases,
+  };
 }

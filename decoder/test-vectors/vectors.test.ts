@@ -3,8 +3,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { hexToBytes, type Hex } from "viem";
-import { buildJournalVectors, buildMerkleVectors } from "./build";
+import { buildJournalVectors, buildMalformedJournalVectors, buildMerkleVectors } from "./build";
 import { decodePayload } from "../journal/codec";
+import { JournalDecodeError } from "../errors";
 import { verifyProof } from "../merkle/verify";
 import { naiveLeaf, naiveRoot } from "../test-support/naive-root";
 
@@ -19,10 +20,39 @@ describe("test vectors", () => {
     assert.deepEqual(await buildJournalVectors(), load("journal.json"));
   });
 
+  it("journal-malformed.json is what the code produces", () => {
+    assert.deepEqual(buildMalformedJournalVectors(), load("journal-malformed.json"));
+  });
+
+  it("every malformed payload fails with its listed code at its listed offset, never a crash", () => {
+    const cases = load("journal-malformed.json").cases as { name: string; payload: Hex; error: { code: string; offset: number } }[];
+    assert.ok(cases.length >= 15);
+    for (const c of cases) {
+      assert.throws(
+        () => decodePayload(hexToBytes(c.payload)),
+        (e: unknown) => e instanceof JournalDecodeError && e.code === c.error.code && e.offset === c.error.offset,
+        c.name,
+      );
+    }
+    // Every code of the format has at least one vector.
+    const codes = new Set(cases.map((c) => c.error.code));
+    for (const code of ["TRUNCATED", "BAD_MAGIC", "UNKNOWN_VERSION", "UNKNOWN_OP", "INDEX_OUT_OF_RANGE", "TRAILING_BYTES", "VARINT_OVERSIZE", "VARINT_NONCANONICAL", "INVALID_VALUE"]) {
+      assert.ok(codes.has(code), code);
+    }
+  });
+
   it("merkle.json agrees with the naive rule and OZ proof verification", () => {
     for (const c of load("merkle.json").cases) {
       const balances = c.balances.map((b: { account: string; assetId: string; balance: string }) => ({ account: b.account, assetId: BigInt(b.assetId), balance: BigInt(b.balance) }));
       assert.equal(naiveRoot(balances), c.root, c.name);
+      // Leaves are exactly the non-zero balances of non-supply accounts.
+      const kept = balances.filter((b: { account: string; balance: bigint }) => b.balance !== 0n && BigInt(b.account) !== 0n);
+      assert.equal(c.leaves.length, kept.length, c.name);
+      assert.ok(c.leaves.every((l: { account: string; balance: string }) => BigInt(l.balance) !== 0n && BigInt(l.account) !== 0n), c.name);
+      // promotedAtLevels: a level whose node count is odd (and > 1) promotes its last node.
+      const promoted: number[] = [];
+      for (let size = c.leaves.length, level = 0; size > 1; size = Math.ceil(size / 2), level++) if (size % 2 === 1) promoted.push(level);
+      assert.deepEqual(c.promotedAtLevels, promoted, c.name);
       for (const l of c.leaves) {
         assert.equal(naiveLeaf(l.account, BigInt(l.assetId), BigInt(l.balance)), l.leaf);
         assert.ok(verifyProof(l.proof as Hex[], c.root, l.leaf));
@@ -36,5 +66,16 @@ describe("test vectors", () => {
       assert.equal(decoded.ops.length, c.ops.length, c.name);
       assert.equal(JSON.stringify(decoded.ops, (_k, v) => (typeof v === "bigint" ? v.toString() : v)), JSON.stringify(c.ops));
     }
+  });
+
+  it("the named cases hold what their names promise", () => {
+    const merkle = new Map((load("merkle.json").cases as { name: string; balances: { account: string; balance: string }[]; leaves: unknown[]; promotedAtLevels: number[] }[]).map((c) => [c.name, c]));
+    assert.deepEqual(merkle.get("seven leaves (odd node promoted at the leaf level only)")?.promotedAtLevels, [0]);
+    assert.deepEqual(merkle.get("eleven leaves (promotion at two levels, 0 and 2)")?.promotedAtLevels, [0, 2]);
+    const dropped = merkle.get("zero balance and supply account dropped")!;
+    assert.ok(dropped.balances.some((b) => BigInt(b.balance) === 0n) && dropped.balances.some((b) => BigInt(b.account) === 0n));
+    assert.equal(dropped.leaves.length, 3);
+    const ops = (load("journal.json").cases as { ops: { type: string; kind?: number }[] }[]).flatMap((c) => c.ops);
+    for (const kind of [0, 1, 2, 3]) assert.ok(ops.some((op) => op.type === "MATCH" && op.kind === kind), `a MATCH of kind ${kind}`);
   });
 });
