@@ -8,9 +8,11 @@ import { randomUUID } from "node:crypto";
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Address, Hex } from "viem";
-import { maxUint256 } from "viem";
+import { keccak256, maxUint256, parseEventLogs } from "viem";
 import { createLocalAgent } from "../api/auth/local-agents";
-import { lmsrMarketAbi, testUSDCAbi } from "../generated/abis";
+import { DEV_OPERATOR_KEY } from "../api/config";
+import { committedLedgerAbi, lmsrMarketAbi, testUSDCAbi } from "../generated/abis";
+import { LedgerChain } from "../relayer/batcher/chain";
 import { onchainRuntime, onchainTrades } from "../api/onchain/reads";
 import { eventually, startOnchainStack, type OnchainStack } from "./test-stack";
 
@@ -51,7 +53,9 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     const health = await fetch(`${s.svc.baseUrl}/health/projection`).then((r) => r.json() as Promise<any>);
     assert.equal(health.source, "indexer");
     assert.equal(health.cursors[0].chainId, s.chainId);
-    assert.equal(typeof health.cursors[0].blockNumber, "number");
+    assert.match(health.cursors[0].blockNumber, /^\d+$/); // digits string (contract: Projection freshness)
+    assert.match(health.cursors[0].headBlockNumber, /^\d+$/);
+    assert.ok(Number.isInteger(health.cursors[0].lagSeconds));
 
     const order = { market, outcome: 0, side: "buy", shares: "10000000" };
     const quote = await api("POST", "/trade/quote", order);
@@ -130,6 +134,28 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     assert.deepEqual(chart.body.frames.map((f: any) => f.outcome).sort(), [0, 1]);
     const [pYes, pNo] = chart.body.latest.probabilities;
     assert.ok(pYes > 0.5 && Math.abs(pYes + pNo - 1) < 1e-5, `${pYes} ${pNo}`);
+
+    // List row and detail follow the projection too (catalog sync): the moved price, one trade and its volume.
+    const notional = trades.trades[0].notional as string;
+    assert.equal(BigInt(notional), cost); // a buy pays the quoted cost and no fee; volume = amount + fee
+    const detail = await eventually(async () => {
+      const r = await api("GET", `/discover/markets/${market}`);
+      return r.status === 200 && r.body.tradeCount === 1 ? r.body : undefined;
+    });
+    assert.equal(detail.settlement, "onchain");
+    assert.deepEqual(detail.outcomes.map((o: any) => o.probability), depth.body.outcomes.map((o: any) => o.probability));
+    assert.ok(detail.outcomes[0].probability > 0.5, JSON.stringify(detail.outcomes));
+    assert.equal(detail.volumeTotal, notional);
+    assert.equal(detail.volume24h, notional);
+    assert.equal(detail.lastTradeAt, trades.trades[0].at);
+    const listed24h = await api("GET", `/discover/markets?chainId=${s.chainId}&sort=volume_24h&pageSize=100`);
+    assert.equal(listed24h.status, 200, JSON.stringify(listed24h.body));
+    const row = listed24h.body.markets[0]; // the only market of this chain that traded ranks first
+    assert.equal(row.address, market);
+    assert.deepEqual(row.outcomes, detail.outcomes);
+    assert.equal(row.volume24h, notional);
+    assert.equal(row.volumeTotal, notional);
+    assert.equal(row.lastTradeAt, detail.lastTradeAt);
     assert.equal(onchainRuntime(s.svc.ctx).reader.kind, process.env.DATABASE_URL ? "postgres-views" : "ponder-http");
 
     // Replaying the same signed intent is refused before it reaches the chain.
@@ -162,6 +188,45 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     assert.deepEqual(holders.body.outcomes[1].holders, []);
     const intent = await api("GET", `/trade/intent/${prepared.body.digest}`);
     assert.notEqual(intent.body.status, "executed");
+    // The catalog copy (list/detail) rolls back with the projection.
+    const detail = await eventually(async () => {
+      const r = await api("GET", `/discover/markets/${market}`);
+      return r.body.tradeCount === before ? r.body : undefined;
+    });
+    assert.equal(detail.volume24h, detail.volumeTotal);
+  });
+
+  it("projects a journal batch the operator commits, read through the API's projection reader", async () => {
+    // As the batcher would (relayer/batcher/chain.ts): the next nonce on the chain's head, with the operator key.
+    const chain = new LedgerChain(s.rpcUrl, s.deployment.contracts.CommittedLedger!.address, DEV_OPERATOR_KEY as Hex);
+    const head = await chain.head();
+    const payload = "0x504d4a350100" as Hex;
+    const txHash = await chain.send({ nonce: head.nonce + 1n, prevRoot: head.root, root: keccak256("0x01"), prevCommitment: head.commitment, payloadHash: keccak256(payload), payload });
+    const receipt = await s.client.waitForTransactionReceipt({ hash: txHash });
+    const [event] = parseEventLogs({ abi: committedLedgerAbi, eventName: "JournalBatchCommitted", logs: receipt.logs });
+    assert.ok(event, "the commit emitted JournalBatchCommitted");
+
+    const { reader } = onchainRuntime(s.svc.ctx);
+    const row = await eventually(async () => (await reader.ledgerBatches(10)).find((b) => b.nonce === event.args.nonce.toString()));
+    assert.deepEqual(
+      { ...row, root: row.root.toLowerCase(), journalCommitment: row.journalCommitment?.toLowerCase(), payloadHash: row.payloadHash?.toLowerCase(), txHash: row.txHash.toLowerCase() },
+      {
+        nonce: (head.nonce + 1n).toString(),
+        kind: "journal",
+        root: event.args.newRoot.toLowerCase(),
+        journalCommitment: event.args.journalCommitment.toLowerCase(),
+        payloadHash: event.args.payloadHash.toLowerCase(),
+        payloadBytes: 6,
+        matchCount: null,
+        creditCount: null,
+        eventsEmitted: null,
+        txHash: receipt.transactionHash.toLowerCase(),
+        blockNumber: receipt.blockNumber.toString(),
+        timestamp: row.timestamp,
+      },
+    );
+    assert.equal(event.args.payloadHash, keccak256(payload));
+    assert.equal(event.args.journalCommitment, (await chain.head()).commitment);
   });
 
   it("dispatches by lane: unknown market 404, a committed market to the exchange, sell needs the ERC-1155 approval", async () => {

@@ -1,6 +1,7 @@
 /**
  * The indexer's tables. Amounts stay bigint. Rows are keyed by chain facts (event ids, nonces, holder/token pairs)
- * so a reorg rolls them back exactly.
+ * so a reorg rolls them back exactly. Indexes follow the reads (api/onchain/sql-reader.ts, indexer/src/api) and
+ * nothing else, since every index costs each indexed event a write; docs/indexer.md lists which read uses which.
  */
 import { index, onchainTable, primaryKey } from "ponder";
 
@@ -21,7 +22,7 @@ export const ledgerBatch = onchainTable(
     blockNumber: t.bigint().notNull(),
     timestamp: t.bigint().notNull(),
   }),
-  (table) => ({ byBlock: index().on(table.blockNumber) }),
+  // Read newest first by nonce: the primary key serves it.
 );
 
 /** ERC-1155 movements a legacy batch emitted (zero address = supply account). */
@@ -36,7 +37,7 @@ export const ledgerTransfer = onchainTable(
     txHash: t.hex().notNull(),
     blockNumber: t.bigint().notNull(),
   }),
-  (table) => ({ byTo: index().on(table.to), byFrom: index().on(table.from) }),
+  // No read filters transfers yet; add the index with the read.
 );
 
 /** Markets registered in the shared OutcomeToken. */
@@ -92,7 +93,14 @@ export const lmsrMarket = onchainTable(
     createdAt: t.bigint().notNull(),
     txHash: t.hex().notNull(),
   }),
-  (table) => ({ byMarketId: index().on(table.marketId), byCreatedAt: index().on(table.createdAt), byCreator: index().on(table.creator) }),
+  // The list reads `ORDER BY created_block DESC, address` with an optional `state` or `creator` filter (one index
+  // each, ordered exactly like the read — DESC means NULLS FIRST in Postgres — so a page is an index range without a
+  // sort); single markets and the holders join go by address (primary key).
+  (table) => ({
+    byCreated: index().on(table.createdBlock.desc().nullsFirst(), table.address),
+    byStateCreated: index().on(table.state, table.createdBlock.desc().nullsFirst(), table.address),
+    byCreatorCreated: index().on(table.creator, table.createdBlock.desc().nullsFirst(), table.address),
+  }),
 );
 
 /** One row per LmsrMarket Trade event; `q` is the outstanding vector right after it (prices follow from it). */
@@ -115,11 +123,8 @@ export const lmsrTrade = onchainTable(
     timestamp: t.bigint().notNull(),
     txHash: t.hex().notNull(),
   }),
-  (table) => ({
-    byMarketTime: index().on(table.market, table.blockNumber, table.logIndex),
-    byRecipient: index().on(table.recipient),
-    byTx: index().on(table.txHash),
-  }),
+  // Trades of one market newest first, paged by (block, logIndex); `since` filters inside that range.
+  (table) => ({ byMarketTime: index().on(table.market, table.blockNumber, table.logIndex) }),
 );
 
 /** Redemptions after resolution or void. */
@@ -137,7 +142,7 @@ export const lmsrRedemption = onchainTable(
     timestamp: t.bigint().notNull(),
     txHash: t.hex().notNull(),
   }),
-  (table) => ({ byMarket: index().on(table.market), byAccount: index().on(table.account) }),
+  // No read yet; add the index with the read.
 );
 
 /** Signed intents the routers executed (one row per leg; a basket's legs share a digest). */
@@ -157,5 +162,6 @@ export const intentExecution = onchainTable(
     timestamp: t.bigint().notNull(),
     txHash: t.hex().notNull(),
   }),
-  (table) => ({ byDigest: index().on(table.digest), byTrader: index().on(table.trader), byMarket: index().on(table.market) }),
+  // Read by digest (GET /trade/intent/{digest}).
+  (table) => ({ byDigest: index().on(table.digest) }),
 );

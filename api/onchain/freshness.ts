@@ -1,7 +1,8 @@
 /**
  * Projection freshness: how far the indexer's last indexed block trails the chain head. Ponder's `/status` gives the
  * indexed block per chain (number and timestamp); viem's getBlock gives the head. Answers are cached for
- * FRESHNESS_CACHE_MS so discovery responses that embed it do not each cost two round trips.
+ * FRESHNESS_CACHE_MS so discovery responses that embed it do not each cost two round trips. Block numbers are digits
+ * strings (the contract's "Projection freshness"), lagSeconds an integer; both null when unknown.
  */
 import { createPublicClient, http, type PublicClient } from "viem";
 import { z } from "zod";
@@ -11,6 +12,8 @@ export const HEALTHY_LAG_BLOCKS = 2;
 export const HEALTHY_LAG_SECONDS = 10;
 export const FRESHNESS_CACHE_MS = 500;
 
+const BlockNumber = z.string().regex(/^\d+$/).describe("block number, decimal digits");
+
 export const projectionFreshnessSchema = z.object({
   source: z.literal("indexer"),
   fresh: z.boolean().describe("every cursor is healthy"),
@@ -18,9 +21,9 @@ export const projectionFreshnessSchema = z.object({
   cursors: z.array(
     z.object({
       chainId: z.number().int(),
-      blockNumber: z.number().int().nullable().describe("last block the indexer projected; null when unknown"),
-      headBlockNumber: z.number().int().nullable(),
-      lagSeconds: z.number().int().nullable(),
+      blockNumber: BlockNumber.nullable().describe("last block the indexer projected; null when unknown"),
+      headBlockNumber: BlockNumber.nullable().describe("the chain head it was compared with; null when unknown"),
+      lagSeconds: z.number().int().nonnegative().nullable().describe("head timestamp minus indexed block timestamp; null when unknown"),
       healthy: z.boolean(),
     }),
   ),
@@ -61,14 +64,15 @@ export class FreshnessProbe {
       if (!statusRes.ok) throw new Error(`indexer /status answered ${statusRes.status}`);
       const status = (await statusRes.json()) as PonderStatus;
       const chain = Object.values(status).find((c) => c.id === this.chainId);
-      const headNumber = Number(head.number);
+      const headBlockNumber = head.number.toString();
       if (!chain?.block) {
-        return { source: "indexer", fresh: false, checkedAt, cursors: [{ chainId: this.chainId, blockNumber: null, headBlockNumber: headNumber, lagSeconds: null, healthy: false }] };
+        return { source: "indexer", fresh: false, checkedAt, cursors: [{ chainId: this.chainId, blockNumber: null, headBlockNumber, lagSeconds: null, healthy: false }] };
       }
-      const lagBlocks = Math.max(headNumber - chain.block.number, 0);
+      const indexed = BigInt(chain.block.number);
+      const lagBlocks = head.number > indexed ? head.number - indexed : 0n;
       const lagSeconds = Math.max(Number(head.timestamp) - chain.block.timestamp, 0);
-      const healthy = lagBlocks <= HEALTHY_LAG_BLOCKS || lagSeconds <= HEALTHY_LAG_SECONDS;
-      return { source: "indexer", fresh: healthy, checkedAt, cursors: [{ chainId: this.chainId, blockNumber: chain.block.number, headBlockNumber: headNumber, lagSeconds, healthy }] };
+      const healthy = lagBlocks <= BigInt(HEALTHY_LAG_BLOCKS) || lagSeconds <= HEALTHY_LAG_SECONDS;
+      return { source: "indexer", fresh: healthy, checkedAt, cursors: [{ chainId: this.chainId, blockNumber: indexed.toString(), headBlockNumber, lagSeconds, healthy }] };
     } catch (err) {
       return {
         source: "indexer",

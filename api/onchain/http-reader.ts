@@ -2,7 +2,7 @@
  * Reads the projection through the indexer's own routes (indexer/src/api). Used with the embedded PGlite: Ponder
  * holds its PGlite directory exclusively, so its HTTP server is the only way in from the API process.
  */
-import type { HolderRow, IntentExecutionRow, MarketFilter, MarketRow, ProjectionReader, TradeQuery, TradeRow } from "./rows";
+import type { HolderRow, IntentExecutionRow, LedgerBatchRow, MarketFilter, MarketRow, ProjectionReader, TradeQuery, TradeRow } from "./rows";
 
 export class PonderHttpReader implements ProjectionReader {
   readonly kind = "ponder-http" as const;
@@ -30,5 +30,8 @@ export class PonderHttpReader implements ProjectionReader {
   }
   async intentExecutions(digest: string): Promise<IntentExecutionRow[]> {
     return (await this.get<{ executions: IntentExecutionRow[] }>(`/onchain/intents/${digest.toLowerCase()}`)).executions;
+  }
+  async ledgerBatches(limit: number): Promise<LedgerBatchRow[]> {
+    return (await this.get<{ batches: LedgerBatchRow[] }>("/ledger/batches", { limit })).batches;
   }
 }

@@ -68,6 +68,25 @@ export interface IntentExecutionRow {
   txHash: string;
 }
 
+/** One CommittedLedger batch: `JournalBatchCommitted` (kind "journal") or legacy `BatchCommitted` (kind "legacy"). */
+export interface LedgerBatchRow {
+  nonce: string;
+  kind: "journal" | "legacy";
+  /** The new ledger root. */
+  root: string;
+  /** Journal batches: the chained journal commitment after this batch, the payload's keccak256 and its length. */
+  journalCommitment: string | null;
+  payloadHash: string | null;
+  payloadBytes: number | null;
+  /** Legacy batches. */
+  matchCount: number | null;
+  creditCount: number | null;
+  eventsEmitted: boolean | null;
+  txHash: string;
+  blockNumber: string;
+  timestamp: string;
+}
+
 export interface MarketFilter {
   /** 0 open, 1 resolved, 2 voided. */
   state?: number;
@@ -92,4 +111,6 @@ export interface ProjectionReader {
   trades(address: string, q: TradeQuery): Promise<TradeRow[]>;
   holders(address: string): Promise<HolderRow[]>;
   intentExecutions(digest: string): Promise<IntentExecutionRow[]>;
+  /** Committed ledger batches, newest nonce first. */
+  ledgerBatches(limit: number): Promise<LedgerBatchRow[]>;
 }

@@ -4,13 +4,16 @@
  * views survive). Columns are Ponder's snake_case; the selects alias them to the rows' camelCase.
  */
 import type { SqlRunner } from "../../relayer/db/client";
-import type { HolderRow, IntentExecutionRow, MarketFilter, MarketRow, ProjectionReader, TradeQuery, TradeRow } from "./rows";
+import type { HolderRow, IntentExecutionRow, LedgerBatchRow, MarketFilter, MarketRow, ProjectionReader, TradeQuery, TradeRow } from "./rows";
 
 const MARKET_COLS = `address, market_id::text AS "marketId", factory, creator, collateral, outcome_count AS "outcomeCount", b::text AS b,
   seed::text AS seed, sell_exit_fee_bps AS "sellExitFeeBps", winnings_exit_fee_bps AS "winningsExitFeeBps", close_time::text AS "closeTime",
   question_hash AS "questionHash", question, q::text[] AS q, state, winning_outcome AS "winningOutcome", settled_at::text AS "settledAt",
   trade_count AS "tradeCount", volume::text AS volume, last_trade_at::text AS "lastTradeAt", created_block::text AS "createdBlock",
   created_at::text AS "createdAt", tx_hash AS "txHash"`;
+const BATCH_COLS = `nonce::text AS nonce, kind, root, journal_commitment AS "journalCommitment", payload_hash AS "payloadHash",
+  payload_bytes AS "payloadBytes", match_count AS "matchCount", credit_count AS "creditCount", events_emitted AS "eventsEmitted",
+  tx_hash AS "txHash", block_number::text AS "blockNumber", timestamp::text AS timestamp`;
 const TRADE_COLS = `id, market, trader, recipient, outcome, is_buy AS "isBuy", shares::text AS shares, amount::text AS amount, fee::text AS fee,
   q::text[] AS q, block_number::text AS "blockNumber", log_index AS "logIndex", timestamp::text AS timestamp, tx_hash AS "txHash"`;
 
@@ -23,10 +26,18 @@ export class PostgresViewsReader implements ProjectionReader {
   }
 
   async markets(f: MarketFilter): Promise<MarketRow[]> {
+    // Only the filters given go into the text, so every variant is one plain index range (indexer/ponder.schema.ts):
+    // `($1 IS NULL OR state = $1)` would leave a prepared statement's generic plan unable to use the state index.
+    const params: unknown[] = [];
+    const where: string[] = [];
+    if (f.state !== undefined) where.push(`state = $${params.push(f.state)}`);
+    if (f.creator !== undefined) where.push(`creator = $${params.push(f.creator.toLowerCase())}`);
+    const limit = `$${params.push(f.limit ?? 100)}`;
+    const offset = `$${params.push(f.offset ?? 0)}`;
     return this.db.query<MarketRow>(
-      `SELECT ${MARKET_COLS} FROM ${this.s}.lmsr_market WHERE ($1::int IS NULL OR state = $1) AND ($2::text IS NULL OR creator = $2)
-       ORDER BY created_block DESC, address LIMIT $3 OFFSET $4`,
-      [f.state ?? null, f.creator?.toLowerCase() ?? null, f.limit ?? 100, f.offset ?? 0],
+      `SELECT ${MARKET_COLS} FROM ${this.s}.lmsr_market ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+       ORDER BY created_block DESC, address LIMIT ${limit} OFFSET ${offset}`,
+      params,
     );
   }
   async market(address: string): Promise<MarketRow | null> {
@@ -58,5 +69,8 @@ export class PostgresViewsReader implements ProjectionReader {
        FROM ${this.s}.intent_execution WHERE digest = $1 ORDER BY id`,
       [digest.toLowerCase()],
     );
+  }
+  async ledgerBatches(limit: number): Promise<LedgerBatchRow[]> {
+    return this.db.query<LedgerBatchRow>(`SELECT ${BATCH_COLS} FROM ${this.s}.ledger_batch ORDER BY nonce DESC LIMIT $1`, [limit]);
   }
 }
