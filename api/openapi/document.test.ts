@@ -12,6 +12,7 @@ import { ERROR_CODES } from "../errors/codes";
 import { fullPath, Registry } from "../registry/registry";
 import { defineOperation, type AnyOperation } from "../registry/types";
 import { OPERATIONS } from "../operations";
+import { validate, compileErrors } from "@readme/openapi-parser";
 import { buildOpenApi, type OpenApiDocument } from "./document";
 
 type Json = Record<string, unknown>;
@@ -43,6 +44,7 @@ function structuralProblems(doc: OpenApiDocument): string[] {
   for (const [path, item] of Object.entries(doc.paths)) {
     const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
     for (const [method, op] of Object.entries(item)) {
+      if (method === "servers") continue;
       const id = op.operationId as string;
       if (!id) problems.push(`${method} ${path}: no operationId`);
       if (ids.has(id)) problems.push(`operationId ${id} is used twice`);
@@ -90,11 +92,41 @@ describe("OpenAPI document from the registry", () => {
     assert.deepEqual(structuralProblems(doc), []);
   });
 
+  it("a real OpenAPI validator accepts it", async () => {
+    const result = await validate(structuredClone(doc) as never);
+    assert.ok(result.valid, result.valid ? "" : compileErrors(result));
+  });
+
+  it("lists the API base both absolute and relative in servers; host-root operations name the origin instead", async () => {
+    const origin = new URL(svc.baseUrl).origin;
+    assert.deepEqual((doc.servers as Json[]).map((s) => s.url), [`${origin}/api/agent/v1`, "/api/agent/v1"]);
+    const nonce = doc.paths["/api/auth/nonce"] as Json;
+    assert.deepEqual((nonce.servers as Json[]).map((s) => s.url), [origin, "/"]);
+    assert.equal((doc.paths["/time"] as Json).servers, undefined);
+    // Every operation is reached at server + path, with either server (the relative one resolved against the host).
+    for (const op of new Registry(OPERATIONS).operations) {
+      const servers = ((doc.paths[op.path] as Json).servers ?? doc.servers) as Json[];
+      for (const s of servers) {
+        const url = new URL(`${String(s.url).replace(/\/$/, "")}${op.path}`, svc.baseUrl);
+        assert.equal(decodeURI(url.toString()), `${origin}${fullPath(op)}`, `${op.id} via ${String(s.url)}`);
+      }
+    }
+    for (const s of doc.servers as Json[]) {
+      const res = await fetch(new URL(`${String(s.url)}/time`, svc.baseUrl));
+      assert.equal(res.status, 200, `GET /time via ${String(s.url)}`);
+    }
+  });
+
+  it("follows the origin the client used when PUBLIC_URL is unset", async () => {
+    const other = buildOpenApi(new Registry(OPERATIONS), "http://agents.internal.test:8443");
+    assert.deepEqual((other.servers as Json[]).map((s) => s.url), ["http://agents.internal.test:8443/api/agent/v1", "/api/agent/v1"]);
+  });
+
   it("describes every registry operation with its x- fields, security and a problem default", () => {
     const served = new Registry(OPERATIONS);
     assert.ok(served.operations.length >= 5);
     for (const op of served.operations) {
-      const o = doc.paths[fullPath(op)]?.[op.method.toLowerCase()] as Json | undefined;
+      const o = doc.paths[op.path]?.[op.method.toLowerCase()] as Json | undefined;
       assert.ok(o, `${op.id} missing`);
       assert.equal(o.operationId, op.id);
       assert.equal(o["x-rate-class"], op.rateClass);
@@ -126,7 +158,7 @@ describe("OpenAPI document from the registry", () => {
   });
 
   it("documents the response schema of GET /time as the registry declares it", () => {
-    const o = doc.paths["/api/agent/v1/time"].get as Json;
+    const o = doc.paths["/time"].get as Json;
     const ref = (((o.responses as Json)["200"] as Json).content as Json)["application/json"] as Json;
     const schema = (doc.components.schemas as Json)[String((ref.schema as Json).$ref).split("/").pop() as string] as Json;
     assert.deepEqual(schema.required, ["serverTime"]);
@@ -174,13 +206,13 @@ describe("OpenAPI of a registry with params, body, recursion and a deprecated op
   });
 
   it("declares path and query parameters from the zod schemas", () => {
-    const params = (doc.paths["/api/agent/v1/things/{thingId}"].get.parameters as Json[]).filter((p) => !p.$ref);
+    const params = (doc.paths["/things/{thingId}"].get.parameters as Json[]).filter((p) => !p.$ref);
     assert.deepEqual(params.map((p) => [p.name, p.in, p.required]), [["thingId", "path", true], ["limit", "query", false]]);
     assert.equal(params[0].description, "The thing");
   });
 
   it("carries deprecated, x-deprecation-since, x-sunset, x-deprecation-replacement and declared error codes", () => {
-    const o = doc.paths["/api/agent/v1/things/{thingId}/old"].post;
+    const o = doc.paths["/things/{thingId}/old"].post;
     assert.equal(o.deprecated, true);
     assert.equal(o["x-deprecation-since"], "2026-11-15");
     assert.equal(o["x-sunset"], "2027-03-01");
@@ -191,6 +223,6 @@ describe("OpenAPI of a registry with params, body, recursion and a deprecated op
     const r404 = (o.responses as Json)["404"] as Json;
     assert.match(String(r404.description), /MARKET_NOT_FOUND/);
     assert.ok(((o.responses as Json)["200"] as Json).headers && "Sunset" in (((o.responses as Json)["200"] as Json).headers as Json));
-    assert.equal(doc.paths["/api/agent/v1/things/{thingId}"].get.deprecated, undefined);
+    assert.equal(doc.paths["/things/{thingId}"].get.deprecated, undefined);
   });
 });

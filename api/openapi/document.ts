@@ -2,11 +2,12 @@
  * The OpenAPI 3.1 description of the API, built from the operation registry and nothing else: paths, parameters,
  * bodies and responses from each operation's zod schemas; security, rate class, scopes, permission, MCP tool name and
  * deprecation as `x-` fields; a `default` RFC 9457 problem response; and the error codes each operation can answer
- * with (derived from what its middleware chain checks, plus the operation's own `errors`).
+ * with (derived from what its middleware chain checks, plus the operation's own `errors`). Paths are relative to the
+ * API base, which `servers` lists absolute and relative.
  */
 import { ERROR_CODES, type ErrorCode } from "../errors/codes";
 import { PROBLEM_CONTENT_TYPE } from "../errors/problem";
-import { API_BASE_PATH, fullPath, type Registry } from "../registry/registry";
+import { API_BASE_PATH, type Registry } from "../registry/registry";
 import type { AnyOperation } from "../registry/types";
 import { API_VERSIONS, CURRENT_VERSION } from "../versioning/versions";
 import { objectShape, SchemaBook, type JsonSchema } from "./json-schema";
@@ -160,13 +161,36 @@ function components(book: SchemaBook): JsonSchema {
   };
 }
 
+/**
+ * The servers of the document (spec "Versioning": `{base_url}` ends in /api/agent/v1, and the relative form is served
+ * too): the absolute base URL, then the relative one, which a client resolves against wherever it fetched the
+ * document. Paths are relative to that base, as in the contract; host-root operations override the servers with
+ * the origin itself.
+ */
+export function serversOf(origin: string): { api: JsonSchema[]; root: JsonSchema[] } {
+  return {
+    api: [
+      { url: `${origin}${API_BASE_PATH}`, description: "The API base URL (absolute)" },
+      { url: API_BASE_PATH, description: "The same base, relative to the host that served this document" },
+    ],
+    root: [
+      { url: origin, description: "Host root (absolute)" },
+      { url: "/", description: "Host root, relative to the host that served this document" },
+    ],
+  };
+}
+
 /** The document for clients reaching the service at `origin`. */
 export function buildOpenApi(registry: Registry, origin: string): OpenApiDocument {
   const book = new SchemaBook();
+  const servers = serversOf(origin);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const op of registry.operations) {
-    const path = fullPath(op);
-    paths[path] ??= {};
+    const path = op.path; // relative to the API base, or the host-root path of a root operation
+    // (A path item's `servers` is a list, not an operation; the map's type is kept for readers of operations.)
+    paths[path] ??= op.root ? ({ servers: servers.root } as unknown as Record<string, JsonSchema>) : {};
+    // A host-root path and an API path could share a key only by accident; the document would then be wrong.
+    if (("servers" in paths[path]) !== Boolean(op.root)) throw new Error(`openapi: ${path} is both a host-root and an API path`);
     paths[path][op.method.toLowerCase()] = operationObject(op, book);
   }
   const categories = [...new Set(registry.operations.map((o) => o.category))].sort();
@@ -178,7 +202,7 @@ export function buildOpenApi(registry: Registry, origin: string): OpenApiDocumen
       version: CURRENT_VERSION,
       description: `Play-money prediction markets for software agents. REST base ${API_BASE_PATH}; MCP at /mcp; errors are RFC 9457 problems. Date-versions: ${API_VERSIONS.join(", ")}.`,
     },
-    servers: [{ url: origin }],
+    servers: servers.api,
     tags: categories.map((name) => ({ name })),
     paths,
     components: components(book),

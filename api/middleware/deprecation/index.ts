@@ -1,8 +1,9 @@
 /**
  * Deprecation headers from the registry (RFC 9745 `Deprecation`, RFC 8594 `Sunset`, `Link` to the successor and to
- * the change feed). Operations without a deprecation get no middleware at all.
+ * the change feed). Operations without a deprecation get no middleware at all. The links are absolute and built from
+ * the origin the client used (PUBLIC_URL, else the request's own), like every other link the API gives.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { Deprecation } from "../../registry/types";
 
 export function deprecationHeaders(d: Deprecation, apiBase: string): Record<string, string> {
@@ -18,11 +19,12 @@ export function deprecationHeaders(d: Deprecation, apiBase: string): Record<stri
   return headers;
 }
 
-export function deprecation(d: Deprecation | undefined, apiBase: string): MiddlewareHandler | null {
+/** `apiBaseOf` gives the absolute API base of a request, e.g. `http://127.0.0.1:8080/api/agent/v1`. */
+export function deprecation(d: Deprecation | undefined, apiBaseOf: (c: Context) => string): MiddlewareHandler | null {
   if (!d) return null;
-  const headers = deprecationHeaders(d, apiBase);
+  deprecationHeaders(d, ""); // a malformed date fails when the route is mounted, not on the first request
   return async function deprecationMiddleware(c, next) {
     await next();
-    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+    for (const [k, v] of Object.entries(deprecationHeaders(d, apiBaseOf(c)))) c.res.headers.set(k, v);
   };
 }
