@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   AUTH_REQUIRED: { status: 401, title: "Authentication required" },
   WALLET_AUTH_INVALID: { status: 401, title: "Wallet authentication invalid" },
   FILL_ALLOWANCE_EXHAUSTED: { status: 402, title: "Fill allowance exhausted" },
+  PAYMENT_REQUIRED: { status: 402, title: "Payment required" }, // ours: x402 (docs/pm-purchase.md)
   FORBIDDEN: { status: 403, title: "Forbidden" },
   EMAIL_NOT_VERIFIED: { status: 403, title: "Email not verified" },
   WALLET_REQUIRED: { status: 403, title: "Wallet required" },

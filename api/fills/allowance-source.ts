@@ -3,6 +3,13 @@
  * exchange plugs in its own `AllowanceSource` (Services.allowance) once the engine is wired; until then the dormant
  * source answers enabled:false with zero counts (nothing counted, nothing refused).
  */
+import { fillsOf, PM_BUNDLES, PM_PER_FILL } from "../pm/bundles";
+
+/** The spec's `purchase` block: what a PM purchase (POST /pm/buy) adds to the allowance, from the published bundles. */
+const PURCHASE = Object.freeze({
+  pmPerFill: PM_PER_FILL,
+  bundles: PM_BUNDLES.map((b) => ({ usd: b.usdCents / 100, usdCents: b.usdCents, pm: b.pm, fills: fillsOf(b), ...(b.featured ? { featured: true as const } : {}) })),
+});
 
 export interface FillAllowancePeriod {
   kind: "fixed-week" | "calendar-month";
@@ -65,7 +72,7 @@ export function allowanceOfCounts(who: AllowanceAccount, now: number, c: { enabl
     resetsAt: period.endsAt,
     freePerMonth: 0,
     resetsOn: period.endsAt,
-    purchase: { pmPerFill: 0, bundles: [] },
+    purchase: { pmPerFill: PURCHASE.pmPerFill, bundles: PURCHASE.bundles.map((b) => ({ ...b })) },
   };
 }
 

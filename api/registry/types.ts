@@ -49,6 +49,8 @@ export interface CallContext {
   services: Services;
   /** Every operation served (capabilities of a key, discovery documents). */
   registry: Registry;
+  /** A request header (case-insensitive), for protocols that travel in headers (x402 payments). */
+  header?: (name: string) => string | undefined;
 }
 
 /** A handler's answer when it needs a status other than the default or extra headers. */

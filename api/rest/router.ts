@@ -8,6 +8,7 @@ import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ServiceContext } from "../context";
 import type { Services } from "../services";
+import { apiBase } from "../auth/links";
 import { auth } from "../middleware/auth";
 import { callRecord } from "../middleware/call-record";
 import { deprecation } from "../middleware/deprecation";
@@ -47,7 +48,7 @@ export function mountOperations(app: Hono, ctx: ServiceContext, services: Servic
       validate(op),
       idempotency(op, deps),
     ];
-    const dep = deprecation(op.deprecation, `${ctx.config.publicUrl}/api/agent/v1`);
+    const dep = deprecation(op.deprecation, (c) => apiBase(originOf(c, ctx.config.PUBLIC_URL)));
     if (dep) chain.push(dep);
     chain.push(operationHandler(op, ctx, services, registry));
     app.on([op.method], [honoPath(fullPath(op))], ...(chain as [MiddlewareHandler]));
@@ -70,6 +71,7 @@ function operationHandler(op: AnyOperation, ctx: ServiceContext, services: Servi
       origin: originOf(c, ctx.config.PUBLIC_URL),
       services,
       registry,
+      header: (name) => c.req.header(name),
     };
     const out = await op.handler(ctx, c.get("input"), call);
     const reply = out instanceof Reply ? out : new Reply(op.status ?? 200, out);

@@ -1,7 +1,8 @@
 /**
  * Idempotency middleware for writes (spec rule 3): requires `Idempotency-Key` (1..256 chars), claims it for the
  * owner (the agent, or the client IP for keyless writes), replays a stored response, and stores the new one.
- * Responses of 5xx or 429 are forgotten so a retry runs again. Fields named in `op.secretFields` (raw API keys) are
+ * Responses of 5xx, 429 or 402 are forgotten so a retry runs again (after a 402 the client pays and retries with
+ * the same key: docs/pm-purchase.md). Fields named in `op.secretFields` (raw API keys) are
  * stored redacted: a secret is shown once, and a replay says so.
  */
 import type { MiddlewareHandler } from "hono";
@@ -43,7 +44,7 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
     }
     await next();
     const status = c.res.status;
-    if (status >= 500 || status === 429) {
+    if (status >= 500 || status === 429 || status === 402) {
       await abandonIdempotent(deps.db, owner, key);
       return;
     }
