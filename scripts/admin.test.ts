@@ -9,6 +9,7 @@ import { openTestDatabase } from "../test/support/db";
 import { manualClock } from "../relayer/clock";
 import { findPrincipal } from "../api/auth/api-keys";
 import { createLocalAgent, issueDemoKey } from "../api/auth/local-agents";
+import { isResearchProducer } from "../api/content/store";
 
 describe("admin CLI on the service's PGlite data directory", () => {
   const dir = mkdtempSync(join(tmpdir(), "pm-admin-"));
@@ -40,6 +41,29 @@ describe("admin CLI on the service's PGlite data directory", () => {
     }
     await assert.rejects(runAdmin(["agent", "create", "--name", "OPS-BOT"], () => {}), /NAME_TAKEN/);
     await assert.rejects(runAdmin(["agent", "create", "--name", "x", "--tier", "god"], () => {}), /tier must be one of/);
+  });
+
+  it("agent grant-research / revoke-research set the research-producer grant; unknown or malformed ids are refused", async () => {
+    const lines: string[] = [];
+    assert.equal(await runAdmin(["agent", "create", "--name", "research-bot", "--json"], (l) => lines.push(l)), 0);
+    const { agentId } = JSON.parse(lines[0]) as { agentId: string };
+    const granted = async () => {
+      const db = await openDatabase({ dataDir: dir });
+      try {
+        return isResearchProducer(db, agentId);
+      } finally {
+        await db.close();
+      }
+    };
+    assert.equal(await granted(), false);
+    assert.equal(await runAdmin(["agent", "grant-research", agentId], (l) => lines.push(l)), 0);
+    assert.match(lines.at(-1)!, /may publish research/);
+    assert.equal(await granted(), true);
+    assert.equal(await runAdmin(["agent", "revoke-research", agentId], () => {}), 0);
+    assert.equal(await granted(), false);
+    await assert.rejects(runAdmin(["agent", "grant-research", "00000000-0000-4000-8000-000000000000"], () => {}), /AGENT_NOT_FOUND/);
+    await assert.rejects(runAdmin(["agent", "grant-research", "research-bot"], () => {}), /must be a UUID/);
+    await assert.rejects(runAdmin(["agent", "grant-research"], () => {}), /needs <agentId>/);
   });
 
   it("mail lists the outbox; a running PGlite service gets a clear message", async () => {

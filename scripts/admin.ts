@@ -1,6 +1,7 @@
 /**
  * Operator commands on the service database (same DATA_DIR / DATABASE_URL / DATABASE_SCHEMA resolution as the service):
  *   npm run admin -- agent create --name <name> [--tier read-only|propose|execute] [--json]
+ *   npm run admin -- agent grant-research <agentId>    (revoke-research to take it back; docs/content.md)
  *   npm run admin -- mail [--limit <n>] [--json]
  * With PGlite (no DATABASE_URL) only one process may open DATA_DIR: stop `npm start` first.
  */
@@ -12,12 +13,16 @@ import { systemClock } from "../relayer/clock";
 import { createLocalAgent, parseTier } from "../api/auth/local-agents";
 import { listOutbox } from "../api/mail/mailer";
 import { ApiError } from "../api/errors/api-error";
+import { setResearchProducer } from "../api/content/store";
 
 const USAGE = `usage:
   npm run admin -- agent create --name <name> [--tier read-only|propose|execute] [--json]
+  npm run admin -- agent grant-research <agentId>
+  npm run admin -- agent revoke-research <agentId>
   npm run admin -- mail [--limit <n>] [--json]`;
 
 class UsageError extends Error {}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The data directory is held by a running service (PGlite): a clear message, no usage text. */
 class DatabaseBusyError extends Error {}
 
@@ -64,6 +69,20 @@ export async function runAdmin(argv: string[], out: (line: string) => void = con
         out(`  key id          ${a.keyId}`);
         out(`  API key         ${a.apiKey}   (shown once)`);
       }
+      return 0;
+    } finally {
+      await db.close();
+    }
+  }
+  if (cmd === "agent" && (sub === "grant-research" || sub === "revoke-research")) {
+    const agentId = argv[2];
+    if (!agentId || agentId.startsWith("--")) throw new UsageError(`agent ${sub} needs <agentId>`);
+    if (!UUID.test(agentId)) throw new UsageError(`agentId must be a UUID (the id GET /me shows); got ${JSON.stringify(agentId)}`);
+    const granted = sub === "grant-research";
+    const db = await open();
+    try {
+      if (!(await setResearchProducer(db, agentId, granted))) throw new ApiError("AGENT_NOT_FOUND", `no agent ${agentId}`);
+      out(granted ? `agent ${agentId} may publish research (POST /agents/me/research)` : `agent ${agentId} may no longer publish research`);
       return 0;
     } finally {
       await db.close();

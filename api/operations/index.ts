@@ -13,6 +13,8 @@ import { TRADE_OPERATIONS } from "./trade";
 import { ORDERBOOK_OPERATIONS } from "./orderbook";
 import { HEALTH_OPERATIONS } from "./health";
 import { listLedgerBatches } from "./ledger/list-batches";
+import { CONTENT_OPERATIONS } from "./content";
+import { PM_OPERATIONS } from "./pm";
 
 export const OPERATIONS: AnyOperation[] = [
   getServerTime,
@@ -25,4 +27,6 @@ export const OPERATIONS: AnyOperation[] = [
   ...ORDERBOOK_OPERATIONS,
   ...HEALTH_OPERATIONS,
   listLedgerBatches,
+  ...CONTENT_OPERATIONS,
+  ...PM_OPERATIONS,
 ];
