@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { createPublicClient, http } from "viem";
+import { createPublicClient, createWalletClient, defineChain, http, keccak256 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../api/config";
 import { committedLedgerAbi, playMoneyAbi } from "../generated/abis";
@@ -13,6 +13,10 @@ import { loadDeployment } from "./deployments";
 import { startLocalChain } from "./stack/chain";
 import { stopChild } from "./stack/children";
 import { deploymentSchema } from "../api/discovery-docs/deployment";
+import { buildTokenRelease } from "../api/discovery-docs/chains";
+import { TokenSupplyReader } from "../api/discovery-docs/token-supply";
+
+const MINTED = 5_000_000n;
 
 const dir = mkdtempSync(join(tmpdir(), "pm-deploy-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +34,18 @@ async function deployOnFreshChain(outDir: string) {
     const pm = record.contracts.PlayMoney.address;
     const role = await client.readContract({ address: pm, abi: playMoneyAbi, functionName: "MINTER_ROLE" });
     const operatorMints = await client.readContract({ address: pm, abi: playMoneyAbi, functionName: "hasRole", args: [role, operator] });
-    return { record, onChainOperator, operatorMints };
+    // What the chain says about the PM deployment, to compare with what the artifact recorded.
+    const pmBlockHash = (await client.getBlock({ blockNumber: BigInt(record.contracts.PlayMoney.blockNumber) })).hash;
+    const pmCodeHash = keccak256((await client.getCode({ address: pm }))!);
+    // The token-release supply is the chain's totalSupply: before and after the operator mints.
+    const reader = new TokenSupplyReader(rpcUrl, () => 1_800_000_000_000);
+    const supplyBefore = await reader.read(pm);
+    const chain8453 = defineChain({ id: 8453, name: "local-8453", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+    const wallet = createWalletClient({ account: privateKeyToAccount(DEV_OPERATOR_KEY), transport: http(rpcUrl), chain: chain8453 });
+    const hash = await wallet.writeContract({ address: pm, abi: playMoneyAbi, functionName: "mint", args: [operator, MINTED] });
+    assert.equal((await client.waitForTransactionReceipt({ hash })).status, "success");
+    const supplyAfter = await new TokenSupplyReader(rpcUrl, () => 1_800_000_000_000).read(pm);
+    return { record, onChainOperator, operatorMints, pmBlockHash, pmCodeHash, supplyBefore, supplyAfter };
   } finally {
     await stopChild(chain);
   }
@@ -49,6 +64,22 @@ describe("deployAll", () => {
     assert.deepEqual(file.collaterals.map((c) => [c.symbol, c.router]), [["USDC", file.contracts["Router:USDC"].address], ["PM", file.contracts["Router:PM"].address]]);
     assert.equal(file.routerInterface?.functions.executeTradeIntent.signature, "executeTradeIntent((address,address,uint8,bool,uint256,uint256,uint256,uint256),bytes)");
     assert.equal(loadDeployment(8453, join(dir, "a")).contracts.TernaryFactory.address, file.contracts.TernaryFactory.address);
+    for (const [name, c] of Object.entries(file.contracts)) assert.match(String(c.runtimeCodeHash), /^0x[0-9a-f]{64}$/, name);
+    assert.equal(file.routerInterface?.runtimeCodeHash, file.contracts.RouterImplementation.runtimeCodeHash);
+
+    // /discover/token-release serves the PM deployment's block hash, runtime code hash and live supply.
+    assert.equal(first.supplyBefore.totalSupply, 0n);
+    const release = buildTokenRelease(file, first.supplyAfter);
+    assert.deepEqual(release.origin, {
+      chainId: 8453,
+      address: first.record.contracts.PlayMoney.address,
+      fromBlock: first.record.contracts.PlayMoney.blockNumber,
+      deploymentTxHash: first.record.contracts.PlayMoney.txHash,
+      deploymentBlockHash: first.pmBlockHash,
+      runtimeCodeHash: first.pmCodeHash,
+    });
+    assert.equal(release.token.totalSupplyWei, MINTED.toString());
+    assert.equal(release.token.totalSupplyReadAt, new Date(1_800_000_000_000).toISOString());
     const second = await deployOnFreshChain(join(dir, "b"));
     assert.deepEqual(
       Object.fromEntries(Object.entries(second.record.contracts).map(([k, v]) => [k, v.address])),

@@ -1,7 +1,8 @@
 /**
  * Deploys the service's contracts to a running chain with viem (no Hardhat runtime, so it works against any node)
- * and writes `deployments/<chainId>.json`: addresses, deployment blocks and transaction hashes, which `npm start`,
- * the API (`/discover/contracts`), the decoder and the indexer read.
+ * and writes `deployments/<chainId>.json`: addresses, deployment blocks (number and hash), transaction hashes and
+ * runtime code hashes, which `npm start`, the API (`/discover/contracts`, `/discover/token-release`), the decoder and
+ * the indexer read.
  *
  *   tsx scripts/deploy.ts --rpc http://127.0.0.1:8545
  *
@@ -27,7 +28,14 @@ export interface DeployOptions {
 export interface DeployedContract {
   address: Address;
   blockNumber: number;
+  /**
+   * Hash of the block that holds the deployment: tells a reorged or replaced chain from the one deployed to.
+   * deployAll always writes it; optional because artifacts written before it was recorded lack it.
+   */
+  blockHash?: Hex;
   txHash: Hex;
+  /** keccak256 of the deployed runtime code (for a proxy: the proxy's own code); optional as blockHash. */
+  runtimeCodeHash?: Hex;
 }
 
 export interface DeploymentRecord {
@@ -72,7 +80,9 @@ export async function deployAll(opts: DeployOptions): Promise<DeploymentRecord> 
     const hash = await wallet.deployContract({ abi, bytecode, args });
     const receipt = await client.waitForTransactionReceipt({ hash });
     if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`deploying ${name} failed (tx ${hash})`);
-    contracts[name] = { address: receipt.contractAddress, blockNumber: Number(receipt.blockNumber), txHash: hash };
+    const code = await client.getCode({ address: receipt.contractAddress, blockNumber: receipt.blockNumber });
+    if (!code) throw new Error(`${name} has no code at ${receipt.contractAddress}`);
+    contracts[name] = { address: receipt.contractAddress, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, txHash: hash, runtimeCodeHash: keccak256(code) };
     return receipt.contractAddress;
   };
   const send = async (name: string, dir: string, address: Address, functionName: string, args: unknown[]) => {
@@ -105,8 +115,6 @@ export async function deployAll(opts: DeployOptions): Promise<DeploymentRecord> 
     const router = await deploy(`Router:${c.symbol}`, "@openzeppelin/contracts/proxy/ERC1967", [routerImpl, init], "ERC1967Proxy");
     collaterals.push({ symbol: c.symbol, token: c.token, decimals: 6, router });
   }
-  const code = await client.getCode({ address: routerImpl });
-  if (!code) throw new Error("RouterImplementation has no code");
   const fn = (name: string) => {
     const item = routerAbi.find((x): x is AbiFunction => x.type === "function" && x.name === name);
     if (!item) throw new Error(`IntentRouter ABI lacks ${name}`);
@@ -123,7 +131,7 @@ export async function deployAll(opts: DeployOptions): Promise<DeploymentRecord> 
     collaterals,
     routerInterface: {
       abiVersion: ROUTER_ABI_VERSION,
-      runtimeCodeHash: keccak256(code),
+      runtimeCodeHash: contracts.RouterImplementation.runtimeCodeHash!,
       functions: { executeTradeIntent: fn("executeTradeIntent"), executeBasketIntent: fn("executeBasketIntent") },
     },
   };

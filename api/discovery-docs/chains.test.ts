@@ -2,6 +2,8 @@ import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { buildCollateral, buildContracts, buildTokenRelease } from "./chains";
 import { deploymentSchema } from "./deployment";
+import { TokenSupplyReader } from "./token-supply";
+import { freePort } from "../../test/support/ports";
 
 const a = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const deployment = deploymentSchema.parse({
@@ -42,5 +44,16 @@ describe("chain documents", () => {
     assert.equal(r.deployed, true);
     assert.equal(r.origin?.address, a(2));
     assert.equal(r.stage, "production");
+    // An artifact written before the hashes were recorded: served as null, not invented.
+    assert.equal(r.origin?.deploymentBlockHash, null);
+    assert.equal(r.origin?.runtimeCodeHash, null);
+  });
+  it("serves supply 0 with no read instant while the chain does not answer", async () => {
+    const port = await freePort(); // nothing listens there
+    const supply = await new TokenSupplyReader(`http://127.0.0.1:${port}`, () => 1).read(a(2) as `0x${string}`);
+    assert.deepEqual(supply, { totalSupply: null, readAt: null });
+    const r = buildTokenRelease(deployment, supply);
+    assert.equal(r.token.totalSupplyWei, "0");
+    assert.equal(r.token.totalSupplyReadAt, null);
   });
 });

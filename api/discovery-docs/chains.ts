@@ -3,6 +3,7 @@
  * `/discover/contracts`, `/discover/token-release`, `/markets/config`), built from the deployment artifact.
  */
 import type { Deployment } from "./deployment";
+import type { TokenSupply } from "./token-supply";
 
 export interface ChainFacts {
   chainId: number;
@@ -85,8 +86,11 @@ export function buildContracts(d: Deployment, filter: { collateral?: string } = 
   };
 }
 
-/** PM's release record: play money on the committed ledger, no cash value. */
-export function buildTokenRelease(d: Deployment) {
+/**
+ * PM's release record: play money on the committed ledger, no cash value. `supply` is the token's on-chain
+ * totalSupply (api/discovery-docs/token-supply.ts); without a read it is "0" with `totalSupplyReadAt: null`.
+ */
+export function buildTokenRelease(d: Deployment, supply: TokenSupply = { totalSupply: null, readAt: null }) {
   const pm = d.contracts.PlayMoney;
   return {
     profileId: `pm-${d.chainId}`,
@@ -96,11 +100,23 @@ export function buildTokenRelease(d: Deployment) {
       name: "Play Money",
       symbol: "PM",
       decimals: 6,
-      totalSupplyWei: "0",
+      totalSupplyWei: (supply.totalSupply ?? 0n).toString(),
+      totalSupplyReadAt: supply.readAt === null ? null : new Date(supply.readAt).toISOString(),
       logoPath: "/assets/pm.svg",
       disclaimer: "PM is a play-money participation token. It has no cash value and cannot be redeemed or withdrawn.",
     },
-    origin: pm ? { chainId: d.chainId, address: pm.address, fromBlock: pm.blockNumber, deploymentTxHash: pm.txHash ?? null } : null,
+    origin: pm
+      ? {
+          chainId: d.chainId,
+          address: pm.address,
+          fromBlock: pm.blockNumber,
+          deploymentTxHash: pm.txHash ?? null,
+          deploymentBlockHash: pm.blockHash ?? null,
+          runtimeCodeHash: pm.runtimeCodeHash ?? null,
+        }
+      : null,
+    // PM exists on one chain only (no bridged representation), and the service credits it in the committed ledger
+    // rather than through distributor contracts: both lists are empty until such a deployment exists.
     representations: [],
     distributors: [],
   };

@@ -7,7 +7,16 @@ import { join } from "node:path";
 import { z } from "zod";
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const deployed = z.object({ address, blockNumber: z.coerce.number().int().nonnegative(), txHash: z.string().optional() });
+const hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+// blockHash and runtimeCodeHash are optional so an artifact written before scripts/deploy.ts recorded them still
+// loads; the documents serve null for them until the next deployment.
+const deployed = z.object({
+  address,
+  blockNumber: z.coerce.number().int().nonnegative(),
+  blockHash: hash32.optional(),
+  txHash: hash32.optional(),
+  runtimeCodeHash: hash32.optional(),
+});
 
 export const deploymentSchema = z.object({
   chainId: z.number().int().positive(),

@@ -1,10 +1,12 @@
 import { z } from "zod";
+import type { Address } from "viem";
 import { defineOperation } from "../../registry/types";
 import { buildTokenRelease } from "../../discovery-docs/chains";
 import { currentDeployment } from "../../markets/venue-documents";
+import { tokenSupplyReader } from "../../discovery-docs/token-supply";
 import { PUBLIC_READ } from "./common";
 
-/** GET /discover/token-release: PM's release record. */
+/** GET /discover/token-release: PM's release record, with its on-chain totalSupply when the chain answers. */
 export const getTokenRelease = defineOperation({
   id: "getTokenRelease",
   method: "GET",
@@ -16,13 +18,32 @@ export const getTokenRelease = defineOperation({
     profileId: z.string(),
     stage: z.string().describe("test or production"),
     deployed: z.boolean(),
-    token: z.object({ name: z.string(), symbol: z.string(), decimals: z.number().int().min(0).max(30), totalSupplyWei: z.string(), logoPath: z.string(), disclaimer: z.string().nullable() }),
-    origin: z.looseObject({ chainId: z.number().int(), address: z.string() }).nullable(),
+    token: z.object({
+      name: z.string(),
+      symbol: z.string(),
+      decimals: z.number().int().min(0).max(30),
+      totalSupplyWei: z.string().regex(/^\d+$/).describe("PM minted as the ERC-20 on chain (base units); not the play money held in the committed ledger"),
+      totalSupplyReadAt: z.string().nullable().describe("ISO instant of the chain read; null = not read yet (chain unreachable), totalSupplyWei is then 0"),
+      logoPath: z.string(),
+      disclaimer: z.string().nullable(),
+    }),
+    origin: z
+      .looseObject({
+        chainId: z.number().int(),
+        address: z.string(),
+        fromBlock: z.number().int(),
+        deploymentTxHash: z.string().nullable(),
+        deploymentBlockHash: z.string().nullable(),
+        runtimeCodeHash: z.string().nullable(),
+      })
+      .nullable(),
     representations: z.array(z.looseObject({})),
     distributors: z.array(z.looseObject({})),
   }),
   mcpTool: "svc_get_token_release",
   async handler(ctx) {
-    return buildTokenRelease(currentDeployment(ctx.config));
+    const d = currentDeployment(ctx.config);
+    const pm = d.contracts.PlayMoney;
+    return buildTokenRelease(d, pm ? await tokenSupplyReader(ctx).read(pm.address as Address) : undefined);
   },
 });
