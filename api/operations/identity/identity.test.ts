@@ -2,6 +2,7 @@
  * Identity over real HTTP against startService: wallet-proof registration (real EIP-191 signatures), claim flow,
  * /me, key rotation and recovery, idempotency and rate-limit behaviour, closed and opened registration paths.
  */
+import { createHash } from "node:crypto";
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -331,9 +332,11 @@ describe("identity API with the default configuration (claimed-agent path open)"
     assert.equal(latest.method, "POST");
     assert.equal(latest.status, 409);
     assert.equal(latest.idempotent, true);
+    assert.equal(latest.idempotencyKeySha256, `0x${createHash("sha256").update(idem).digest("hex")}`);
     assert.match(latest.requestHash, /^0x[0-9a-f]{64}$/);
     assert.equal(earlier.operation, "getMe");
     assert.equal(earlier.idempotent, false);
+    assert.equal(earlier.idempotencyKeySha256, null);
     assert.ok(BigInt(latest.id) > BigInt(earlier.id) && latest.at >= earlier.at);
     assert.ok(!JSON.stringify(first.json).includes(idem), "idempotency keys stay private");
     assert.ok(first.json.nextCursor, "alice made more calls than one page");

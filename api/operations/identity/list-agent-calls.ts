@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../errors/api-error";
@@ -6,7 +7,9 @@ import { ApiError } from "../../errors/api-error";
  * GET /agents/{agentId}/calls: the public record of an agent's calls (spec: "Every call is kept on a public
  * record"), newest first. Written by the call-record middleware for every call made with a valid key. It shows what
  * an agent did and when, never what it sent: the request is represented by its SHA-256 (canonical JSON of path,
- * query and body), which the agent can match against its own copy. Idempotency keys stay private.
+ * query and body), which the agent can match against its own copy. The Idempotency-Key is kept and shown the same
+ * way, as its SHA-256: the record ties each call to the key that made it (retries of one write share it) without
+ * publishing a token the agent chose.
  */
 const callSchema = z.object({
   id: z.string().describe("record id; later calls have larger ids"),
@@ -17,6 +20,7 @@ const callSchema = z.object({
   status: z.number().int(),
   at: z.number().int().describe("epoch ms"),
   idempotent: z.boolean().describe("the call carried an Idempotency-Key"),
+  idempotencyKeySha256: z.string().nullable().describe("0x + sha256 hex of the Idempotency-Key (UTF-8), or null without one"),
   requestHash: z.string().nullable().describe("sha256 of the canonical JSON of the request's path, query and body"),
 });
 
@@ -64,6 +68,7 @@ export const listAgentCalls = defineOperation({
         status: Number(r.status),
         at: Number(r.at),
         idempotent: r.idempotency_key !== null,
+        idempotencyKeySha256: r.idempotency_key === null ? null : `0x${createHash("sha256").update(r.idempotency_key, "utf8").digest("hex")}`,
         requestHash: r.body_hash,
       })),
       nextCursor: rows.length > query.limit ? page[page.length - 1].id : null,
