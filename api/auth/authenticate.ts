@@ -24,13 +24,29 @@ export function presentedKey(authorization: string | undefined, xApiKey: string 
  * scope with 403 FORBIDDEN.
  */
 export async function authenticate(db: SqlRunner, op: AnyOperation, rawKey: string | null, now: number): Promise<KeyPrincipal | null> {
-  const needsKey = op.permission === "api-key-read" || op.permission === "api-key-execute";
+  const principal = await identify(db, op, rawKey, now);
+  authorize(op, principal);
+  return principal;
+}
+
+/**
+ * Who calls (authentication only): the live principal of the key, or null. Refuses with 401 only where `op` needs a
+ * key and none, an unknown or an expired one was presented.
+ */
+export async function identify(db: SqlRunner, op: AnyOperation, rawKey: string | null, now: number): Promise<KeyPrincipal | null> {
   const principal = rawKey ? await findPrincipal(db, rawKey) : null;
   const live = principal && (principal.expiresAt === null || principal.expiresAt > now) ? principal : null;
-  if (!needsKey) return live;
+  if (!needsKey(op)) return live;
   if (!rawKey) throw new ApiError("AUTH_REQUIRED", "this operation needs an API key: send Authorization: Bearer <key> (or X-API-Key)", {}, CHALLENGE);
   if (!principal) throw new ApiError("AUTH_REQUIRED", "the API key is unknown or revoked", {}, CHALLENGE);
   if (!live) throw new ApiError("AUTH_REQUIRED", "the anonymous trial key has expired; register again or bind an email or wallet before it expires", {}, CHALLENGE);
+  return live;
+}
+
+/** May this (identified) caller run `op`? Dormant email keys, a short tier and missing scopes are 403s. */
+export function authorize(op: AnyOperation, principal: KeyPrincipal | null): void {
+  if (!needsKey(op)) return;
+  if (!principal) throw new ApiError("AUTH_REQUIRED", "this operation needs an API key", {}, CHALLENGE);
   if (op.permission === "api-key-execute" && principal.registrationPath === "email" && !principal.emailVerified) {
     throw new ApiError("EMAIL_NOT_VERIFIED", "this key is dormant until the agent's email is verified (follow the link sent to it)");
   }
@@ -42,5 +58,8 @@ export async function authenticate(db: SqlRunner, op: AnyOperation, rawKey: stri
   if (missing.length > 0) {
     throw new ApiError("FORBIDDEN", `the key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`, { requiredScopes: op.scopes, missingScopes: missing });
   }
-  return live;
+}
+
+function needsKey(op: AnyOperation): boolean {
+  return op.permission === "api-key-read" || op.permission === "api-key-execute";
 }

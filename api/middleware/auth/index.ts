@@ -1,8 +1,8 @@
-/** Auth middleware: runs the operation's permission check and exposes the caller as `c.var.principal`. */
+/** Auth middleware: identifies the caller (`c.var.principal`), then runs the operation's permission check. */
 import type { MiddlewareHandler } from "hono";
 import type { SqlRunner } from "../../../relayer/db/client";
 import type { Clock } from "../../../relayer/clock";
-import { authenticate, presentedKey } from "../../auth/authenticate";
+import { authorize, identify, presentedKey } from "../../auth/authenticate";
 import type { KeyPrincipal } from "../../auth/principal";
 import type { AnyOperation } from "../../registry/types";
 
@@ -18,7 +18,10 @@ export function auth(op: AnyOperation, deps: { db: SqlRunner; clock: Clock }): M
   if (!op.permission) throw new Error(`auth: operation ${op.id} has no permission`);
   return async function authMiddleware(c, next) {
     const key = presentedKey(c.req.header("authorization"), c.req.header("x-api-key"));
-    c.set("principal", await authenticate(deps.db, op, key, deps.clock.now()));
+    // Identified before authorized, so a call refused for its tier or scopes is still on the caller's public record.
+    const principal = await identify(deps.db, op, key, deps.clock.now());
+    c.set("principal", principal);
+    authorize(op, principal);
     await next();
   };
 }

@@ -419,6 +419,9 @@ describe("identity API with every registration path opened", () => {
     assert.equal(rotate.status, 403);
     assert.equal(rotate.json.code, "FORBIDDEN");
     assert.deepEqual(rotate.json.missingScopes, ["keys:read"]);
+    // Refused for its scope, the call was still made with a valid key: it is on the agent's public record.
+    const record = await c.call("GET", `/agents/${r.json.agentId}/calls?limit=1`);
+    assert.deepEqual([record.json.calls[0].operation, record.json.calls[0].status], ["rotateKey", 403]);
     const fills = await c.call("GET", "/fills/allowance", { key });
     assert.equal(fills.status, 403);
     assert.equal(fills.json.code, "WALLET_REQUIRED");
