@@ -29,9 +29,15 @@ export async function createLink(db: SqlRunner, agentId: string, kind: LinkKind,
   return { token, expiresAt: now + LINK_TTL_MS };
 }
 
+/** The link of a token, whatever its state, or undefined (unknown, or of another kind). */
+export async function linkOf(db: SqlRunner, token: string, kind: LinkKind): Promise<LinkRow | undefined> {
+  const [row] = await db.query<LinkRow>(`SELECT * FROM api_claim_links WHERE token_hash = $1 AND kind = $2`, [hashSecret(token), kind]);
+  return row;
+}
+
 /** The live link of a token, or 410 EXPIRED_TOKEN (unknown, expired, used, or of another kind). */
 export async function liveLink(db: SqlRunner, token: string, kind: LinkKind, now: number): Promise<LinkRow> {
-  const [row] = await db.query<LinkRow>(`SELECT * FROM api_claim_links WHERE token_hash = $1 AND kind = $2`, [hashSecret(token), kind]);
+  const row = await linkOf(db, token, kind);
   if (!row) throw new ApiError("EXPIRED_TOKEN", `this ${kind} link is unknown or no longer valid; ask for a new one`, { reason: "UNKNOWN" });
   if (row.used_at !== null) throw new ApiError("EXPIRED_TOKEN", `this ${kind} link was already used`, { reason: "USED" });
   if (Number(row.expires_at) <= now) throw new ApiError("EXPIRED_TOKEN", `this ${kind} link expired at ${new Date(Number(row.expires_at)).toISOString()}; ask for a new one`, { reason: "EXPIRED" });

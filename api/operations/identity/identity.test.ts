@@ -283,7 +283,7 @@ describe("identity API with the default configuration (claimed-agent path open)"
     assert.equal(again.status, 401);
   });
 
-  it("claim flow: preview, claim unlocks execute, a used link is 410; resend replaces the link; expiry is 410", async () => {
+  it("claim flow: preview, claim unlocks execute, the same link claims idempotently; resend replaces the link; expiry is 410", async () => {
     const token = tokenIn(await c.lastMailTo(owner), "clm_");
     const noToken = await c.call("GET", "/agents/claim");
     assert.equal(noToken.status, 400);
@@ -307,9 +307,11 @@ describe("identity API with the default configuration (claimed-agent path open)"
     const me = await c.call("GET", "/me", { key: aliceKey });
     assert.equal(me.json.tier, "execute");
     assert.equal(me.json.claim.status, "claimed");
+    // Idempotent (spec): the same link, with a new Idempotency-Key, answers the same claim and grants nothing more.
     const twice = await c.call("POST", "/agents/claim", { body: { token: aliceToken } });
-    assert.equal(twice.status, 410);
-    assert.equal(twice.json.code, "EXPIRED_TOKEN");
+    assert.equal(twice.status, 200, JSON.stringify(twice.json));
+    assert.deepEqual({ ...twice.json }, { ...claimed.json });
+    assert.equal((await c.call("GET", "/me", { key: aliceKey })).json.tier, "execute");
     assert.equal((await c.call("POST", "/agents/me/claim-link", { key: aliceKey })).json.reason, "ALREADY_CLAIMED");
 
     // The third agent's link (the one mailed last before the resend) expires after 24 h.

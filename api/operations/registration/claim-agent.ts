@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../errors/api-error";
 import { agentById, scopesOf, setGrants } from "../../auth/agents";
-import { liveLink, useLink } from "../../auth/claim-links";
+import { linkOf, liveLink, useLink } from "../../auth/claim-links";
 import { CLAIM_UNLOCKS, unionScopes } from "../../auth/scopes";
 import { linkToken } from "./schemas";
 import { agentClaimSchema, claimView, requireClaimOpen } from "./claim-view";
@@ -13,7 +13,7 @@ export const claimAgent = defineOperation({
   method: "POST",
   path: "/agents/claim",
   summary: "Claim an agent with the owner's link token (unlocks trading)",
-  description: "The link token authenticates. A link works once: a used or expired link answers 410 EXPIRED_TOKEN (an Idempotency-Key replay returns the first answer).",
+  description: "The link token authenticates. Idempotent (spec): posting the link that claimed the agent again answers the same claim, whatever the Idempotency-Key; an unknown or expired unused link answers 410 EXPIRED_TOKEN.",
   category: "registration",
   permission: "none",
   tier: "read-only",
@@ -29,6 +29,9 @@ export const claimAgent = defineOperation({
     requireClaimOpen(ctx);
     const now = ctx.clock.now();
     return ctx.db.transaction(async (tx) => {
+      // The spec's POST /agents/claim is idempotent: the link that made the claim answers it again.
+      const used = await linkOf(tx, body.token, "claim");
+      if (used && used.used_at !== null && (await agentById(tx, used.agent_id))?.claimed_at != null) return claimView(tx, used);
       const link = await liveLink(tx, body.token, "claim", now);
       const row = await agentById(tx, link.agent_id);
       if (!row || row.registration_path !== "claim") throw new ApiError("FORBIDDEN", "this link does not name a claimable agent");
