@@ -56,7 +56,8 @@ export async function meView(ctx: ServiceContext, call: CallContext, p: KeyPrinc
       readPerMinute: ceilings.read,
       writePerMinute: ceilings.write,
       dataPerMinute: ceilings.data,
-      tier: p.rateTier,
+      // Spec: an ordinary key reads its authorization tier here too; only a market-maker allocation differs.
+      tier: p.rateTier === "market-maker" ? ("market-maker" as const) : row.tier,
       batchWriteCost: 1 as const,
       unchargedReads: ["GET /me", "initialize", "ping", "tools/list", "notifications/*"],
       overridden: p.rateOverridden,

@@ -31,7 +31,7 @@ export const agentIdentitySchema = z.object({
     readPerMinute: z.number().int(),
     writePerMinute: z.number().int(),
     dataPerMinute: z.number().int(),
-    tier: z.enum(["ordinary", "market-maker"]),
+    tier: z.enum([...AGENT_TIERS, "market-maker"]).describe("allocation tier of the ceilings: the authorization tier for ordinary keys, or market-maker"),
     batchWriteCost: z.literal(1),
     unchargedReads: z.array(z.string()),
     overridden: z.boolean(),

@@ -230,7 +230,7 @@ describe("identity API with the default configuration (claimed-agent path open)"
     assert.equal(me.json.name, "Alice Bot");
     assert.equal(me.json.ledgerAccount, alice.address.toLowerCase());
     assert.equal(me.json.rateLimits.readPerMinute, 600);
-    assert.equal(me.json.rateLimits.tier, "ordinary");
+    assert.equal(me.json.rateLimits.tier, me.json.tier, "an ordinary key reads its authorization tier in both");
     assert.ok(me.json.rateLimits.unchargedReads.includes("GET /me"));
     assert.equal(me.json.environment, "test");
     assert.equal(me.json.fills.enabled, true, "the venue's engine counts fills");
