@@ -24,6 +24,9 @@ export const rotateKey = defineOperation({
   secretFields: ["apiKey"],
   errors: ["NOT_FOUND"],
   mcpTool: "svc_rotate_api_key",
+  // Step-up on MCP: a leaked bearer key alone must not be able to replace itself (and lock the owner out). Agents
+  // without a bound wallet rotate over REST (docs/mcp.md).
+  walletProof: true,
   async handler(ctx, { params }, call) {
     const p = call.principal!;
     const now = ctx.clock.now();
