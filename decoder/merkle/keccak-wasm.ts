@@ -2,19 +2,22 @@
  * Generates the WebAssembly module of the batch keccak-256 used by the Merkle tree. Three exports, each a loop
  * over a whole array so one JS→WASM call hashes thousands of inputs:
  *
- *   leaves(inPtr, count, outPtr)   count 84-byte leaf preimages, packed  → count leaves, keccak256(keccak256(p))
- *   level(inPtr, count, outPtr)    count 32-byte nodes, packed           → ceil(count / 2) parents: keccak256 of
- *                                  each pair sorted as big-endian numbers; an odd last node is copied unchanged
- *   sponge(inPtr, blocks, outPtr)  `blocks` 136-byte blocks already padded by the caller → one keccak256
+ *   leaves(inPtr, count, outPtr, statePtr)   count 84-byte leaf preimages, packed → count leaves,
+ *                                            keccak256(keccak256(p))
+ *   level(inPtr, count, outPtr, statePtr)    count 32-byte nodes, packed → ceil(count / 2) parents: keccak256 of
+ *                                            each pair sorted as big-endian numbers; an odd last node is copied
+ *   sponge(inPtr, blocks, outPtr, statePtr)  `blocks` 136-byte blocks already padded by the caller → one keccak256
  *
  * Memory layout: the module owns no address; its memory is imported and the caller (keccak.ts) chooses every
  * pointer. Outputs are 32-byte digests packed at outPtr. `level` may run in place (outPtr == inPtr): parent j is
- * written after pair j is read, and j * 32 never reaches a later pair's bytes.
+ * written after pair j is read, and j * 32 never reaches a later pair's bytes. `statePtr` is STATE_BYTES of
+ * scratch, 16-byte aligned, private to the calling thread.
  *
- * The keccak state lives in v128 locals, two independent states side by side (one per 64-bit SIMD lane; lane
- * (x, y) in local A + x + 5y; WebAssembly loads are little-endian, as keccak's lanes are), so a permutation touches
- * no memory. The 24 rounds are fully unrolled: every rotation
- * offset and round constant is an immediate.
+ * Two independent keccak states are hashed side by side (one per 64-bit SIMD lane; WebAssembly loads are
+ * little-endian, as keccak's lanes are). The state lives in memory at statePtr (lane (x, y) at 16 (x + 5y)), not
+ * in locals: with 50 live v128 locals V8's optimizing compiler spilled so badly that a permutation was ~1.6×
+ * slower, while L1-resident loads and stores are nearly free. The 24 rounds are fully unrolled (every rotation
+ * offset and round constant is an immediate), and χ accumulates the next round's θ column parities as it writes.
  */
 import { CodeWriter, encodeModule, I32, Op, Simd, V128, VOID_BLOCK, type FunctionDef, type ValType } from "./wasm-encoding";
 
@@ -57,56 +60,79 @@ export const ROTATION_OFFSETS: readonly number[] = (() => {
   return out;
 })();
 
-/** Local indices of one function: three i32 params, `i32Count` i32 locals, then the v128 lanes. */
+/** Bytes of a thread's permutation scratch: two state copies (rounds alternate between them), 25 v128 lanes each. */
+export const STATE_BYTES = 800;
+/** Offsets of the two state copies in the scratch; 24 rounds is even, so a permutation ends in `A`. */
+const A = 0;
+const E = 400;
+
+const IN = 0;
+const COUNT = 1;
+const OUT = 2;
+const ST = 3;
+const PARAMS: ValType[] = [I32, I32, I32, I32];
+
+/** Local indices of one function: four i32 params, `i32Count` i32 locals, then the v128 temporaries. */
 class Locals {
-  /** The state, 25 lanes: lane (x, y) is local A + x + 5y. */
-  readonly A: number;
-  /** The next round's state while a round runs (rounds alternate between A and E; 24 is even, so A ends it). */
-  readonly E: number;
-  /** One row of ρπ output, θ column parities, θ effect per column: 5 lanes each. */
+  /** One row of ρπ output; θ column parities (this round's and the next's, alternating); θ effect per column. */
   readonly B: number;
   readonly C: number;
+  readonly N: number;
   readonly D: number;
+  /** One scratch v128. */
+  readonly T: number;
   readonly types: ValType[];
 
   constructor(readonly i32Count: number) {
-    const first = 3 + i32Count;
-    this.A = first;
-    this.E = first + 25;
-    this.B = first + 50;
-    this.C = first + 55;
-    this.D = first + 60;
-    this.types = [...new Array<ValType>(i32Count).fill(I32), ...new Array<ValType>(65).fill(V128)];
+    const first = PARAMS.length + i32Count;
+    this.B = first;
+    this.C = first + 5;
+    this.N = first + 10;
+    this.D = first + 15;
+    this.T = first + 20;
+    this.types = [...new Array<ValType>(i32Count).fill(I32), ...new Array<ValType>(21).fill(V128)];
   }
   /** The k-th i32 local after the params. */
   i32Local(k: number): number {
-    return 3 + k;
+    return PARAMS.length + k;
   }
 }
 
-/** rotl on both 64-bit lanes of the v128 on the stack (no SIMD rotate: two shifts and an or). */
-function emitRotl(w: CodeWriter, local: number, r: number): void {
-  w.get(local).i32(r).simd(Simd.i64x2Shl).get(local).i32(64 - r).simd(Simd.i64x2ShrU).simd(Simd.v128Or);
+/** Pushes state lane `lane` of the copy at `copy` (A or E). */
+function emitLoadLane(w: CodeWriter, copy: number, lane: number): void {
+  w.get(ST).simdMem(Simd.v128Load, 4, copy + lane * 16);
+}
+
+/** rotl by `r` on both 64-bit lanes of the v128 on the stack, through local `tmp` (no SIMD rotate: shl, shr, or). */
+function emitRotlTop(w: CodeWriter, tmp: number, r: number): void {
+  w.set(tmp).get(tmp).i32(r).simd(Simd.i64x2Shl).get(tmp).i32(64 - r).simd(Simd.i64x2ShrU).simd(Simd.v128Or);
 }
 
 /**
- * keccak-f[1600] on the lanes in locals A, two independent states at once (one per 64-bit SIMD lane). Each round
- * reads one state set and writes the other, one output row at a time (as the Keccak team's XKCP does), so only
- * 5 ρπ lanes are live at once.
+ * keccak-f[1600] on the two states in the scratch at ST (copy A), one output row at a time (as the Keccak team's
+ * XKCP does), so only 5 ρπ lanes are live at once.
  */
 function emitPermutation(w: CodeWriter, l: Locals): void {
-  const { B, C, D } = l;
-  for (let round = 0; round < 24; round++) {
-    const S = round % 2 === 0 ? l.A : l.E; // state in
-    const T = round % 2 === 0 ? l.E : l.A; // state out
-    // θ: C[x] = xor of column x; D[x] = C[x-1] ^ rotl(C[x+1], 1).
-    for (let x = 0; x < 5; x++) {
-      w.get(S + x).get(S + x + 5).simd(Simd.v128Xor).get(S + x + 10).simd(Simd.v128Xor);
-      w.get(S + x + 15).simd(Simd.v128Xor).get(S + x + 20).simd(Simd.v128Xor).set(C + x);
+  const { B, D, T } = l;
+  // θ parities of the input: C[x] = xor of column x.
+  for (let x = 0; x < 5; x++) {
+    emitLoadLane(w, A, x);
+    for (let y = 1; y < 5; y++) {
+      emitLoadLane(w, A, x + 5 * y);
+      w.simd(Simd.v128Xor);
     }
+    w.set(l.C + x);
+  }
+  for (let round = 0; round < 24; round++) {
+    const S = round % 2 === 0 ? A : E; // state in
+    const O = round % 2 === 0 ? E : A; // state out
+    const C = round % 2 === 0 ? l.C : l.N; // this round's parities
+    const N = round % 2 === 0 ? l.N : l.C; // the next round's, accumulated by χ
+    const last = round === 23;
+    // θ: D[x] = C[x-1] ^ rotl(C[x+1], 1).
     for (let x = 0; x < 5; x++) {
-      w.get(C + ((x + 4) % 5));
-      emitRotl(w, C + ((x + 1) % 5), 1);
+      w.get(C + ((x + 4) % 5)).get(C + ((x + 1) % 5));
+      emitRotlTop(w, D + x, 1);
       w.simd(Simd.v128Xor).set(D + x);
     }
     for (let Y = 0; Y < 5; Y++) {
@@ -116,30 +142,38 @@ function emitPermutation(w: CodeWriter, l: Locals): void {
         const x = (X + 3 * Y) % 5;
         const from = x + 5 * X;
         const r = ROTATION_OFFSETS[from];
-        w.get(S + from).get(D + x).simd(Simd.v128Xor);
-        if (r !== 0) {
-          w.set(B + X);
-          emitRotl(w, B + X, r);
-        }
+        emitLoadLane(w, S, from);
+        w.get(D + x).simd(Simd.v128Xor);
+        if (r !== 0) emitRotlTop(w, B + X, r);
         w.set(B + X);
       }
-      // χ: T[X, Y] = B[X] ^ (~B[X+1] & B[X+2]); ι on lane (0, 0).
+      // χ: O[X, Y] = B[X] ^ (~B[X+1] & B[X+2]); ι on lane (0, 0); the next round's parities N[X] ^= O[X, Y].
       for (let X = 0; X < 5; X++) {
+        w.get(ST);
         w.get(B + X).get(B + ((X + 2) % 5)).get(B + ((X + 1) % 5)).simd(Simd.v128AndNot).simd(Simd.v128Xor);
         if (X === 0 && Y === 0) w.v128Splat64(ROUND_CONSTANTS[round]).simd(Simd.v128Xor);
-        w.set(T + X + 5 * Y);
+        if (!last) {
+          if (Y === 0) w.tee(N + X);
+          else w.tee(T).get(N + X).get(T).simd(Simd.v128Xor).set(N + X);
+        }
+        w.simdMem(Simd.v128Store, 4, O + (X + 5 * Y) * 16);
       }
     }
   }
 }
 
+/** Stores a v128 with `value` in both 64-bit lanes into state lane `lane` (copy A). */
+function emitSetLane(w: CodeWriter, lane: number, value: bigint): void {
+  w.get(ST).v128Splat64(value).simdMem(Simd.v128Store, 4, A + lane * 16);
+}
+
 /** Sets lanes `from..24` to zero, except lane 16 which gets the end-of-padding bit. */
-function emitZeroTail(w: CodeWriter, l: Locals, from: number): void {
-  for (let lane = from; lane < 25; lane++) w.v128Splat64(lane === 16 ? PAD_END : 0n).set(l.A + lane);
+function emitZeroTail(w: CodeWriter, from: number): void {
+  for (let lane = from; lane < 25; lane++) emitSetLane(w, lane, lane === 16 ? PAD_END : 0n);
 }
 
 /**
- * Loads message lane `lane` of two inputs: bytes [8 lane, +8) at pointer p0 into SIMD lane 0, at p1 into SIMD
+ * Pushes message lane `lane` of two inputs: bytes [8 lane, +8) at pointer p0 into SIMD lane 0, at p1 into SIMD
  * lane 1 (`bytes` = 4 loads only the low half, zero-extended).
  */
 function emitLoadPair(w: CodeWriter, p0: number, p1: number, offset: number, bytes: 4 | 8 = 8): void {
@@ -148,14 +182,17 @@ function emitLoadPair(w: CodeWriter, p0: number, p1: number, offset: number, byt
   else w.simdMem(Simd.v128Load32Zero, 2, offset).simdMem(Simd.v128Load32Lane, 2, offset, 2);
 }
 
-/** Stores the 32-byte digest of SIMD lane `simdLane` (state lanes 0..3) at the address in local `ptr`. */
-function emitStoreDigest(w: CodeWriter, l: Locals, ptr: number, offset: number, simdLane: 0 | 1): void {
-  for (let lane = 0; lane < 4; lane++) w.get(ptr).get(l.A + lane).simdMem(Simd.v128Store64Lane, 3, offset + lane * 8, simdLane);
+/** Stores the 32-byte digest of SIMD lane 0 (state lanes 0..3) at OUT, and of SIMD lane 1 at OUT + 32 if local `two`. */
+function emitStoreDigests(w: CodeWriter, l: Locals, two: number): void {
+  for (let lane = 0; lane < 4; lane++) {
+    w.get(OUT);
+    emitLoadLane(w, A, lane);
+    w.tee(l.B + lane).simdMem(Simd.v128Store64Lane, 3, lane * 8, 0);
+  }
+  w.get(two).op(Op.if, VOID_BLOCK);
+  for (let lane = 0; lane < 4; lane++) w.get(OUT).get(l.B + lane).simdMem(Simd.v128Store64Lane, 3, 32 + lane * 8, 1);
+  w.op(Op.end);
 }
-
-const IN = 0;
-const COUNT = 1;
-const OUT = 2;
 
 /**
  * `while (count > 0) { body; count -= 2 }` around `emitBody`, two items per pass; local `two` tells the body
@@ -185,28 +222,27 @@ function leavesFunction(): FunctionDef {
     // First hash: the 84-byte preimage is lanes 0..9 plus 4 bytes of lane 10; keccak's 0x01 padding byte
     // follows them at byte 84 (bit 32 of lane 10).
     for (let lane = 0; lane < 10; lane++) {
+      w.get(ST);
       emitLoadPair(w, IN, in1, lane * 8);
-      w.set(l.A + lane);
+      w.simdMem(Simd.v128Store, 4, A + lane * 16);
     }
+    w.get(ST);
     emitLoadPair(w, IN, in1, 80, 4);
-    w.v128Splat64(1n << 32n).simd(Simd.v128Or).set(l.A + 10);
-    emitZeroTail(w, l, 11);
+    w.v128Splat64(1n << 32n).simd(Simd.v128Or).simdMem(Simd.v128Store, 4, A + 10 * 16);
+    emitZeroTail(w, 11);
     emitPermutation(w, l);
     // Second hash: the 32-byte digest (lanes 0..3, kept in place) then the padding byte in lane 4.
-    w.v128Splat64(1n).set(l.A + 4);
-    emitZeroTail(w, l, 5);
+    emitSetLane(w, 4, 1n);
+    emitZeroTail(w, 5);
     emitPermutation(w, l);
     emitStoreAndAdvance(w, l, two, 2 * LEAF_PREIMAGE_BYTES);
   });
-  return { name: "leaves", params: [I32, I32, I32], locals: l.types, body: w };
+  return { name: "leaves", params: PARAMS, locals: l.types, body: w };
 }
 
-/** Stores lane 0's digest (and lane 1's when local `two` is set), then moves IN by `inStride` and OUT by two digests. */
+/** Stores the pass's digests, then moves IN by `inStride` and OUT by two digests. */
 function emitStoreAndAdvance(w: CodeWriter, l: Locals, two: number, inStride: number): void {
-  emitStoreDigest(w, l, OUT, 0, 0);
-  w.get(two).op(Op.if, VOID_BLOCK);
-  emitStoreDigest(w, l, OUT, 32, 1);
-  w.op(Op.end);
+  emitStoreDigests(w, l, two);
   w.get(IN).i32(inStride).op(Op.i32Add).set(IN);
   w.get(OUT).i32(64).op(Op.i32Add).set(OUT);
 }
@@ -243,13 +279,15 @@ function levelFunction(): FunctionDef {
     emitSortPair(w, IN, first0, second0, { k, a, b });
     emitSortPair(w, in1, first1, second1, { k, a, b });
     for (let lane = 0; lane < 4; lane++) {
+      w.get(ST);
       emitLoadPair(w, first0, first1, lane * 8);
-      w.set(l.A + lane);
+      w.simdMem(Simd.v128Store, 4, A + lane * 16);
+      w.get(ST);
       emitLoadPair(w, second0, second1, lane * 8);
-      w.set(l.A + 4 + lane);
+      w.simdMem(Simd.v128Store, 4, A + (4 + lane) * 16);
     }
-    w.v128Splat64(1n).set(l.A + 8); // padding byte after the 64-byte message
-    emitZeroTail(w, l, 9);
+    emitSetLane(w, 8, 1n); // padding byte after the 64-byte message
+    emitZeroTail(w, 9);
     emitPermutation(w, l);
     emitStoreAndAdvance(w, l, two, 128);
   });
@@ -261,25 +299,28 @@ function levelFunction(): FunctionDef {
   w.get(l.B).simdMem(Simd.v128Store, 0, 0);
   w.get(oddOut).get(l.B + 1).simdMem(Simd.v128Store, 0, 16);
   w.op(Op.end);
-  return { name: "level", params: [I32, I32, I32], locals: l.types, body: w };
+  return { name: "level", params: PARAMS, locals: l.types, body: w };
 }
 
 function spongeFunction(): FunctionDef {
-  const l = new Locals(0);
+  const l = new Locals(1);
+  const two = l.i32Local(0); // stays 0: only SIMD lane 0's digest is stored
   const w = new CodeWriter();
-  emitZeroTail(w, l, 0);
-  w.v128Splat64(0n).set(l.A + 16); // the caller's padding carries the end bit
+  emitZeroTail(w, 0);
+  emitSetLane(w, 16, 0n); // the caller's padding carries the end bit
   w.get(COUNT).op(Op.i32Eqz).op(Op.if, VOID_BLOCK).op(Op.br, 1).op(Op.end);
   w.op(Op.loop, VOID_BLOCK);
   for (let lane = 0; lane < RATE_BYTES / 8; lane++) {
-    w.get(l.A + lane).get(IN).simdMem(Simd.v128Load64Zero, 3, lane * 8).simd(Simd.v128Xor).set(l.A + lane);
+    w.get(ST);
+    emitLoadLane(w, A, lane);
+    w.get(IN).simdMem(Simd.v128Load64Zero, 3, lane * 8).simd(Simd.v128Xor).simdMem(Simd.v128Store, 4, A + lane * 16);
   }
   emitPermutation(w, l);
   w.get(IN).i32(RATE_BYTES).op(Op.i32Add).set(IN);
   w.get(COUNT).i32(1).op(Op.i32Sub).tee(COUNT).br(Op.brIf, 0);
   w.op(Op.end);
-  emitStoreDigest(w, l, OUT, 0, 0);
-  return { name: "sponge", params: [I32, I32, I32], locals: l.types, body: w };
+  emitStoreDigests(w, l, two);
+  return { name: "sponge", params: PARAMS, locals: l.types, body: w };
 }
 
 /** WebAssembly pages (64 KiB) the module declares as its memory's maximum. */

@@ -10,11 +10,12 @@
  * Work memory layout (bytes, fixed; inputs are copied in, outputs copied out, one chunk at a time):
  *   [0, IN_BYTES)                 chunk input: ≤ LEAF_CHUNK leaf preimages (84 B) or ≤ LEVEL_CHUNK nodes (32 B)
  *   [OUT_AT, OUT_AT + OUT_BYTES)  chunk output: 32-byte digests
+ *   [STATE_AT, +2 STATE_BYTES)    permutation scratch: this thread's, then the worker's
  *   [SPONGE_AT, …)                `hashInto`'s padded message (memory grows when a message is larger), then digest
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { keccakModuleBytes, MAX_PAGES, RATE_BYTES } from "./keccak-wasm";
+import { keccakModuleBytes, MAX_PAGES, RATE_BYTES, STATE_BYTES } from "./keccak-wasm";
 import { LEAF_PREIMAGE_BYTES } from "./leaf";
 
 /** A reusable keccak-256 engine. Synchronous once loaded; not re-entrant. */
@@ -49,9 +50,9 @@ const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** The module's exports (keccak-wasm.ts documents them). */
 interface KeccakExports {
-  leaves(inPtr: number, count: number, outPtr: number): void;
-  level(inPtr: number, count: number, outPtr: number): void;
-  sponge(inPtr: number, blocks: number, outPtr: number): void;
+  leaves(inPtr: number, count: number, outPtr: number, statePtr: number): void;
+  level(inPtr: number, count: number, outPtr: number, statePtr: number): void;
+  sponge(inPtr: number, blocks: number, outPtr: number, statePtr: number): void;
 }
 
 const LEAF_CHUNK = 16_384;
@@ -59,7 +60,9 @@ const LEVEL_CHUNK = 32_768;
 const IN_BYTES = LEAF_CHUNK * LEAF_PREIMAGE_BYTES; // ≥ LEVEL_CHUNK * 32
 const OUT_AT = IN_BYTES;
 const OUT_BYTES = LEVEL_CHUNK * 32; // ≥ LEAF_CHUNK * 32
-const SPONGE_AT = OUT_AT + OUT_BYTES;
+const STATE_AT = OUT_AT + OUT_BYTES;
+const WORKER_STATE_AT = STATE_AT + STATE_BYTES;
+const SPONGE_AT = WORKER_STATE_AT + STATE_BYTES;
 const PAGE = 65_536;
 /** Below this many items a chunk is not worth splitting with the worker. */
 const MIN_SPLIT = 1_024;
@@ -72,11 +75,12 @@ const FN_LEVEL = 1;
 
 /**
  * The worker: same module, same memory. Control words (Int32Array over a SharedArrayBuffer): [0] job sequence
- * number, [1] function, [2..4] its arguments, [5] sequence number of the last finished job.
+ * number, [1] function, [2..4] its arguments, [5] sequence number of the last finished job. The worker's
+ * permutation scratch is fixed (WORKER_STATE_AT).
  */
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require("node:worker_threads");
-const { module, memory, control } = workerData;
+const { module, memory, control, stateAt } = workerData;
 const ex = new WebAssembly.Instance(module, { env: { memory } }).exports;
 const ctrl = new Int32Array(control);
 const fns = [ex.leaves, ex.level];
@@ -85,7 +89,7 @@ parentPort.postMessage("ready");
 for (;;) {
   Atomics.wait(ctrl, 0, seen);
   seen = Atomics.load(ctrl, 0);
-  fns[ctrl[1]](ctrl[2], ctrl[3], ctrl[4]);
+  fns[ctrl[1]](ctrl[2], ctrl[3], ctrl[4], stateAt);
   Atomics.store(ctrl, 5, seen);
   Atomics.notify(ctrl, 5);
 }
@@ -98,7 +102,7 @@ class Helper {
   alive = true;
 
   private constructor(module: object, memory: WasmMemory) {
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, memory, control: this.#ctrl.buffer } });
+    this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, memory, control: this.#ctrl.buffer, stateAt: WORKER_STATE_AT } });
     this.#worker.unref(); // never keeps the process alive
   }
 
@@ -176,14 +180,14 @@ class WasmKeccak256 implements Keccak256 {
     const helper = this.#helper;
     const run = fn === FN_LEAVES ? this.#ex.leaves : this.#ex.level;
     if (helper === null || !helper.alive || count < MIN_SPLIT) {
-      run(0, count, OUT_AT);
+      run(0, count, OUT_AT, STATE_AT);
       return;
     }
     helper.post(fn, split * inStride, count - split, OUT_AT + split * outStride);
-    run(0, split, OUT_AT);
+    run(0, split, OUT_AT, STATE_AT);
     if (!helper.join()) {
       this.#helper = null;
-      run(split * inStride, count - split, OUT_AT + split * outStride);
+      run(split * inStride, count - split, OUT_AT + split * outStride, STATE_AT);
     }
   }
 
@@ -218,7 +222,7 @@ class WasmKeccak256 implements Keccak256 {
     mem.fill(0, SPONGE_AT + length, digestAt);
     mem[SPONGE_AT + length] ^= 0x01;
     mem[digestAt - 1] ^= 0x80;
-    this.#ex.sponge(SPONGE_AT, padded / RATE_BYTES, digestAt);
+    this.#ex.sponge(SPONGE_AT, padded / RATE_BYTES, digestAt, STATE_AT);
     out.set(mem.subarray(digestAt, digestAt + 32), outOffset);
   }
 
@@ -226,7 +230,7 @@ class WasmKeccak256 implements Keccak256 {
     const mem = this.#bytes(SPONGE_AT);
     mem.set(src.subarray(aOffset, aOffset + 32), 0);
     mem.set(src.subarray(bOffset, bOffset + 32), 32);
-    this.#ex.level(0, 2, OUT_AT);
+    this.#ex.level(0, 2, OUT_AT, STATE_AT);
     out.set(mem.subarray(OUT_AT, OUT_AT + 32), outOffset);
   }
 }
