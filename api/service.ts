@@ -109,8 +109,8 @@ function publishedLedgerOf(config: Config): () => PublishedLedger | null {
   return () => {
     if (ledger) return ledger;
     const file = deploymentFile(config.CHAIN_ID);
-    const address = existsSync(file) ? readDeployment(file).contracts.CommittedLedger?.address : undefined;
-    if (address) ledger = new PublishedLedger(config.rpcUrl, address as `0x${string}`, config.CHAIN_ID);
+    const deployed = existsSync(file) ? readDeployment(file).contracts.CommittedLedger : undefined;
+    if (deployed) ledger = new PublishedLedger(config.rpcUrl, deployed.address as `0x${string}`, config.CHAIN_ID, BigInt(deployed.blockNumber ?? 0));
     return ledger;
   };
 }

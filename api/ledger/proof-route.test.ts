@@ -20,6 +20,7 @@ describe("GET /api/v1/ledger/proof/{account}", () => {
   let svc: RunningService;
   let rpc: string;
   let ledger: Address;
+  let published: PublishedLedger;
   const dir = mkdtempSync(join(tmpdir(), "pm-proof-"));
 
   before(async () => {
@@ -28,7 +29,8 @@ describe("GET /api/v1/ledger/proof/{account}", () => {
     chain = await startLocalChain({ port, chainId: 8453 });
     ({ ledger } = await runLedgerDemo({ rpc, batches: 3, seed: 7, legacy: true }));
     const config = loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv(), RPC_URL: rpc });
-    svc = await startService(config, { publishedLedger: new PublishedLedger(rpc, ledger, 8453) });
+    published = new PublishedLedger(rpc, ledger, 8453);
+    svc = await startService(config, { publishedLedger: published });
   });
   after(async () => {
     await svc?.close();
@@ -65,4 +67,30 @@ describe("GET /api/v1/ledger/proof/{account}", () => {
     assert.equal(bad.headers.get("content-type"), "application/problem+json");
     assert.equal(((await bad.json()) as { code: string }).code, "INVALID_PAYLOAD");
   });
+
+  it("keeps up with new batches incrementally: only the blocks after the last replay are read, and proofs still verify", async () => {
+    const client = createPublicClient({ transport: http(rpc) });
+    const origin = svc.baseUrl.replace("/api/agent/v1", "");
+    const proofOf = async (account: Address) =>
+      (await (await fetch(`${origin}/api/v1/ledger/proof/${account}`)).json()) as { root: Hex; batchNonce: string; leaves: { assetId: string; balance: string; proof: Hex[] }[] };
+    const first = (await replayLedger({ client, ledger })).state.entries()[0].account as Address;
+    await proofOf(first); // the state is kept from here
+    const before = { ...published.stats };
+    await runLedgerDemo({ rpc, ledger, batches: 2, seed: 11 });
+    const { state } = await replayLedger({ client, ledger });
+    const account = state.entries().at(-1)!.account as Address;
+    const body = await proofOf(account);
+    assert.equal(body.batchNonce, "5");
+    assert.equal(body.root, await client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "ledgerRoot" }));
+    assert.deepEqual(published.stats, { fullReplays: before.fullReplays, incrementalReplays: before.incrementalReplays + 1 });
+    assert.equal(body.leaves.length, state.accountEntries(account.toLowerCase() as Address).length);
+    for (const l of body.leaves) {
+      const ok = await client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "verifyBalance", args: [account, BigInt(l.assetId), BigInt(l.balance), l.proof] });
+      assert.equal(ok, true, `asset ${l.assetId}`);
+    }
+    // Nothing new on chain: no replay at all.
+    await proofOf(account);
+    assert.deepEqual(published.stats, { fullReplays: before.fullReplays, incrementalReplays: before.incrementalReplays + 1 });
+  });
 });
+

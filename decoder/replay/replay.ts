@@ -61,6 +61,19 @@ export interface ReplayOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** The ledger ABI; defaults to `committedLedgerAbi` from generated/abis.ts. */
   readonly abi?: Abi;
+  /**
+   * Continue an earlier replay instead of starting at genesis: its end state (mutated in place), journal commitment
+   * and last batch nonce. Pair it with `fromBlock` = the earlier report's `toBlock` + 1. A report with a mismatch
+   * leaves `state` part-applied: start again from genesis then.
+   */
+  readonly resume?: ReplayResume;
+}
+
+/** Where an earlier replay ended (see {@link ReplayOptions.resume}). */
+export interface ReplayResume {
+  readonly state: LedgerState;
+  readonly commitment: Hex;
+  readonly nonce: bigint;
 }
 
 /** The end state of a replay. */
@@ -71,6 +84,8 @@ export interface ReplayReport {
   readonly mismatch: BatchResult | null;
   /** The batch of `untilTx`, when asked for and found. */
   readonly target: BatchResult | null;
+  /** The last block scanned; without `untilTx` every batch up to it was applied, so a resume starts at the next. */
+  readonly toBlock: bigint;
 }
 
 const arg = (args: Record<string, unknown>, ...names: string[]): unknown => names.map((n) => args[n]).find((v) => v !== undefined);
@@ -107,13 +122,15 @@ function applySteps(state: LedgerState, steps: readonly BatchStep[]): { error?: 
 /** Replays every batch (or up to `untilTx`), stopping at the first mismatch. */
 export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
   const { client, ledger } = opts;
-  const toBlock = opts.toBlock ?? (await client.getBlockNumber());
+  // cacheTime 0: viem caches the block number for a few seconds, which would hide blocks mined since.
+  const toBlock = opts.toBlock ?? (await client.getBlockNumber({ cacheTime: 0 }));
   const abi = opts.abi ?? committedLedgerAbi();
   const logs = await readLedgerLogs(client, abi, ledger, opts.fromBlock ?? 0n, toBlock, opts.chunkSize ?? 2000n, opts.onScan);
   const batchLogs = logs.filter((l) => BATCH_EVENTS.has(l.eventName));
-  const state = new LedgerState();
+  const state = opts.resume?.state ?? new LedgerState();
   const batches: BatchResult[] = [];
-  let commitment: Hex = ZERO_HASH;
+  let commitment: Hex = opts.resume?.commitment ?? ZERO_HASH;
+  let lastNonce = opts.resume?.nonce ?? 0n;
   let treasury: Address | null = null;
   let target: BatchResult | null = null;
   for (const [i, log] of batchLogs.entries()) {
@@ -130,19 +147,20 @@ export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
       treasury ??= (await readAt(opts, "treasury", log.blockNumber)) as Address;
       result = await replayLegacy(opts, state, log, args, commitment, treasury);
     }
-    const expectedNonce = (batches.at(-1)?.nonce ?? 0n) + 1n;
+    const expectedNonce = lastNonce + 1n;
     if (result.nonce !== expectedNonce) {
       // Batches were skipped: the scan started after the ledger's first batch (a --from-block too late).
       result = { ...result, rootOk: false, commitmentOk: false, error: `expected batch nonce ${expectedNonce} but found ${result.nonce}: earlier batches were not read (scan started at block ${opts.fromBlock ?? 0n})${result.error ? `; ${result.error}` : ""}` };
     }
     commitment = result.computedCommitment;
+    lastNonce = result.nonce;
     batches.push(result);
     opts.onProgress?.(i + 1, batchLogs.length);
     if (opts.untilTx && log.transactionHash.toLowerCase() === opts.untilTx.toLowerCase()) target = result;
-    if (!result.rootOk || !result.commitmentOk) return { state, batches, mismatch: result, target };
+    if (!result.rootOk || !result.commitmentOk) return { state, batches, mismatch: result, target, toBlock };
     if (target) break;
   }
-  return { state, batches, mismatch: null, target };
+  return { state, batches, mismatch: null, target, toBlock };
 }
 
 async function replayJournal(opts: ReplayOptions, state: LedgerState, log: LedgerLog, args: readonly unknown[], prev: Hex): Promise<BatchResult> {
