@@ -2,34 +2,51 @@
  * Ledger state: balances per (account, asset) as bigint in int256 range, plus an incremental Merkle root.
  *
  * Accounts are kept in a sorted array (binary insertion on first balance, removal when all balances are zero),
- * so computing a root never sorts the whole ledger. Leaf hashes are cached in the last built tree's leaf level;
- * a movement marks only the touched (account, asset) dirty, and `root()` copies the unchanged leaves over, re-hashes
- * the dirty ones (all of an account's when its set of assets changed) in batches, and rebuilds the internal levels.
+ * and each account's non-zero balances in an array sorted by asset id (kept sorted as leaves appear and vanish),
+ * so computing a root never sorts anything. Leaf hashes are cached in the last built tree's leaf level; a movement
+ * marks only the touched (account, asset) dirty, and `root()` copies the unchanged leaves over, re-hashes the
+ * dirty ones (all of an account's when its set of assets changed) in batches, and rebuilds the internal levels.
  */
-import { bytesToHex, hexToBytes, type Address, type Hex } from "viem";
+import { bytesToHex, type Address, type Hex } from "viem";
 import { SUPPLY_ACCOUNT, normalizeAccount } from "../assets";
 import { LedgerMovementError } from "../errors";
-import { LEAF_PREIMAGE_BYTES, writeLeafPreimage } from "../merkle/leaf";
+import { accountWords, LEAF_PREIMAGE_BYTES, writeLeafPreimage } from "../merkle/leaf";
 import { loadKeccak256, type Keccak256 } from "../merkle/keccak";
 import { buildLevels, proofOfIndex, rootOfLevels, type MerkleLevels } from "../merkle/tree";
 import { INT256_MAX, INT256_MIN, type LedgerEntry, type Movement } from "./movement";
 
+/** One non-zero balance of an account: a leaf. Mutated in place when the balance changes. */
+interface Slot {
+  readonly assetId: bigint;
+  balance: bigint;
+}
+
 interface AccountRecord {
   readonly account: Address;
-  readonly bytes: Uint8Array;
-  readonly balances: Map<bigint, bigint>;
+  /** The account's bytes as the leaf encoding writes them ({@link accountWords}). */
+  readonly words: Int32Array;
+  readonly balances: Map<bigint, Slot>;
+  /** The same slots, asset id ascending: the account's leaves in tree order. */
+  readonly slots: Slot[];
   /** Index of the account's first leaf in the last built tree; -1 before its first tree. */
   leafIndex: number;
   /** The set of assets changed since the last tree (a leaf appeared or vanished): every leaf is re-hashed. */
   reshaped: boolean;
-  /** Assets whose balance changed since the last tree. */
-  readonly dirty: Set<bigint>;
-  /** Asset ids with non-zero balance, ascending; null when it must be recomputed. */
-  sortedAssets: bigint[] | null;
+  /** Slots whose balance changed since the last tree. */
+  readonly dirty: Set<Slot>;
 }
 
-/** Leaves re-hashed per batch call (bounds the preimage buffer). */
-const REHASH_CHUNK = 16_384;
+/** Index of the first slot with asset id ≥ `assetId`. */
+function slotIndex(slots: readonly Slot[], assetId: bigint): number {
+  let lo = 0;
+  let hi = slots.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (slots[mid].assetId < assetId) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 function compareBigint(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -49,7 +66,7 @@ export class LedgerState {
   balanceOf(account: Address, assetId: bigint): bigint {
     const key = normalizeAccount(account);
     if (key === SUPPLY_ACCOUNT) return this.#supply.get(assetId) ?? 0n;
-    return this.#records.get(key)?.balances.get(assetId) ?? 0n;
+    return this.#records.get(key)?.balances.get(assetId)?.balance ?? 0n;
   }
 
   /** Applies one movement; throws {@link LedgerMovementError} (leaving the state unchanged) if it breaks a rule. */
@@ -89,19 +106,29 @@ export class LedgerState {
     let record = this.#records.get(account);
     if (!record) {
       if (balance === 0n) return;
-      record = { account, bytes: hexToBytes(account), balances: new Map(), leafIndex: -1, reshaped: true, dirty: new Set(), sortedAssets: null };
+      record = { account, words: accountWords(account), balances: new Map(), slots: [], leafIndex: -1, reshaped: true, dirty: new Set() };
       this.#records.set(account, record);
       this.#insertAccount(account);
     }
-    const had = record.balances.has(assetId);
-    if (!had && balance === 0n) return; // nothing changes (and no dirty mark for a leaf that does not exist)
-    if (balance === 0n) record.balances.delete(assetId);
-    else record.balances.set(assetId, balance);
-    if (had !== (balance !== 0n)) {
-      record.sortedAssets = null;
+    const slot = record.balances.get(assetId);
+    if (slot === undefined) {
+      if (balance === 0n) return; // nothing changes (and no dirty mark for a leaf that does not exist)
+      const added: Slot = { assetId, balance };
+      record.balances.set(assetId, added);
+      const { slots } = record;
+      // Assets mostly arrive in ascending order (bulk loads): appending skips the search.
+      if (slots.length === 0 || slots[slots.length - 1].assetId < assetId) slots.push(added);
+      else slots.splice(slotIndex(slots, assetId), 0, added);
       record.reshaped = true;
+    } else if (balance === 0n) {
+      record.balances.delete(assetId);
+      record.slots.splice(slotIndex(record.slots, assetId), 1);
+      record.dirty.delete(slot);
+      record.reshaped = true;
+    } else {
+      slot.balance = balance;
+      record.dirty.add(slot);
     }
-    record.dirty.add(assetId);
     this.#tree = null;
     if (record.balances.size === 0) {
       this.#records.delete(account);
@@ -132,11 +159,6 @@ export class LedgerState {
     if (this.#sortedAccounts[i] === account) this.#sortedAccounts.splice(i, 1);
   }
 
-  #assetsOf(record: AccountRecord): bigint[] {
-    record.sortedAssets ??= [...record.balances.keys()].sort(compareBigint);
-    return record.sortedAssets;
-  }
-
   /** Every non-zero balance of non-supply accounts, in leaf order (account ascending, then asset id). */
   entries(): LedgerEntry[] {
     const out: LedgerEntry[] = [];
@@ -152,26 +174,26 @@ export class LedgerState {
     }
     const record = this.#records.get(key);
     if (!record) return [];
-    return this.#assetsOf(record).map((assetId) => ({ account: key, assetId, balance: record.balances.get(assetId)! }));
+    return record.slots.map(({ assetId, balance }) => ({ account: key, assetId, balance }));
   }
 
   /** Sum of every balance (supply included) of `assetId`: always 0 when only movements were applied. */
   totalOf(assetId: bigint): bigint {
     let total = this.#supply.get(assetId) ?? 0n;
-    for (const record of this.#records.values()) total += record.balances.get(assetId) ?? 0n;
+    for (const record of this.#records.values()) total += record.balances.get(assetId)?.balance ?? 0n;
     return total;
   }
 
   /** Number of leaves (non-zero, non-supply balances). */
   get leafCount(): number {
     let n = 0;
-    for (const record of this.#records.values()) n += record.balances.size;
+    for (const record of this.#records.values()) n += record.slots.length;
     return n;
   }
 
   /**
    * The new leaf level: unchanged accounts' leaves copied from the last one (contiguous runs in one copy), dirty
-   * leaves re-hashed in chunks (preimages into one buffer, one batch call per chunk).
+   * leaves re-hashed in chunks (preimages written straight into the hasher's input, one batch call per chunk).
    */
   #buildLeaves(keccak: Keccak256, records: AccountRecord[], offsets: Int32Array): Uint8Array {
     const old = this.#leaves;
@@ -183,47 +205,53 @@ export class LedgerState {
       if (runLength > 0) leaves.set(old.subarray(runFrom * 32, (runFrom + runLength) * 32), runTo * 32);
       runLength = 0;
     };
-    const pre = new Uint8Array(REHASH_CHUNK * LEAF_PREIMAGE_BYTES);
-    const view = new DataView(pre.buffer);
-    const hashes = new Uint8Array(REHASH_CHUNK * 32);
-    const targets = new Int32Array(REHASH_CHUNK); // leaf index of each preimage of the chunk
+    const { view, capacity } = keccak.leafInput();
+    let hashes: Uint8Array | null = null; // staging for scattered leaves, allocated on first need
+    let targets: Int32Array | null = null; // leaf index of each preimage of the chunk, when not consecutive
+    let first = 0; // leaf index of the chunk's first preimage
     let n = 0;
-    let consecutive = true; // targets are targets[0], targets[0] + 1, …: hash straight into `leaves`
+    let consecutive = true; // the chunk's leaves are first, first + 1, …: hash straight into `leaves`
     const flush = (): void => {
       copyRun(); // the pending run may hold leaves of this chunk: copy it before they are written
       if (consecutive) {
-        keccak.hashLeaves(pre, n, leaves, targets[0] * 32);
+        keccak.hashLeafInput(n, leaves, first * 32);
       } else {
-        keccak.hashLeaves(pre, n, hashes);
-        for (let i = 0; i < n; i++) leaves.set(hashes.subarray(i * 32, i * 32 + 32), targets[i] * 32);
+        hashes ??= new Uint8Array(capacity * 32);
+        keccak.hashLeafInput(n, hashes, 0);
+        for (let i = 0; i < n; i++) leaves.set(hashes.subarray(i * 32, i * 32 + 32), targets![i] * 32);
       }
       n = 0;
       consecutive = true;
     };
-    const rehash = (record: AccountRecord, assetId: bigint, index: number): void => {
-      writeLeafPreimage(view, pre, n * LEAF_PREIMAGE_BYTES, record.bytes, assetId, record.balances.get(assetId)!);
-      if (n > 0 && targets[n - 1] + 1 !== index) consecutive = false;
-      targets[n] = index;
-      if (++n === REHASH_CHUNK) flush();
+    const rehash = (record: AccountRecord, slot: Slot, index: number): void => {
+      if (n === 0) first = index;
+      else if (consecutive && first + n !== index) {
+        consecutive = false;
+        targets ??= new Int32Array(capacity);
+        for (let i = 0; i < n; i++) targets[i] = first + i;
+      }
+      if (!consecutive) targets![n] = index;
+      writeLeafPreimage(view, n * LEAF_PREIMAGE_BYTES, record.words, slot.assetId, slot.balance);
+      if (++n === capacity) flush();
     };
     for (let i = 0; i < records.length; i++) {
       const record = records[i];
-      const assets = record.sortedAssets!;
+      const slots = record.slots;
       const at = offsets[i];
       if (record.reshaped || record.leafIndex < 0) {
-        for (let slot = 0; slot < assets.length; slot++) rehash(record, assets[slot], at + slot);
+        for (let k = 0; k < slots.length; k++) rehash(record, slots[k], at + k);
       } else {
         if (runLength > 0 && runFrom + runLength === record.leafIndex && runTo + runLength === at) {
-          runLength += assets.length;
+          runLength += slots.length;
         } else {
           copyRun();
-          [runFrom, runTo, runLength] = [record.leafIndex, at, assets.length];
+          [runFrom, runTo, runLength] = [record.leafIndex, at, slots.length];
         }
-        for (const assetId of record.dirty) rehash(record, assetId, at + assets.indexOf(assetId));
+        for (const slot of record.dirty) rehash(record, slot, at + slots.indexOf(slot));
       }
       record.leafIndex = at;
       record.reshaped = false;
-      record.dirty.clear();
+      if (record.dirty.size > 0) record.dirty.clear();
     }
     if (n > 0) flush();
     copyRun();
@@ -233,11 +261,15 @@ export class LedgerState {
   async #ensureTree(): Promise<MerkleLevels> {
     if (this.#tree) return this.#tree;
     const keccak = await loadKeccak256();
-    const records = this.#sortedAccounts.map((account) => this.#records.get(account)!);
-    const offsets = new Int32Array(records.length + 1);
-    for (let i = 0; i < records.length; i++) offsets[i + 1] = offsets[i] + this.#assetsOf(records[i]).length;
+    const accounts = this.#sortedAccounts;
+    const records = new Array<AccountRecord>(accounts.length);
+    const offsets = new Int32Array(accounts.length + 1);
+    for (let i = 0; i < accounts.length; i++) {
+      records[i] = this.#records.get(accounts[i])!;
+      offsets[i + 1] = offsets[i] + records[i].slots.length;
+    }
     this.#leaves = this.#buildLeaves(keccak, records, offsets);
-    this.#tree = buildLevels(keccak, this.#leaves, offsets[records.length]);
+    this.#tree = buildLevels(keccak, this.#leaves, offsets[accounts.length]);
     return this.#tree;
   }
 
@@ -251,11 +283,11 @@ export class LedgerState {
     const tree = await this.#ensureTree();
     const key = normalizeAccount(account);
     const record = this.#records.get(key);
-    const slot = record ? this.#assetsOf(record).indexOf(assetId) : -1;
-    if (!record || slot < 0) return null;
-    const index = record.leafIndex + slot;
+    const slot = record?.balances.get(assetId);
+    if (!record || !slot) return null;
+    const index = record.leafIndex + slotIndex(record.slots, assetId);
     const leaf = bytesToHex(tree.levels[0].subarray(index * 32, index * 32 + 32));
-    return { leaf, proof: proofOfIndex(tree, index), balance: record.balances.get(assetId)! };
+    return { leaf, proof: proofOfIndex(tree, index), balance: slot.balance };
   }
 
   /** A deep copy (balances only; the copy re-hashes on its first root). */

@@ -30,10 +30,25 @@ export interface Keccak256 {
   /** Leaf hashes: keccak256(keccak256(p)) of `count` 84-byte preimages packed in `preimages`, packed into `out`. */
   hashLeaves(preimages: Uint8Array, count: number, out: Uint8Array, outOffset?: number): void;
   /**
+   * The engine's own leaf input area, so preimages can be written where they are hashed (no staging copy):
+   * preimage i goes at byte i × 84 of `bytes` (and `view`), for i < `capacity`. Valid until the next call of
+   * another method.
+   */
+  leafInput(): LeafInput;
+  /** Leaf hashes of the first `count` (≤ capacity) preimages written into {@link leafInput}, packed into `out`. */
+  hashLeafInput(count: number, out: Uint8Array, outOffset: number): void;
+  /**
    * One tree level: the ceil(count / 2) parents of `count` packed 32-byte nodes into `out` — each pair hashed
    * sorted ({@link hashSortedPairInto}), an odd last node copied unchanged.
    */
   hashLevel(nodes: Uint8Array, count: number, out: Uint8Array): void;
+}
+
+/** See {@link Keccak256.leafInput}. */
+export interface LeafInput {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+  readonly capacity: number;
 }
 
 /** The slice of the WebAssembly global we use (the project's TS lib has no DOM/WebAssembly types). */
@@ -156,6 +171,7 @@ class WasmKeccak256 implements Keccak256 {
   readonly #memory: WasmMemory;
   #helper: Helper | null;
   #mem: Uint8Array;
+  #input: LeafInput | null = null;
 
   constructor(ex: KeccakExports, memory: WasmMemory, helper: Helper | null) {
     this.#ex = ex;
@@ -196,9 +212,21 @@ class WasmKeccak256 implements Keccak256 {
     for (let start = 0; start < count; start += LEAF_CHUNK) {
       const n = Math.min(LEAF_CHUNK, count - start);
       mem.set(preimages.subarray(start * LEAF_PREIMAGE_BYTES, (start + n) * LEAF_PREIMAGE_BYTES), 0);
-      this.#run(FN_LEAVES, n, LEAF_PREIMAGE_BYTES, 32, n >> 1);
-      out.set(mem.subarray(OUT_AT, OUT_AT + n * 32), outOffset + start * 32);
+      this.hashLeafInput(n, out, outOffset + start * 32);
     }
+  }
+
+  leafInput(): LeafInput {
+    const bytes = this.#bytes(SPONGE_AT);
+    if (this.#input?.bytes !== bytes) this.#input = { bytes, view: new DataView(bytes.buffer, 0, IN_BYTES), capacity: LEAF_CHUNK };
+    return this.#input;
+  }
+
+  hashLeafInput(count: number, out: Uint8Array, outOffset: number): void {
+    if (!(count >= 0 && count <= LEAF_CHUNK)) throw new RangeError(`leaf count ${count} outside 0..${LEAF_CHUNK}`);
+    const mem = this.#bytes(SPONGE_AT);
+    this.#run(FN_LEAVES, count, LEAF_PREIMAGE_BYTES, 32, count >> 1);
+    out.set(mem.subarray(OUT_AT, OUT_AT + count * 32), outOffset);
   }
 
   hashLevel(nodes: Uint8Array, count: number, out: Uint8Array): void {
