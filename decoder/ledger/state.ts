@@ -55,8 +55,8 @@ function compareBigint(a: bigint, b: bigint): number {
 /** Balances of the committed ledger with an incremental root builder. Not thread-safe; one writer. */
 export class LedgerState {
   readonly #records = new Map<Address, AccountRecord>();
-  /** Non-supply accounts with at least one non-zero balance, ascending. */
-  readonly #sortedAccounts: Address[] = [];
+  /** Records of the non-supply accounts with at least one non-zero balance, account ascending. */
+  readonly #sorted: AccountRecord[] = [];
   readonly #supply = new Map<bigint, bigint>();
   #tree: MerkleLevels | null = null;
   /** The leaf level of the last built tree: the leaf-hash cache (`leafIndex` of each account points into it). */
@@ -108,7 +108,7 @@ export class LedgerState {
       if (balance === 0n) return;
       record = { account, words: accountWords(account), balances: new Map(), slots: [], leafIndex: -1, reshaped: true, dirty: new Set() };
       this.#records.set(account, record);
-      this.#insertAccount(account);
+      this.#insertRecord(record);
     }
     const slot = record.balances.get(assetId);
     if (slot === undefined) {
@@ -132,37 +132,37 @@ export class LedgerState {
     this.#tree = null;
     if (record.balances.size === 0) {
       this.#records.delete(account);
-      this.#removeAccount(account);
+      this.#removeRecord(record);
     }
   }
 
   #indexOfAccount(account: Address): number {
     let lo = 0;
-    let hi = this.#sortedAccounts.length;
+    let hi = this.#sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.#sortedAccounts[mid] < account) lo = mid + 1;
+      if (this.#sorted[mid].account < account) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
-  #insertAccount(account: Address): void {
-    const n = this.#sortedAccounts.length;
+  #insertRecord(record: AccountRecord): void {
+    const n = this.#sorted.length;
     // Appending in ascending order (bulk loads) skips the search.
-    if (n === 0 || this.#sortedAccounts[n - 1] < account) this.#sortedAccounts.push(account);
-    else this.#sortedAccounts.splice(this.#indexOfAccount(account), 0, account);
+    if (n === 0 || this.#sorted[n - 1].account < record.account) this.#sorted.push(record);
+    else this.#sorted.splice(this.#indexOfAccount(record.account), 0, record);
   }
 
-  #removeAccount(account: Address): void {
-    const i = this.#indexOfAccount(account);
-    if (this.#sortedAccounts[i] === account) this.#sortedAccounts.splice(i, 1);
+  #removeRecord(record: AccountRecord): void {
+    const i = this.#indexOfAccount(record.account);
+    if (this.#sorted[i] === record) this.#sorted.splice(i, 1);
   }
 
   /** Every non-zero balance of non-supply accounts, in leaf order (account ascending, then asset id). */
   entries(): LedgerEntry[] {
     const out: LedgerEntry[] = [];
-    for (const account of this.#sortedAccounts) out.push(...this.accountEntries(account));
+    for (const record of this.#sorted) out.push(...this.accountEntries(record.account));
     return out;
   }
 
@@ -261,15 +261,11 @@ export class LedgerState {
   async #ensureTree(): Promise<MerkleLevels> {
     if (this.#tree) return this.#tree;
     const keccak = await loadKeccak256();
-    const accounts = this.#sortedAccounts;
-    const records = new Array<AccountRecord>(accounts.length);
-    const offsets = new Int32Array(accounts.length + 1);
-    for (let i = 0; i < accounts.length; i++) {
-      records[i] = this.#records.get(accounts[i])!;
-      offsets[i + 1] = offsets[i] + records[i].slots.length;
-    }
+    const records = this.#sorted;
+    const offsets = new Int32Array(records.length + 1);
+    for (let i = 0; i < records.length; i++) offsets[i + 1] = offsets[i] + records[i].slots.length;
     this.#leaves = this.#buildLeaves(keccak, records, offsets);
-    this.#tree = buildLevels(keccak, this.#leaves, offsets[accounts.length]);
+    this.#tree = buildLevels(keccak, this.#leaves, offsets[records.length]);
     return this.#tree;
   }
 

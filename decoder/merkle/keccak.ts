@@ -70,17 +70,24 @@ interface KeccakExports {
   sponge(inPtr: number, blocks: number, outPtr: number, statePtr: number): void;
 }
 
-const LEAF_CHUNK = 16_384;
-const LEVEL_CHUNK = 32_768;
-const IN_BYTES = LEAF_CHUNK * LEAF_PREIMAGE_BYTES; // ≥ LEVEL_CHUNK * 32
+// Chunks small enough that a chunk's input and output stay in a core's L2 cache while they are written and hashed.
+const LEAF_CHUNK = 4_096;
+const LEVEL_CHUNK = 8_192;
+const IN_BYTES = Math.max(LEAF_CHUNK * LEAF_PREIMAGE_BYTES, LEVEL_CHUNK * 32); // a multiple of 16
 const OUT_AT = IN_BYTES;
-const OUT_BYTES = LEVEL_CHUNK * 32; // ≥ LEAF_CHUNK * 32
+const OUT_BYTES = Math.max(LEAF_CHUNK, LEVEL_CHUNK) * 32;
 const STATE_AT = OUT_AT + OUT_BYTES;
 const WORKER_STATE_AT = STATE_AT + STATE_BYTES;
 const SPONGE_AT = WORKER_STATE_AT + STATE_BYTES;
 const PAGE = 65_536;
-/** Below this many items a chunk is not worth splitting with the worker. */
+/** Below this many items a chunk is not worth sharing with the worker. */
 const MIN_SPLIT = 1_024;
+/**
+ * Items per piece when a chunk is shared: both threads take pieces from one atomic counter until none is left,
+ * so a thread that starts late or is preempted (a busy machine) leaves more pieces to the other instead of
+ * holding up the chunk with a fixed half. Even, so a level's pieces start on a pair.
+ */
+const PIECE = 1_024;
 /** How long this thread waits for the worker's half before giving up on it (it is only ever milliseconds). */
 const WORKER_TIMEOUT_MS = 60_000;
 
@@ -90,8 +97,9 @@ const FN_LEVEL = 1;
 
 /**
  * The worker: same module, same memory. Control words (Int32Array over a SharedArrayBuffer): [0] job sequence
- * number, [1] function, [2..4] its arguments, [5] sequence number of the last finished job. The worker's
- * permutation scratch is fixed (WORKER_STATE_AT).
+ * number, [1] function, [2] input pointer, [3] item count, [4] output pointer, [5] sequence number of the last
+ * finished job, [6] next unclaimed item (the shared piece counter), [7] input bytes per item, [8] output bytes
+ * per item. The worker's permutation scratch is fixed (WORKER_STATE_AT).
  */
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require("node:worker_threads");
@@ -104,7 +112,13 @@ parentPort.postMessage("ready");
 for (;;) {
   Atomics.wait(ctrl, 0, seen);
   seen = Atomics.load(ctrl, 0);
-  fns[ctrl[1]](ctrl[2], ctrl[3], ctrl[4], stateAt);
+  const fn = fns[ctrl[1]];
+  const inPtr = ctrl[2], count = ctrl[3], outPtr = ctrl[4], inStride = ctrl[7], outStride = ctrl[8];
+  for (;;) {
+    const i = Atomics.add(ctrl, 6, ${PIECE});
+    if (i >= count) break;
+    fn(inPtr + i * inStride, Math.min(${PIECE}, count - i), outPtr + i * outStride, stateAt);
+  }
   Atomics.store(ctrl, 5, seen);
   Atomics.notify(ctrl, 5);
 }
@@ -112,7 +126,7 @@ for (;;) {
 
 class Helper {
   readonly #worker: Worker;
-  readonly #ctrl = new Int32Array(new SharedArrayBuffer(6 * 4));
+  readonly #ctrl = new Int32Array(new SharedArrayBuffer(9 * 4));
   #seq = 0;
   alive = true;
 
@@ -137,15 +151,23 @@ class Helper {
     }
   }
 
-  /** Starts `fn(a, b, c)` on the worker; pair with {@link join}. */
-  post(fn: number, a: number, b: number, c: number): void {
+  /** Opens a shared job of `count` items (pieces claimed with {@link claim}) and wakes the worker; pair with {@link join}. */
+  post(fn: number, inPtr: number, count: number, outPtr: number, inStride: number, outStride: number): void {
     const ctrl = this.#ctrl;
     ctrl[1] = fn;
-    ctrl[2] = a;
-    ctrl[3] = b;
-    ctrl[4] = c;
+    ctrl[2] = inPtr;
+    ctrl[3] = count;
+    ctrl[4] = outPtr;
+    ctrl[7] = inStride;
+    ctrl[8] = outStride;
+    Atomics.store(ctrl, 6, 0);
     Atomics.store(ctrl, 0, ++this.#seq);
     Atomics.notify(ctrl, 0);
+  }
+
+  /** Claims the next piece of the posted job: its first item, or ≥ count when none is left. */
+  claim(): number {
+    return Atomics.add(this.#ctrl, 6, PIECE);
   }
 
   /** Waits for the posted job; false if the worker did not answer in time (it is then abandoned). */
@@ -189,21 +211,22 @@ class WasmKeccak256 implements Keccak256 {
   }
 
   /**
-   * Runs `fn` over `count` items at IN (`inStride` bytes each), writing to OUT (`outStride` per item): the worker
-   * takes items [split, count), this thread [0, split).
+   * Runs `fn` over `count` items at IN (`inStride` bytes each), writing to OUT (`outStride` per item): with the
+   * worker, both threads claim pieces of PIECE items until none is left.
    */
-  #run(fn: number, count: number, inStride: number, outStride: number, split: number): void {
+  #run(fn: number, count: number, inStride: number, outStride: number): void {
     const helper = this.#helper;
     const run = fn === FN_LEAVES ? this.#ex.leaves : this.#ex.level;
     if (helper === null || !helper.alive || count < MIN_SPLIT) {
       run(0, count, OUT_AT, STATE_AT);
       return;
     }
-    helper.post(fn, split * inStride, count - split, OUT_AT + split * outStride);
-    run(0, split, OUT_AT, STATE_AT);
+    helper.post(fn, 0, count, OUT_AT, inStride, outStride);
+    for (let i = helper.claim(); i < count; i = helper.claim()) run(i * inStride, Math.min(PIECE, count - i), OUT_AT + i * outStride, STATE_AT);
     if (!helper.join()) {
+      // The worker's claimed pieces are unknown: redo the whole chunk here (same inputs, same outputs).
       this.#helper = null;
-      run(split * inStride, count - split, OUT_AT + split * outStride, STATE_AT);
+      run(0, count, OUT_AT, STATE_AT);
     }
   }
 
@@ -225,7 +248,7 @@ class WasmKeccak256 implements Keccak256 {
   hashLeafInput(count: number, out: Uint8Array, outOffset: number): void {
     if (!(count >= 0 && count <= LEAF_CHUNK)) throw new RangeError(`leaf count ${count} outside 0..${LEAF_CHUNK}`);
     const mem = this.#bytes(SPONGE_AT);
-    this.#run(FN_LEAVES, count, LEAF_PREIMAGE_BYTES, 32, count >> 1);
+    this.#run(FN_LEAVES, count, LEAF_PREIMAGE_BYTES, 32);
     out.set(mem.subarray(OUT_AT, OUT_AT + count * 32), outOffset);
   }
 
@@ -235,8 +258,7 @@ class WasmKeccak256 implements Keccak256 {
     for (let start = 0; start < count; start += LEVEL_CHUNK) {
       const n = Math.min(LEVEL_CHUNK, count - start);
       mem.set(nodes.subarray(start * 32, (start + n) * 32), 0);
-      // The worker's part must start on a pair: an even split.
-      this.#run(FN_LEVEL, n, 32, 16, (n >> 2) << 1);
+      this.#run(FN_LEVEL, n, 32, 16); // PIECE is even: every piece starts on a pair
       out.set(mem.subarray(OUT_AT, OUT_AT + ((n + 1) >> 1) * 32), (start >> 1) * 32);
     }
   }
