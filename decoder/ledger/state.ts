@@ -205,21 +205,31 @@ export class LedgerState {
       if (runLength > 0) leaves.set(old.subarray(runFrom * 32, (runFrom + runLength) * 32), runTo * 32);
       runLength = 0;
     };
-    const { view, capacity } = keccak.leafInput();
-    let hashes: Uint8Array | null = null; // staging for scattered leaves, allocated on first need
-    let targets: Int32Array | null = null; // leaf index of each preimage of the chunk, when not consecutive
+    let { view, capacity } = keccak.leafInput();
+    // Leaf index of each preimage of the chunk when not consecutive; two, as a chunk's digests are placed when it
+    // completes, after the next chunk has begun to be written.
+    const targetSets: (Int32Array | null)[] = [null, null];
+    let targets: Int32Array | null = null;
     let first = 0; // leaf index of the chunk's first preimage
     let n = 0;
-    let consecutive = true; // the chunk's leaves are first, first + 1, …: hash straight into `leaves`
+    let consecutive = true; // the chunk's leaves are first, first + 1, …: their digests are copied as one block
+    // While the worker hashes a chunk, this thread writes the next into the other input area (the hasher's
+    // pipeline): the digests land in `leaves` when the chunk completes, during a later flush or at the end.
     const flush = (): void => {
       copyRun(); // the pending run may hold leaves of this chunk: copy it before they are written
+      const count = n;
       if (consecutive) {
-        keccak.hashLeafInput(n, leaves, first * 32);
+        const at = first * 32;
+        keccak.submitLeafInput(count, (digests) => leaves.set(digests, at));
       } else {
-        hashes ??= new Uint8Array(capacity * 32);
-        keccak.hashLeafInput(n, hashes, 0);
-        for (let i = 0; i < n; i++) leaves.set(hashes.subarray(i * 32, i * 32 + 32), targets![i] * 32);
+        const to = targets!;
+        keccak.submitLeafInput(count, (digests) => {
+          for (let i = 0; i < count; i++) leaves.set(digests.subarray(i * 32, i * 32 + 32), to[i] * 32);
+        });
+        targetSets.reverse(); // the next chunk's targets go to the other array
+        targets = null;
       }
+      ({ view, capacity } = keccak.leafInput());
       n = 0;
       consecutive = true;
     };
@@ -227,7 +237,7 @@ export class LedgerState {
       if (n === 0) first = index;
       else if (consecutive && first + n !== index) {
         consecutive = false;
-        targets ??= new Int32Array(capacity);
+        targets = targetSets[0] ??= new Int32Array(capacity);
         for (let i = 0; i < n; i++) targets[i] = first + i;
       }
       if (!consecutive) targets![n] = index;
@@ -255,6 +265,7 @@ export class LedgerState {
     }
     if (n > 0) flush();
     copyRun();
+    keccak.finishLeafInput();
     return leaves;
   }
 

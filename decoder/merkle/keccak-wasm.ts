@@ -16,8 +16,9 @@
  * Two independent keccak states are hashed side by side (one per 64-bit SIMD lane; WebAssembly loads are
  * little-endian, as keccak's lanes are). The state lives in memory at statePtr (lane (x, y) at 16 (x + 5y)), not
  * in locals: with 50 live v128 locals V8's optimizing compiler spilled so badly that a permutation was ~1.6×
- * slower, while L1-resident loads and stores are nearly free. The 24 rounds are fully unrolled (every rotation
- * offset and round constant is an immediate), and χ accumulates the next round's θ column parities as it writes.
+ * slower, while L1-resident loads and stores are nearly free. The rounds run as a loop of two-round passes (every
+ * rotation offset an immediate, the round constants read from a table in the scratch), and χ accumulates the next
+ * round's θ column parities as it writes.
  */
 import { CodeWriter, encodeModule, I32, Op, Simd, V128, VOID_BLOCK, type FunctionDef, type ValType } from "./wasm-encoding";
 
@@ -60,11 +61,15 @@ export const ROTATION_OFFSETS: readonly number[] = (() => {
   return out;
 })();
 
-/** Bytes of a thread's permutation scratch: two state copies (rounds alternate between them), 25 v128 lanes each. */
-export const STATE_BYTES = 800;
+/**
+ * Bytes of a thread's permutation scratch: two state copies (rounds alternate between them), 25 v128 lanes each,
+ * then the 24 round constants (8 bytes each).
+ */
+export const STATE_BYTES = 992;
 /** Offsets of the two state copies in the scratch; 24 rounds is even, so a permutation ends in `A`. */
 const A = 0;
 const E = 400;
+const RC_AT = 800;
 
 const IN = 0;
 const COUNT = 1;
@@ -81,16 +86,19 @@ class Locals {
   readonly D: number;
   /** One scratch v128. */
   readonly T: number;
+  /** The permutation's round-constant pointer (an i32, after the caller's `i32Count`). */
+  readonly R: number;
   readonly types: ValType[];
 
   constructor(readonly i32Count: number) {
-    const first = PARAMS.length + i32Count;
+    this.R = PARAMS.length + i32Count;
+    const first = PARAMS.length + i32Count + 1;
     this.B = first;
     this.C = first + 5;
     this.N = first + 10;
     this.D = first + 15;
     this.T = first + 20;
-    this.types = [...new Array<ValType>(i32Count).fill(I32), ...new Array<ValType>(21).fill(V128)];
+    this.types = [...new Array<ValType>(i32Count + 1).fill(I32), ...new Array<ValType>(21).fill(V128)];
   }
   /** The k-th i32 local after the params. */
   i32Local(k: number): number {
@@ -108,12 +116,50 @@ function emitRotlTop(w: CodeWriter, tmp: number, r: number): void {
   w.set(tmp).get(tmp).i32(r).simd(Simd.i64x2Shl).get(tmp).i32(64 - r).simd(Simd.i64x2ShrU).simd(Simd.v128Or);
 }
 
+/** One round from the state copy at `S` into the copy at `O`: θ from the parities in locals `C`, χ accumulating
+ * the next round's parities into locals `N`; ι's constant pushed by `pushRoundConstant`. */
+function emitRound(w: CodeWriter, l: Locals, S: number, O: number, C: number, N: number, pushRoundConstant: () => void): void {
+  const { B, D, T } = l;
+  // θ: D[x] = C[x-1] ^ rotl(C[x+1], 1).
+  for (let x = 0; x < 5; x++) {
+    w.get(C + ((x + 4) % 5)).get(C + ((x + 1) % 5));
+    emitRotlTop(w, D + x, 1);
+    w.simd(Simd.v128Xor).set(D + x);
+  }
+  for (let Y = 0; Y < 5; Y++) {
+    // θ's xor, ρ (rotate) and π: lane (x, y) moves to (y, 2x + 3y), so output row Y, column X comes from
+    // lane (X + 3Y mod 5, X).
+    for (let X = 0; X < 5; X++) {
+      const x = (X + 3 * Y) % 5;
+      const from = x + 5 * X;
+      const r = ROTATION_OFFSETS[from];
+      emitLoadLane(w, S, from);
+      w.get(D + x).simd(Simd.v128Xor);
+      if (r !== 0) emitRotlTop(w, B + X, r);
+      w.set(B + X);
+    }
+    // χ: O[X, Y] = B[X] ^ (~B[X+1] & B[X+2]); ι on lane (0, 0); the next round's parities N[X] ^= O[X, Y].
+    for (let X = 0; X < 5; X++) {
+      w.get(ST);
+      w.get(B + X).get(B + ((X + 2) % 5)).get(B + ((X + 1) % 5)).simd(Simd.v128AndNot).simd(Simd.v128Xor);
+      if (X === 0 && Y === 0) {
+        pushRoundConstant();
+        w.simd(Simd.v128Xor);
+      }
+      if (Y === 0) w.tee(N + X);
+      else w.tee(T).get(N + X).get(T).simd(Simd.v128Xor).set(N + X);
+      w.simdMem(Simd.v128Store, 4, O + (X + 5 * Y) * 16);
+    }
+  }
+}
+
 /**
  * keccak-f[1600] on the two states in the scratch at ST (copy A), one output row at a time (as the Keccak team's
- * XKCP does), so only 5 ρπ lanes are live at once.
+ * XKCP does), so only 5 ρπ lanes are live at once. A loop of 12 passes of two rounds (A → E → A), the round
+ * constants read from the table at RC_AT: fully unrolled, the 24 rounds were ~48 KB of machine code per
+ * permutation (96 KB for `leaves`) — more than a core's 32 KB instruction cache — and ran 1.7–2× slower.
  */
 function emitPermutation(w: CodeWriter, l: Locals): void {
-  const { B, D, T } = l;
   // θ parities of the input: C[x] = xor of column x.
   for (let x = 0; x < 5; x++) {
     emitLoadLane(w, A, x);
@@ -123,43 +169,18 @@ function emitPermutation(w: CodeWriter, l: Locals): void {
     }
     w.set(l.C + x);
   }
-  for (let round = 0; round < 24; round++) {
-    const S = round % 2 === 0 ? A : E; // state in
-    const O = round % 2 === 0 ? E : A; // state out
-    const C = round % 2 === 0 ? l.C : l.N; // this round's parities
-    const N = round % 2 === 0 ? l.N : l.C; // the next round's, accumulated by χ
-    const last = round === 23;
-    // θ: D[x] = C[x-1] ^ rotl(C[x+1], 1).
-    for (let x = 0; x < 5; x++) {
-      w.get(C + ((x + 4) % 5)).get(C + ((x + 1) % 5));
-      emitRotlTop(w, D + x, 1);
-      w.simd(Simd.v128Xor).set(D + x);
-    }
-    for (let Y = 0; Y < 5; Y++) {
-      // θ's xor, ρ (rotate) and π: lane (x, y) moves to (y, 2x + 3y), so output row Y, column X comes from
-      // lane (X + 3Y mod 5, X).
-      for (let X = 0; X < 5; X++) {
-        const x = (X + 3 * Y) % 5;
-        const from = x + 5 * X;
-        const r = ROTATION_OFFSETS[from];
-        emitLoadLane(w, S, from);
-        w.get(D + x).simd(Simd.v128Xor);
-        if (r !== 0) emitRotlTop(w, B + X, r);
-        w.set(B + X);
-      }
-      // χ: O[X, Y] = B[X] ^ (~B[X+1] & B[X+2]); ι on lane (0, 0); the next round's parities N[X] ^= O[X, Y].
-      for (let X = 0; X < 5; X++) {
-        w.get(ST);
-        w.get(B + X).get(B + ((X + 2) % 5)).get(B + ((X + 1) % 5)).simd(Simd.v128AndNot).simd(Simd.v128Xor);
-        if (X === 0 && Y === 0) w.v128Splat64(ROUND_CONSTANTS[round]).simd(Simd.v128Xor);
-        if (!last) {
-          if (Y === 0) w.tee(N + X);
-          else w.tee(T).get(N + X).get(T).simd(Simd.v128Xor).set(N + X);
-        }
-        w.simdMem(Simd.v128Store, 4, O + (X + 5 * Y) * 16);
-      }
-    }
-  }
+  // R = ST + 8 × round: the constants' address, stepping 16 bytes (two rounds) per pass.
+  w.get(ST).set(l.R);
+  w.op(Op.loop, VOID_BLOCK);
+  emitRound(w, l, A, E, l.C, l.N, () => w.get(l.R).simdMem(Simd.v128Load64Splat, 3, RC_AT));
+  emitRound(w, l, E, A, l.N, l.C, () => w.get(l.R).simdMem(Simd.v128Load64Splat, 3, RC_AT + 8));
+  w.get(l.R).i32(16).op(Op.i32Add).tee(l.R).get(ST).i32(24 * 8).op(Op.i32Add).op(Op.i32LtU).br(Op.brIf, 0);
+  w.op(Op.end);
+}
+
+/** Writes the round-constant table into this thread's scratch (each export does, first: the scratch is per thread). */
+function emitRoundConstantTable(w: CodeWriter): void {
+  ROUND_CONSTANTS.forEach((rc, round) => w.get(ST).i64(rc).mem(Op.i64Store, 3, RC_AT + round * 8));
 }
 
 /** Stores a v128 with `value` in both 64-bit lanes into state lane `lane` (copy A). */
@@ -217,6 +238,7 @@ function leavesFunction(): FunctionDef {
   const l = new Locals(2);
   const [two, in1] = [0, 1].map((i) => l.i32Local(i));
   const w = new CodeWriter();
+  emitRoundConstantTable(w);
   emitPairwise(w, two, () => {
     emitSecond(w, in1, IN, LEAF_PREIMAGE_BYTES, two);
     // First hash: the 84-byte preimage is lanes 0..9 plus 4 bytes of lane 10; keccak's 0x01 padding byte
@@ -268,6 +290,7 @@ function levelFunction(): FunctionDef {
   const l = new Locals(12);
   const [two, in1, first0, second0, first1, second1, oddIn, oddOut, odd, k, a, b] = Array.from({ length: 12 }, (_, i) => l.i32Local(i));
   const w = new CodeWriter();
+  emitRoundConstantTable(w);
   // The odd node (if any) is the last input; its parent slot follows the pairs'. Then count := number of pairs.
   w.get(IN).get(COUNT).i32(-2).op(Op.i32And).i32(5).op(Op.i32Shl).op(Op.i32Add).set(oddIn);
   w.get(OUT).get(COUNT).i32(1).op(Op.i32ShrU).i32(5).op(Op.i32Shl).op(Op.i32Add).set(oddOut);
@@ -306,6 +329,7 @@ function spongeFunction(): FunctionDef {
   const l = new Locals(1);
   const two = l.i32Local(0); // stays 0: only SIMD lane 0's digest is stored
   const w = new CodeWriter();
+  emitRoundConstantTable(w);
   emitZeroTail(w, 0);
   emitSetLane(w, 16, 0n); // the caller's padding carries the end bit
   w.get(COUNT).op(Op.i32Eqz).op(Op.if, VOID_BLOCK).op(Op.br, 1).op(Op.end);

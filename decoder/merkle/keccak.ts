@@ -9,6 +9,7 @@
  *
  * Work memory layout (bytes, fixed; inputs are copied in, outputs copied out, one chunk at a time):
  *   [0, IN_BYTES)                 chunk input: ≤ LEAF_CHUNK leaf preimages (84 B) or ≤ LEVEL_CHUNK nodes (32 B)
+ *   [IN_BYTES, OUT_AT)            the second leaf input ({@link Keccak256.submitLeafInput} alternates the two)
  *   [OUT_AT, OUT_AT + OUT_BYTES)  chunk output: 32-byte digests
  *   [STATE_AT, +2 STATE_BYTES)    permutation scratch: this thread's, then the worker's
  *   [SPONGE_AT, …)                `hashInto`'s padded message (memory grows when a message is larger), then digest
@@ -37,6 +38,16 @@ export interface Keccak256 {
   leafInput(): LeafInput;
   /** Leaf hashes of the first `count` (≤ capacity) preimages written into {@link leafInput}, packed into `out`. */
   hashLeafInput(count: number, out: Uint8Array, outOffset: number): void;
+  /**
+   * Starts hashing the first `count` (≤ capacity) preimages written into {@link leafInput} and returns at once
+   * when a worker thread can begin on them, so the caller writes the next chunk into the next {@link leafInput}
+   * (the other of two areas) while they are hashed. The chunk is completed — this thread helps with what is
+   * left, then `done` gets its `count` packed digests (a view valid only during the call) — by the next
+   * `submitLeafInput`, by {@link finishLeafInput}, or before any other method does its own work.
+   */
+  submitLeafInput(count: number, done: (digests: Uint8Array) => void): void;
+  /** Completes the submitted chunk, if any (see {@link submitLeafInput}). */
+  finishLeafInput(): void;
   /**
    * One tree level: the ceil(count / 2) parents of `count` packed 32-byte nodes into `out` — each pair hashed
    * sorted ({@link hashSortedPairInto}), an odd last node copied unchanged.
@@ -74,7 +85,8 @@ interface KeccakExports {
 const LEAF_CHUNK = 4_096;
 const LEVEL_CHUNK = 8_192;
 const IN_BYTES = Math.max(LEAF_CHUNK * LEAF_PREIMAGE_BYTES, LEVEL_CHUNK * 32); // a multiple of 16
-const OUT_AT = IN_BYTES;
+const LEAF_INPUTS = [0, IN_BYTES];
+const OUT_AT = IN_BYTES + LEAF_CHUNK * LEAF_PREIMAGE_BYTES;
 const OUT_BYTES = Math.max(LEAF_CHUNK, LEVEL_CHUNK) * 32;
 const STATE_AT = OUT_AT + OUT_BYTES;
 const WORKER_STATE_AT = STATE_AT + STATE_BYTES;
@@ -193,7 +205,11 @@ class WasmKeccak256 implements Keccak256 {
   readonly #memory: WasmMemory;
   #helper: Helper | null;
   #mem: Uint8Array;
-  #input: LeafInput | null = null;
+  /** The two leaf input areas' views (rebuilt when the memory grows) and the one to write next. */
+  #inputs: (LeafInput | null)[] = [null, null];
+  #nextInput = 0;
+  /** The submitted, not yet completed leaf chunk. */
+  #pending: { count: number; inPtr: number; shared: boolean; done: (digests: Uint8Array) => void } | null = null;
 
   constructor(ex: KeccakExports, memory: WasmMemory, helper: Helper | null) {
     this.#ex = ex;
@@ -215,44 +231,81 @@ class WasmKeccak256 implements Keccak256 {
    * worker, both threads claim pieces of PIECE items until none is left.
    */
   #run(fn: number, count: number, inStride: number, outStride: number): void {
+    this.#finish(this.#start(fn, 0, count, inStride, outStride), fn, 0, count, inStride, outStride);
+  }
+
+  /** Hands the job to the worker (true) or, when it is not worth sharing or there is none, runs it here (false). */
+  #start(fn: number, inPtr: number, count: number, inStride: number, outStride: number): boolean {
     const helper = this.#helper;
-    const run = fn === FN_LEAVES ? this.#ex.leaves : this.#ex.level;
     if (helper === null || !helper.alive || count < MIN_SPLIT) {
-      run(0, count, OUT_AT, STATE_AT);
-      return;
+      (fn === FN_LEAVES ? this.#ex.leaves : this.#ex.level)(inPtr, count, OUT_AT, STATE_AT);
+      return false;
     }
-    helper.post(fn, 0, count, OUT_AT, inStride, outStride);
-    for (let i = helper.claim(); i < count; i = helper.claim()) run(i * inStride, Math.min(PIECE, count - i), OUT_AT + i * outStride, STATE_AT);
+    helper.post(fn, inPtr, count, OUT_AT, inStride, outStride);
+    return true;
+  }
+
+  /** Completes a job {@link #start} shared: claims pieces until none is left, then waits for the worker's. */
+  #finish(shared: boolean, fn: number, inPtr: number, count: number, inStride: number, outStride: number): void {
+    const helper = this.#helper;
+    if (!shared || helper === null) return;
+    const run = fn === FN_LEAVES ? this.#ex.leaves : this.#ex.level;
+    for (let i = helper.claim(); i < count; i = helper.claim()) run(inPtr + i * inStride, Math.min(PIECE, count - i), OUT_AT + i * outStride, STATE_AT);
     if (!helper.join()) {
       // The worker's claimed pieces are unknown: redo the whole chunk here (same inputs, same outputs).
       this.#helper = null;
-      run(0, count, OUT_AT, STATE_AT);
+      run(inPtr, count, OUT_AT, STATE_AT);
     }
   }
 
   hashLeaves(preimages: Uint8Array, count: number, out: Uint8Array, outOffset = 0): void {
-    const mem = this.#bytes(SPONGE_AT);
+    this.finishLeafInput();
     for (let start = 0; start < count; start += LEAF_CHUNK) {
       const n = Math.min(LEAF_CHUNK, count - start);
-      mem.set(preimages.subarray(start * LEAF_PREIMAGE_BYTES, (start + n) * LEAF_PREIMAGE_BYTES), 0);
+      this.leafInput().bytes.set(preimages.subarray(start * LEAF_PREIMAGE_BYTES, (start + n) * LEAF_PREIMAGE_BYTES));
       this.hashLeafInput(n, out, outOffset + start * 32);
     }
   }
 
   leafInput(): LeafInput {
     const bytes = this.#bytes(SPONGE_AT);
-    if (this.#input?.bytes !== bytes) this.#input = { bytes, view: new DataView(bytes.buffer, 0, IN_BYTES), capacity: LEAF_CHUNK };
-    return this.#input;
+    const k = this.#nextInput;
+    let input = this.#inputs[k];
+    if (input?.bytes.buffer !== bytes.buffer) {
+      const at = LEAF_INPUTS[k];
+      const size = LEAF_CHUNK * LEAF_PREIMAGE_BYTES;
+      input = { bytes: bytes.subarray(at, at + size), view: new DataView(bytes.buffer, at, size), capacity: LEAF_CHUNK };
+      this.#inputs[k] = input;
+    }
+    return input;
   }
 
   hashLeafInput(count: number, out: Uint8Array, outOffset: number): void {
+    this.submitLeafInput(count, (digests) => out.set(digests, outOffset));
+    this.finishLeafInput();
+  }
+
+  submitLeafInput(count: number, done: (digests: Uint8Array) => void): void {
     if (!(count >= 0 && count <= LEAF_CHUNK)) throw new RangeError(`leaf count ${count} outside 0..${LEAF_CHUNK}`);
-    const mem = this.#bytes(SPONGE_AT);
-    this.#run(FN_LEAVES, count, LEAF_PREIMAGE_BYTES, 32);
-    out.set(mem.subarray(OUT_AT, OUT_AT + count * 32), outOffset);
+    this.finishLeafInput();
+    const inPtr = LEAF_INPUTS[this.#nextInput];
+    this.#nextInput ^= 1;
+    const shared = this.#start(FN_LEAVES, inPtr, count, LEAF_PREIMAGE_BYTES, 32);
+    this.#pending = { count, inPtr, shared, done };
+    // Run here (too small to share, or no worker): nothing to overlap, complete it now.
+    if (!shared) this.finishLeafInput();
+  }
+
+  finishLeafInput(): void {
+    const pending = this.#pending;
+    if (pending === null) return;
+    this.#pending = null;
+    this.#finish(pending.shared, FN_LEAVES, pending.inPtr, pending.count, LEAF_PREIMAGE_BYTES, 32);
+    pending.done(this.#bytes(SPONGE_AT).subarray(OUT_AT, OUT_AT + pending.count * 32));
   }
 
   hashLevel(nodes: Uint8Array, count: number, out: Uint8Array): void {
+    this.finishLeafInput();
     const mem = this.#bytes(SPONGE_AT);
     // LEVEL_CHUNK is even, so only the last chunk can end with the odd node.
     for (let start = 0; start < count; start += LEVEL_CHUNK) {
@@ -265,6 +318,7 @@ class WasmKeccak256 implements Keccak256 {
 
   hashInto(input: Uint8Array, start: number, length: number, out: Uint8Array, outOffset: number): void {
     // keccak padding (pad10*1 with the 0x01 domain byte): at least one byte, up to a whole block.
+    this.finishLeafInput();
     const padded = (Math.floor(length / RATE_BYTES) + 1) * RATE_BYTES;
     const digestAt = SPONGE_AT + padded;
     const mem = this.#bytes(digestAt + 32);
@@ -277,6 +331,7 @@ class WasmKeccak256 implements Keccak256 {
   }
 
   hashSortedPairInto(src: Uint8Array, aOffset: number, bOffset: number, out: Uint8Array, outOffset: number): void {
+    this.finishLeafInput();
     const mem = this.#bytes(SPONGE_AT);
     mem.set(src.subarray(aOffset, aOffset + 32), 0);
     mem.set(src.subarray(bOffset, bOffset + 32), 32);

@@ -47,6 +47,7 @@ export const Op = {
 /** SIMD opcodes (prefix 0xfd, then the number as unsigned LEB128; spec §5.4.8). `v128.andnot(a, b)` = a & ~b. */
 export const Simd = {
   v128Load: 0x00,
+  v128Load64Splat: 0x0a,
   v128Store: 0x0b,
   v128Const: 0x0c,
   v128And: 0x4e,
