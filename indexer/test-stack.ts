@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPublicClient, createWalletClient, defineChain, http, parseEther, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, http, parseEther, type Address, type Chain, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, loadConfig } from "../api/config";
 import { deploymentFile } from "../api/discovery-docs/deployment";
@@ -16,6 +16,7 @@ import { deployAll, type DeploymentRecord } from "../scripts/deploy";
 import { startLocalChain } from "../scripts/stack/chain";
 import { startChild, stopChild, type Child } from "../scripts/stack/children";
 import { freePort } from "../test/support/ports";
+import { rpcChain } from "../relayer/rpc-chain";
 
 const ROOT = join(__dirname, "..");
 export const TREASURY = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" as Address;
@@ -28,7 +29,7 @@ export interface OnchainStack {
   svc: RunningService;
   client: ReturnType<typeof createPublicClient>;
   deployer: ReturnType<typeof createWalletClient>;
-  chain: ReturnType<typeof defineChain>;
+  chain: Chain;
   /** Creates a binary USDC market through the factory (deployer seeds it); returns its address. */
   createMarket(seed?: bigint, question?: string): Promise<Address>;
   /** A wallet client for `key`, funded with ETH and `usdc` TestUSDC. */
@@ -63,7 +64,7 @@ export async function startOnchainStack(opts: { pollingMs?: number; quiet?: bool
     children.push(await startLocalChain({ port: chainPort, chainId }));
     const operator = privateKeyToAccount(DEV_OPERATOR_KEY as Hex).address;
     const deployment = await deployAll({ rpcUrl, deployerKey: DEV_DEPLOYER_KEY as Hex, operatorAddress: operator, treasuryAddress: TREASURY });
-    const chain = defineChain({ id: chainId, name: "test", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+    const chain = rpcChain(chainId, rpcUrl);
     const client = createPublicClient({ chain, transport: http(rpcUrl) });
     const deployer = createWalletClient({ chain, transport: http(rpcUrl), account: privateKeyToAccount(DEV_DEPLOYER_KEY as Hex) });
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { createPublicClient, createWalletClient, defineChain, http, keccak256 } from "viem";
+import { createPublicClient, createWalletClient, http, keccak256 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../api/config";
 import { committedLedgerAbi, playMoneyAbi } from "../generated/abis";
@@ -15,6 +15,7 @@ import { stopChild } from "./stack/children";
 import { deploymentSchema } from "../api/discovery-docs/deployment";
 import { buildTokenRelease } from "../api/discovery-docs/chains";
 import { TokenSupplyReader } from "../api/discovery-docs/token-supply";
+import { rpcChain } from "../relayer/rpc-chain";
 
 const MINTED = 5_000_000n;
 
@@ -40,7 +41,7 @@ async function deployOnFreshChain(outDir: string) {
     // The token-release supply is the chain's totalSupply: before and after the operator mints.
     const reader = new TokenSupplyReader(rpcUrl, () => 1_800_000_000_000);
     const supplyBefore = await reader.read(pm);
-    const chain8453 = defineChain({ id: 8453, name: "local-8453", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+    const chain8453 = rpcChain(8453, rpcUrl);
     const wallet = createWalletClient({ account: privateKeyToAccount(DEV_OPERATOR_KEY), transport: http(rpcUrl), chain: chain8453 });
     const hash = await wallet.writeContract({ address: pm, abi: playMoneyAbi, functionName: "mint", args: [operator, MINTED] });
     assert.equal((await client.waitForTransactionReceipt({ hash })).status, "success");

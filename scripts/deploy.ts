@@ -11,8 +11,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createPublicClient, createWalletClient, defineChain, encodeFunctionData, http, keccak256, toFunctionSelector, toFunctionSignature, type Abi, type AbiFunction, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, encodeFunctionData, http, keccak256, toFunctionSelector, toFunctionSignature, type Abi, type AbiFunction, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { rpcChain } from "../relayer/rpc-chain";
 
 const ROOT = join(__dirname, "..");
 
@@ -69,7 +70,7 @@ function artifact(name: string, dir: string): { abi: Abi; bytecode: Hex } {
 export async function deployAll(opts: DeployOptions): Promise<DeploymentRecord> {
   const transport = http(opts.rpcUrl);
   const chainId = await createPublicClient({ transport }).getChainId();
-  const chain = defineChain({ id: chainId, name: `chain-${chainId}`, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [opts.rpcUrl] } } });
+  const chain = rpcChain(chainId, opts.rpcUrl);
   const client = createPublicClient({ chain, transport });
   const account = privateKeyToAccount(opts.deployerKey);
   const wallet = createWalletClient({ chain, account, transport });

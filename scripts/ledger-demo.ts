@@ -11,11 +11,12 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createPublicClient, createWalletClient, defineChain, http, keccak256, type Abi, type Address, type Hex, type PublicClient } from "viem";
+import { createPublicClient, createWalletClient, http, keccak256, type Abi, type Address, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { LedgerState, applyOps, bondEscrowOf, encodePayload, journalCommitmentOf, ZERO_HASH, type JournalOp } from "../decoder";
 import { committedLedgerAbi } from "../decoder/replay/abi";
 import { replayLedger } from "../decoder/replay/replay";
+import { rpcChain } from "../relayer/rpc-chain";
 
 /** Hardhat's default dev keys (public knowledge; development chains only). */
 const DEV_KEYS: Hex[] = [
@@ -111,7 +112,7 @@ export async function runLedgerDemo(opts: LedgerDemoOptions, onBatch: (b: DemoBa
   const root = opts.root ?? join(__dirname, "..");
   const probe = createPublicClient({ transport: http(opts.rpc) });
   const chainId = await probe.getChainId();
-  const chain = defineChain({ id: chainId, name: `chain-${chainId}`, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [opts.rpc] } } });
+  const chain = rpcChain(chainId, opts.rpc);
   const client = createPublicClient({ chain, transport: http(opts.rpc) }) as PublicClient;
   const operator = privateKeyToAccount(DEV_KEYS[0]);
   const treasuryAccount = privateKeyToAccount(DEV_KEYS[1]).address;

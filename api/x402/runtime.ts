@@ -6,7 +6,7 @@
  * or the chain does not answer.
  */
 import { existsSync } from "node:fs";
-import { createPublicClient, createWalletClient, defineChain, getAddress, http, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, getAddress, http, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ServiceContext } from "../context";
 import { ApiError } from "../errors/api-error";
@@ -14,6 +14,7 @@ import { deploymentFile, readDeployment } from "../discovery-docs/deployment";
 import { testUSDCAbi } from "../../generated/abis";
 import { LocalFacilitator, type Facilitator } from "./facilitator";
 import type { TokenDomain } from "./exact-evm";
+import { rpcChain } from "../../relayer/rpc-chain";
 
 export interface X402Runtime {
   chainId: number;
@@ -34,7 +35,7 @@ export function x402Runtime(ctx: ServiceContext): X402Runtime {
   const deployment = existsSync(file) ? readDeployment(file) : null;
   const usdc = deployment?.collaterals.find((c) => c.symbol === "USDC");
   if (!usdc) throw new ApiError("SERVICE_UNAVAILABLE", `no USDC is deployed on chain ${config.CHAIN_ID}: PM cannot be bought now`, {}, { "Retry-After": "30" });
-  const chain = defineChain({ id: config.CHAIN_ID, name: `chain-${config.CHAIN_ID}`, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [config.rpcUrl] } } });
+  const chain = rpcChain(config.CHAIN_ID, config.rpcUrl);
   const transport = http(config.rpcUrl);
   const client = createPublicClient({ chain, transport });
   const wallet = createWalletClient({ chain, transport, account: privateKeyToAccount(config.DEPLOYER_PRIVATE_KEY as Hex) });

@@ -3,9 +3,10 @@
  * and the commitJournalBatch transaction, over viem with the operator key. No retries here (viem's own are off):
  * the batcher decides when to try again.
  */
-import { createPublicClient, createWalletClient, defineChain, http, type Address, type Chain, type Hex, type PublicClient } from "viem";
+import { createPublicClient, createWalletClient, http, type Address, type Chain, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { committedLedgerAbi } from "../../generated/abis";
+import { rpcChain } from "../rpc-chain";
 
 export interface ChainHead {
   nonce: bigint;
@@ -72,12 +73,7 @@ export class LedgerChain {
 
   /** Sends the transaction; resolves with its hash once the node accepted it. */
   async send(call: JournalBatchCall): Promise<Hex> {
-    this.#chain ??= defineChain({
-      id: await this.client.getChainId(),
-      name: "ledger-chain",
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [this.rpcUrl] } },
-    });
+    this.#chain ??= rpcChain(await this.client.getChainId(), this.rpcUrl);
     const wallet = createWalletClient({ chain: this.#chain, account: this.account, transport: this.#transport() });
     return wallet.writeContract({
       address: this.ledger,

@@ -1,11 +1,12 @@
 /** Test helper: a real Hardhat node with a fresh CommittedLedger (deployer and operator are the dev keys). */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createPublicClient, createWalletClient, defineChain, getContractAddress, http, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, getContractAddress, http, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../../api/config";
 import { startLocalChain } from "../../scripts/stack/chain";
 import { stopChild, type Child } from "../../scripts/stack/children";
+import { rpcChain } from "../rpc-chain";
 
 export const TREASURY = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" as Address;
 export const OPERATOR_KEY = DEV_OPERATOR_KEY as Hex;
@@ -22,7 +23,7 @@ export async function deployLedger(rpcUrl: string): Promise<Address> {
   const artifact = JSON.parse(readFileSync(join(__dirname, "..", "..", "artifacts", "contracts", "ledger", "CommittedLedger.sol", "CommittedLedger.json"), "utf8"));
   const transport = http(rpcUrl);
   const client = createPublicClient({ transport });
-  const chain = defineChain({ id: await client.getChainId(), name: "test", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const chain = rpcChain(await client.getChainId(), rpcUrl);
   const deployer = privateKeyToAccount(DEV_DEPLOYER_KEY as Hex);
   const wallet = createWalletClient({ chain, account: deployer, transport });
   const hash = await wallet.deployContract({

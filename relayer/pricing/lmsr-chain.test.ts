@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
-import { createPublicClient, createWalletClient, defineChain, http, parseEventLogs, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, http, parseEventLogs, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../../api/config";
 import { lmsrFactoryAbi, lmsrMarketAbi, outcomeTokenAbi, testUSDCAbi } from "../../generated/abis";
@@ -18,6 +18,7 @@ import { deployAll, type DeploymentRecord } from "../../scripts/deploy";
 import { startLocalChain } from "../../scripts/stack/chain";
 import { stopChild, type Child } from "../../scripts/stack/children";
 import { bFromSeed, prices, quoteBuyForCost, quoteBuyShares, quoteSell, applyTrade, type LmsrState } from "./lmsr";
+import { rpcChain } from "../rpc-chain";
 
 const TREASURY: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 const BIG = 10n ** 18n;
@@ -38,7 +39,7 @@ after(async () => {
 });
 
 function clients() {
-  const chainDef = defineChain({ id: 8453, name: "local", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const chainDef = rpcChain(8453, rpcUrl);
   const pc = createPublicClient({ chain: chainDef, transport: http(rpcUrl) });
   const wallet = createWalletClient({ chain: chainDef, account: privateKeyToAccount(DEV_DEPLOYER_KEY), transport: http(rpcUrl) });
   return { pc, wallet, me: wallet.account.address };

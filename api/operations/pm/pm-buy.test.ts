@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import { randomBytes, randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { createPublicClient, createWalletClient, defineChain, getAddress, http, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, getAddress, http, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
@@ -28,6 +28,7 @@ import { stopChild, type Child } from "../../../scripts/stack/children";
 import { freePort } from "../../../test/support/ports";
 import { startTestService, stopTestService, type Json, type TestService } from "../../../test/support/service";
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../../x402/exact-evm";
+import { rpcChain } from "../../../relayer/rpc-chain";
 
 const TREASURY = getAddress("0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc");
 const GRANT = 1_000_000_000n;
@@ -106,7 +107,7 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
     chain = await startLocalChain({ port, chainId });
     const deployment = await deployAll({ rpcUrl, deployerKey: DEV_DEPLOYER_KEY as Hex, operatorAddress: privateKeyToAccount(DEV_OPERATOR_KEY as Hex).address, treasuryAddress: TREASURY });
     usdc = deployment.collaterals.find((c) => c.symbol === "USDC")!.token;
-    const viemChain = defineChain({ id: chainId, name: "test", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+    const viemChain = rpcChain(chainId, rpcUrl);
     client = createPublicClient({ chain: viemChain, transport: http(rpcUrl) });
     // The authorization window is checked against the service clock and the chain's block time: start both at now.
     t = await startTestService(

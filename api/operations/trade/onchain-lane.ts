@@ -4,7 +4,7 @@
  * the operator key. docs/trading-onchain.md.
  */
 import { randomBytes } from "node:crypto";
-import { createPublicClient, createWalletClient, defineChain, hashTypedData, http, recoverTypedDataAddress, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, hashTypedData, http, recoverTypedDataAddress, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ServiceContext } from "../../context";
 import { ApiError } from "../../errors/api-error";
@@ -15,6 +15,7 @@ import { intentRouterAbi, lmsrMarketAbi, outcomeTokenAbi, testUSDCAbi } from "..
 import { quoteBuyShares, quoteSell, slippageLimit, WAD } from "../../../relayer/pricing/lmsr";
 import { TRADE_DEFAULTS } from "../../trade-defaults";
 import type { TradeRequest } from "../../trading/lanes";
+import { rpcChain } from "../../../relayer/rpc-chain";
 
 /** How long a prepared intent may be submitted (its `deadline`). */
 export const INTENT_TTL_SECONDS = 300;
@@ -45,7 +46,7 @@ function runtime(ctx: ServiceContext): Runtime {
   let rt = runtimes.get(ctx);
   if (!rt) {
     const deployment = readDeployment(deploymentFile(ctx.config.CHAIN_ID));
-    const chain = defineChain({ id: ctx.config.CHAIN_ID, name: `chain-${ctx.config.CHAIN_ID}`, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [ctx.config.rpcUrl] } } });
+    const chain = rpcChain(ctx.config.CHAIN_ID, ctx.config.rpcUrl);
     const transport = http(ctx.config.rpcUrl);
     rt = {
       deployment,
