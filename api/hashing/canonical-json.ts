@@ -22,8 +22,12 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/** 0x-prefixed SHA-256 hex of a text's UTF-8 bytes. */
+export function sha256Hex(text: string): `0x${string}` {
+  return `0x${createHash("sha256").update(text, "utf8").digest("hex")}`;
+}
+
 /** 0x-prefixed SHA-256 hex of the canonical JSON of `value`; null or undefined hash the text `{}`. */
 export function payloadHash(value: unknown): `0x${string}` {
-  const text = value === null || value === undefined ? "{}" : canonicalJson(value);
-  return `0x${createHash("sha256").update(text).digest("hex")}`;
+  return sha256Hex(value === null || value === undefined ? "{}" : canonicalJson(value));
 }

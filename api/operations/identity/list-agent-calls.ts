@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../errors/api-error";
+import { sha256Hex } from "../../hashing/canonical-json";
 
 /**
  * GET /agents/{agentId}/calls: the public record of an agent's calls (spec: "Every call is kept on a public
@@ -68,7 +68,7 @@ export const listAgentCalls = defineOperation({
         status: Number(r.status),
         at: Number(r.at),
         idempotent: r.idempotency_key !== null,
-        idempotencyKeySha256: r.idempotency_key === null ? null : `0x${createHash("sha256").update(r.idempotency_key, "utf8").digest("hex")}`,
+        idempotencyKeySha256: r.idempotency_key === null ? null : sha256Hex(r.idempotency_key),
         requestHash: r.body_hash,
       })),
       nextCursor: rows.length > query.limit ? page[page.length - 1].id : null,
