@@ -4,24 +4,24 @@
  * wrong methods (405), thrown ApiErrors, and internal errors (logged with the request id, never leaking a stack).
  */
 import { Hono } from "hono";
-import { ApiError } from "./errors/api-error";
-import { apiErrorOfEngine } from "./errors/engine-rejection";
-import { problemResponse } from "./errors/problem";
+import { ApiError } from "./platform/errors/api-error";
+import { apiErrorOfEngine } from "./platform/errors/engine-rejection";
+import { problemResponse } from "./platform/errors/problem";
 import type { ServiceContext } from "./context";
 import type { Services } from "./services";
-import { mountLedgerProof } from "./ledger/proof-route";
-import { requestId } from "./middleware/request-id";
-import { ipLimit } from "./middleware/ip-limit";
-import { svcVersion } from "./middleware/svc-version";
-import { mountOperations } from "./rest/router";
+import { mountLedgerProof } from "./domain/ledger/proof-route";
+import { requestId } from "./transports/middleware/request-id";
+import { ipLimit } from "./transports/middleware/ip-limit";
+import { svcVersion } from "./transports/middleware/svc-version";
+import { mountOperations } from "./transports/rest/router";
 import { API_BASE_PATH, Registry } from "./registry/registry";
 import { OPERATIONS } from "./operations";
-import { mountOpenApiDocuments } from "./openapi/routes";
-import { mountChangelog } from "./changelog/route";
-import { mountMcp } from "./mcp/server";
-import { mountAgentCard } from "./agent-card/route";
-import { createMetrics, mountMetrics } from "./metrics/metrics";
-import { mountSse } from "./realtime/sse";
+import { mountOpenApiDocuments } from "./transports/openapi/routes";
+import { mountChangelog } from "./transports/changelog/route";
+import { mountMcp } from "./transports/mcp/server";
+import { mountAgentCard } from "./transports/agent-card/route";
+import { createMetrics, mountMetrics } from "./transports/metrics/metrics";
+import { mountSse } from "./transports/realtime/sse";
 
 export { API_BASE_PATH };
 

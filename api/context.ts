@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config";
 import type { Database } from "../relayer/db/client";
 import type { Clock } from "../relayer/clock";
-import type { PublishedLedger } from "./ledger/published-ledger";
+import type { PublishedLedger } from "./domain/ledger/published-ledger";
 
 /** What every part of the service process shares: built once in `startService`, passed down explicitly. */
 export interface ServiceContext {

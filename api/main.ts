@@ -1,9 +1,9 @@
 /** Entry point of the service process (run by `npm start` as a child, or alone with `tsx api/main.ts`). */
 import { ConfigError, loadConfig } from "./config";
 import { startService } from "./service";
-import { watchParent } from "./process/parent-watch";
-import { DEMO_MARKET_MAKER_NAME, issueDemoKey } from "./auth/local-agents";
-import { grantMarketMakerAllocation } from "./venue/market-maker-allocation";
+import { watchParent } from "./platform/process/parent-watch";
+import { DEMO_MARKET_MAKER_NAME, issueDemoKey } from "./domain/auth/local-agents";
+import { grantMarketMakerAllocation } from "./domain/venue/market-maker-allocation";
 
 async function main(): Promise<void> {
   const config = loadConfig();

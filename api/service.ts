@@ -6,8 +6,8 @@ import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import pino from "pino";
 import { openDatabase } from "../relayer/db/client";
-import { configurePrincipalCache } from "./auth/api-keys";
-import { configureCatalogCache } from "./markets/catalog-cache";
+import { configurePrincipalCache } from "./domain/auth/api-keys";
+import { configureCatalogCache } from "./domain/markets/catalog-cache";
 import { migrate } from "../relayer/db/migrate";
 import { systemClock, type Clock } from "../relayer/clock";
 import { createApp, API_BASE_PATH } from "./app";
@@ -16,11 +16,11 @@ import type { Registry } from "./registry/registry";
 import type { Config } from "./config";
 import type { ServiceContext } from "./context";
 import { existsSync } from "node:fs";
-import { deploymentFile, readDeployment } from "./discovery-docs/deployment";
-import { PublishedLedger } from "./ledger/published-ledger";
-import { attachWebSocket } from "./realtime/ws";
-import { startOnchainProjection } from "./onchain/catalog-sync";
-import { openVenue } from "./venue/open-venue";
+import { deploymentFile, readDeployment } from "./domain/protocol/deployment";
+import { PublishedLedger } from "./domain/ledger/published-ledger";
+import { attachWebSocket } from "./transports/realtime/ws";
+import { startOnchainProjection } from "./domain/onchain/catalog-sync";
+import { openVenue } from "./domain/venue/open-venue";
 
 export interface RunningService {
   ctx: ServiceContext;

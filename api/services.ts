@@ -5,19 +5,19 @@
 import type { Config } from "./config";
 import type { Database } from "../relayer/db/client";
 import type { Clock } from "../relayer/clock";
-import { MemoryWindowStore, RedisWindowStore, type WindowStore } from "./rate-limit/window-store";
-import { createMailer, type MailLog, type Mailer } from "./mail/mailer";
-import { dormantAllowanceSource, type AllowanceSource } from "./fills/allowance-source";
-import { EventHub } from "./realtime/hub";
-import { WebhookWorker } from "./webhooks/worker";
-import type { Venue } from "./venue/types";
+import { MemoryWindowStore, RedisWindowStore, type WindowStore } from "./platform/rate-limit/window-store";
+import { createMailer, type MailLog, type Mailer } from "./platform/mail/mailer";
+import { dormantAllowanceSource, type AllowanceSource } from "./domain/fills/allowance-source";
+import { EventHub } from "./transports/realtime/hub";
+import { WebhookWorker } from "./transports/webhooks/worker";
+import type { Venue } from "./domain/venue/types";
 
 export interface Services {
   windows: WindowStore;
   mailer: Mailer;
   /** Fill allowances (GET /me, GET /fills/allowance); the exchange replaces the dormant default once wired. */
   allowance: AllowanceSource;
-  /** Realtime fan-out (docs/realtime.md): in process, or Redis pub/sub with REDIS_URL. Sources plug in via api/realtime/wire.ts. */
+  /** Realtime fan-out (docs/realtime.md): in process, or Redis pub/sub with REDIS_URL. Sources plug in via api/transports/realtime/wire.ts. */
   hub: EventHub;
   /** Webhook delivery worker (docs/webhooks.md). */
   webhooks: WebhookWorker;

@@ -1,6 +1,6 @@
 /**
  * The indexer's tables. Amounts stay bigint. Rows are keyed by chain facts (event ids, nonces, holder/token pairs)
- * so a reorg rolls them back exactly. Indexes follow the reads (api/onchain/sql-reader.ts, indexer/src/api) and
+ * so a reorg rolls them back exactly. Indexes follow the reads (api/domain/onchain/sql-reader.ts, indexer/src/api) and
  * nothing else, since every index costs each indexed event a write; docs/indexer.md lists which read uses which.
  */
 import { index, onchainTable, primaryKey } from "ponder";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createPublicClient, createWalletClient, http, parseEther, type Address, type Chain, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, loadConfig } from "../api/config";
-import { deploymentFile } from "../api/discovery-docs/deployment";
+import { deploymentFile } from "../api/domain/protocol/deployment";
 import { startService, type RunningService } from "../api/service";
 import { lmsrFactoryAbi, testUSDCAbi } from "../generated/abis";
 import { deployAll, type DeploymentRecord } from "../scripts/deploy";

@@ -7,9 +7,9 @@ import { runAdmin } from "./admin";
 import { openDatabase } from "../relayer/db/client";
 import { openTestDatabase } from "../test/support/db";
 import { manualClock } from "../relayer/clock";
-import { findPrincipal } from "../api/auth/api-keys";
-import { createLocalAgent, issueDemoKey } from "../api/auth/local-agents";
-import { isResearchProducer } from "../api/content/store";
+import { findPrincipal } from "../api/domain/auth/api-keys";
+import { createLocalAgent, issueDemoKey } from "../api/domain/auth/local-agents";
+import { isResearchProducer } from "../api/domain/content/store";
 
 describe("admin CLI on the service's PGlite data directory", () => {
   const dir = mkdtempSync(join(tmpdir(), "pm-admin-"));

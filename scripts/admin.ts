@@ -10,10 +10,10 @@ import { openDatabase, type Database } from "../relayer/db/client";
 import { DirectoryLockedError } from "../relayer/db/lock";
 import { migrate } from "../relayer/db/migrate";
 import { systemClock } from "../relayer/clock";
-import { createLocalAgent, parseTier } from "../api/auth/local-agents";
-import { listOutbox } from "../api/mail/mailer";
-import { ApiError } from "../api/errors/api-error";
-import { setResearchProducer } from "../api/content/store";
+import { createLocalAgent, parseTier } from "../api/domain/auth/local-agents";
+import { listOutbox } from "../api/platform/mail/mailer";
+import { ApiError } from "../api/platform/errors/api-error";
+import { setResearchProducer } from "../api/domain/content/store";
 
 const USAGE = `usage:
   npm run admin -- agent create --name <name> [--tier read-only|propose|execute] [--json]

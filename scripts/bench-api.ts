@@ -19,8 +19,8 @@ import autocannon from "autocannon";
 import { loadConfig } from "../api/config";
 import { startService } from "../api/service";
 import { systemClock } from "../relayer/clock";
-import { createLocalAgent, type LocalAgent } from "../api/auth/local-agents";
-import { openSse, openWs } from "../api/realtime/test-clients";
+import { createLocalAgent, type LocalAgent } from "../api/domain/auth/local-agents";
+import { openSse, openWs } from "../api/transports/realtime/test-clients";
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);

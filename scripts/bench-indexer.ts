@@ -7,7 +7,7 @@
 import { maxUint256, type Address, type Hex } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import { lmsrMarketAbi, testUSDCAbi } from "../generated/abis";
-import { createLocalAgent } from "../api/auth/local-agents";
+import { createLocalAgent } from "../api/domain/auth/local-agents";
 import { eventually, startOnchainStack } from "../indexer/test-stack";
 
 async function main() {

@@ -14,11 +14,11 @@ import { join } from "node:path";
 import { loadConfig } from "../api/config";
 import { startService } from "../api/service";
 import { systemClock } from "../relayer/clock";
-import { createLocalAgent } from "../api/auth/local-agents";
-import { connectRealtimeSources } from "../api/realtime/wire";
-import { MemoryReportLog } from "../api/realtime/memory-sources";
-import { openSse, openWs } from "../api/realtime/test-clients";
-import { createSubscription, enqueueDelivery } from "../api/webhooks/store";
+import { createLocalAgent } from "../api/domain/auth/local-agents";
+import { connectRealtimeSources } from "../api/transports/realtime/wire";
+import { MemoryReportLog } from "../api/transports/realtime/memory-sources";
+import { openSse, openWs } from "../api/transports/realtime/test-clients";
+import { createSubscription, enqueueDelivery } from "../api/transports/webhooks/store";
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 1000);

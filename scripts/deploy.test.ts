@@ -12,9 +12,9 @@ import { deployAll } from "./deploy";
 import { loadDeployment } from "./deployments";
 import { startLocalChain } from "./stack/chain";
 import { stopChild } from "./stack/children";
-import { deploymentSchema } from "../api/discovery-docs/deployment";
-import { buildTokenRelease } from "../api/discovery-docs/chains";
-import { TokenSupplyReader } from "../api/discovery-docs/token-supply";
+import { deploymentSchema } from "../api/domain/protocol/deployment";
+import { buildTokenRelease } from "../api/domain/protocol/chains";
+import { TokenSupplyReader } from "../api/domain/protocol/token-supply";
 import { rpcChain } from "../relayer/rpc-chain";
 
 const MINTED = 5_000_000n;

@@ -16,7 +16,7 @@ import { startLocalChain } from "./stack/chain";
 import { ensureDeployment } from "./stack/deployment";
 import { startIndexer } from "./stack/indexer";
 import { GiveUp, waitFor } from "./stack/wait";
-import { watchParent } from "../api/process/parent-watch";
+import { watchParent } from "../api/platform/process/parent-watch";
 import { runMarketMaker } from "./demo-agents/market-maker";
 
 const ROOT = join(__dirname, "..");

@@ -6,10 +6,10 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context";
 import type { Services } from "../services";
-import type { AgentTier, Scope } from "../auth/scopes";
-import type { KeyPrincipal } from "../auth/principal";
+import type { AgentTier, Scope } from "../domain/auth/scopes";
+import type { KeyPrincipal } from "../domain/auth/principal";
 import type { Registry } from "./registry";
-import type { ErrorCode } from "../errors/codes";
+import type { ErrorCode } from "../platform/errors/codes";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type Permission = "none" | "api-key-read" | "api-key-execute" | "wallet-proof";

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { exitFee, FEE_DEFAULTS, MAX_FEE_BPS, takerFee } from "./fees";
-import { buildFees } from "../../api/markets/fee-defaults";
+import { buildFees } from "../../api/domain/markets/fee-defaults";
 
 const SHARE = 1_000_000n; // one share (6 decimals)
 

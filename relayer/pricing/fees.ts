@@ -17,7 +17,7 @@ export const MAX_FEE_BPS = 1_000;
 
 /**
  * Defaults for new markets. The LMSR contracts have no factory defaults (every createMarket names its exit fees and
- * buyFeeBps is the constant 0), so these are the venue's choices; api/markets/fee-defaults.ts publishes them.
+ * buyFeeBps is the constant 0), so these are the venue's choices; api/domain/markets/fee-defaults.ts publishes them.
  * Existing markets keep the rates stamped on them.
  */
 export const FEE_DEFAULTS = {

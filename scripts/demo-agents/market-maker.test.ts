@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { loadConfig } from "../../api/config";
 import { startService, type RunningService } from "../../api/service";
-import { DEMO_MARKET_MAKER_NAME, issueDemoKey } from "../../api/auth/local-agents";
+import { DEMO_MARKET_MAKER_NAME, issueDemoKey } from "../../api/domain/auth/local-agents";
 import { abortableSleep, ladder, LOT, runMarketMaker, SHARE, type MarketMakerOptions } from "./market-maker";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

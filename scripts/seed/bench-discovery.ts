@@ -4,9 +4,9 @@
  * each measured query runs 30 times after 3 warm-ups. Prints one JSON object per line.
  */
 import { openTestDatabase } from "../../test/support/db";
-import { listMarkets, type MarketListQuery } from "../../api/markets/list-query";
-import { getMarket } from "../../api/markets/catalog-store";
-import { configureCatalogCache } from "../../api/markets/catalog-cache";
+import { listMarkets, type MarketListQuery } from "../../api/domain/markets/list-query";
+import { getMarket } from "../../api/domain/markets/catalog-store";
+import { configureCatalogCache } from "../../api/domain/markets/catalog-cache";
 
 const NOW = 1_800_000_000_000;
 const WORDS = ["Bitcoin", "Ethereum", "election", "Senate", "inflation", "rain", "championship", "model", "launch", "merger", "record", "Pennsylvania", "Ontario", "tariff", "eclipse"];

@@ -5,8 +5,8 @@
  */
 import type { SqlRunner } from "../../relayer/db/client";
 import type { Clock } from "../../relayer/clock";
-import { insertCatalogMarket } from "../../api/markets/catalog-store";
-import { FEE_DEFAULTS } from "../../api/markets/fee-defaults";
+import { insertCatalogMarket } from "../../api/domain/markets/catalog-store";
+import { FEE_DEFAULTS } from "../../api/domain/markets/fee-defaults";
 import { marketSpecSchema, type MarketSpec } from "./market-spec";
 
 /** Creator of seeded markets when none is given: the house account (no key; it only names the listing's origin). */

@@ -8,7 +8,7 @@ import { createPublicClient, http, type Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../api/config";
 import { deployAll } from "../deploy";
-import { DEPLOYMENTS_DIR, deploymentFile } from "../../api/discovery-docs/deployment";
+import { DEPLOYMENTS_DIR, deploymentFile } from "../../api/domain/protocol/deployment";
 
 export interface DeploymentHandle {
   file: string;

@@ -1,6 +1,6 @@
-/** Assertions on RFC 9457 problem answers, with the code names and titles of api/errors/codes.ts. */
+/** Assertions on RFC 9457 problem answers, with the code names and titles of api/platform/errors/codes.ts. */
 import { strict as assert } from "node:assert";
-import { ERROR_CODES, type ErrorCode } from "../../api/errors/codes";
+import { ERROR_CODES, type ErrorCode } from "../../api/platform/errors/codes";
 import type { Reply } from "./client";
 
 /** `r` is an RFC 9457 problem of `code` (its status, title, `type` URI ending in the code, a detail). */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { issueNonce, NONCE_TTL_MS } from "../../wallet-proof/nonces";
+import { issueNonce, NONCE_TTL_MS } from "../../domain/auth/wallet-proof/nonces";
 
 /** POST /api/auth/nonce (host root): a single-use nonce for one wallet proof. */
 export const createAuthNonce = defineOperation({

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { apiBase, nonceUrl } from "../../auth/links";
-import { registrationLimits } from "../../auth/registration-paths";
-import { ceilingsOf } from "../../rate-limit/limits";
-import { TRADE_DEFAULTS } from "../../trade-defaults";
-import { NONCE_TTL_MS } from "../../wallet-proof/nonces";
-import { PROOF_KINDS, PROOF_TEMPLATES } from "../../wallet-proof/templates";
-import { siweExample, SIWE_TEMPLATE } from "../../wallet-proof/siwe";
-import { DATA_PLANE_LIMITS } from "../../auth/data-plane-limits";
+import { apiBase, nonceUrl } from "../../domain/auth/links";
+import { registrationLimits } from "../../domain/auth/registration-paths";
+import { ceilingsOf } from "../../platform/rate-limit/limits";
+import { TRADE_DEFAULTS } from "../../domain/trading/trade-defaults";
+import { NONCE_TTL_MS } from "../../domain/auth/wallet-proof/nonces";
+import { PROOF_KINDS, PROOF_TEMPLATES } from "../../domain/auth/wallet-proof/templates";
+import { siweExample, SIWE_TEMPLATE } from "../../domain/auth/wallet-proof/siwe";
+import { DATA_PLANE_LIMITS } from "../../domain/auth/data-plane-limits";
 
 const RATE_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
 const EXAMPLE_WALLET = "0x000000000000000000000000000000000000dEaD" as const;

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { apiBase, nonceUrl } from "../../auth/links";
-import { pathOpen } from "../../auth/registration-paths";
-import { KEY_PREFIX } from "../../auth/api-keys";
+import { apiBase, nonceUrl } from "../../domain/auth/links";
+import { pathOpen } from "../../domain/auth/registration-paths";
+import { KEY_PREFIX } from "../../domain/auth/api-keys";
 
 /** GET /auth: credentials discovery (how to authenticate and where a key comes from). */
 export const getCredentialsDiscovery = defineOperation({

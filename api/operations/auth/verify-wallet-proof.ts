@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { verifySiwe } from "../../wallet-proof/siwe";
+import { verifySiwe } from "../../domain/auth/wallet-proof/siwe";
 
 /** POST /api/auth/verify (host root): checks a SIWE message signed with one of our nonces. */
 export const verifyWalletSignIn = defineOperation({

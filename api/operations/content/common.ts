@@ -1,7 +1,7 @@
 /** Pieces the content operations share (docs/content.md): the market named in a body, and the open-market rule. */
 import { z } from "zod";
 import type { ServiceContext } from "../../context";
-import type { CatalogMarket } from "../../markets/catalog-types";
+import type { CatalogMarket } from "../../domain/markets/catalog-types";
 import { evmAddress, requireMarket } from "../discover/common";
 
 export const CONTENT_CATEGORY = "content";

@@ -9,12 +9,12 @@ import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createLocalAgent, type LocalAgent } from "../../auth/local-agents";
-import { createAgent } from "../../auth/agents";
-import { issueKey } from "../../auth/api-keys";
-import { GRANTS, SCOPES } from "../../auth/scopes";
-import { insertCatalogMarket } from "../../markets/catalog-store";
-import { setResearchProducer } from "../../content/store";
+import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
+import { createAgent } from "../../domain/auth/agents";
+import { issueKey } from "../../domain/auth/api-keys";
+import { GRANTS, SCOPES } from "../../domain/auth/scopes";
+import { insertCatalogMarket } from "../../domain/markets/catalog-store";
+import { setResearchProducer } from "../../domain/content/store";
 import { apiClient, startTestService, stopTestService, type CallResult, type Json, type TestService } from "../../../test/support/service";
 
 const DAY = 86_400_000;

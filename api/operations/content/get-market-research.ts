@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { researchOfMarket, takesOfMarket } from "../../content/store";
-import { probabilityOf, researchNoteSchema, researchNoteView, takeSchema, takeView } from "../../content/views";
-import { MARKET_STATES } from "../../discovery-docs/market-states";
+import { researchOfMarket, takesOfMarket } from "../../domain/content/store";
+import { probabilityOf, researchNoteSchema, researchNoteView, takeSchema, takeView } from "../../domain/content/views";
+import { MARKET_STATES } from "../../domain/protocol/market-states";
 import { addressParams, marketChainQuery, PUBLIC_READ, requireMarket } from "../discover/common";
 
 /** Most research notes and takes one answer carries (newest first); the counts cover all of them. */

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineOperation, TRADE_EXECUTE_ACCESS } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { checkCommentText } from "../../content/comment-rules";
-import { commentInMarket, commentsOfMarket, insertComment } from "../../content/store";
-import { commentSchema, commentView } from "../../content/views";
+import { ApiError } from "../../platform/errors/api-error";
+import { checkCommentText } from "../../domain/content/comment-rules";
+import { commentInMarket, commentsOfMarket, insertComment } from "../../domain/content/store";
+import { commentSchema, commentView } from "../../domain/content/views";
 import { addressParams, chainIdQuery, marketChainQuery, PUBLIC_READ, requireMarket } from "../discover/common";
 import { CONTENT_CATEGORY } from "./common";
 

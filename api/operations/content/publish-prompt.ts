@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineOperation, Reply, TRADE_EXECUTE_ACCESS } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { publishPrompt } from "../../content/store";
-import { promptVersionSchema, promptVersionView } from "../../content/views";
+import { ApiError } from "../../platform/errors/api-error";
+import { publishPrompt } from "../../domain/content/store";
+import { promptVersionSchema, promptVersionView } from "../../domain/content/views";
 import { CONTENT_CATEGORY } from "./common";
 
 export const MAX_STRATEGY = 500;

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { insertResearch, isResearchProducer, researchById, updateResearch } from "../../content/store";
-import { researchNoteSchema, researchNoteView } from "../../content/views";
+import { ApiError } from "../../platform/errors/api-error";
+import { insertResearch, isResearchProducer, researchById, updateResearch } from "../../domain/content/store";
+import { researchNoteSchema, researchNoteView } from "../../domain/content/views";
 import { CONTENT_CATEGORY, marketOfBody, marketRefFields } from "./common";
 
 export const MAX_RESEARCH_TITLE = 200;

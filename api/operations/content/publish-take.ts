@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineOperation, Reply, TRADE_EXECUTE_ACCESS } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { upsertTake } from "../../content/store";
-import { takeSchema, takeView } from "../../content/views";
+import { ApiError } from "../../platform/errors/api-error";
+import { upsertTake } from "../../domain/content/store";
+import { takeSchema, takeView } from "../../domain/content/views";
 import { CONTENT_CATEGORY, marketOfBody, marketRefFields } from "./common";
 
 export const MAX_RATIONALE = 2_000;

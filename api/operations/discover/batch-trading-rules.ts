@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { getMarkets } from "../../markets/catalog-store";
-import { tradingRules, tradingRulesSchema } from "../../markets/market-view";
+import { getMarkets } from "../../domain/markets/catalog-store";
+import { tradingRules, tradingRulesSchema } from "../../domain/markets/market-view";
 import { chainIdQuery, PUBLIC_READ } from "./common";
 
 const body = z.strictObject({

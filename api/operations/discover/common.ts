@@ -1,9 +1,9 @@
 /** Pieces the discovery operations share: the public read envelope, input schemas, the market lookup. */
 import { z } from "zod";
 import type { ServiceContext } from "../../context";
-import { ApiError } from "../../errors/api-error";
-import { getMarket } from "../../markets/catalog-store";
-import type { CatalogMarket } from "../../markets/catalog-types";
+import { ApiError } from "../../platform/errors/api-error";
+import { getMarket } from "../../domain/markets/catalog-store";
+import type { CatalogMarket } from "../../domain/markets/catalog-types";
 
 /** Fields every public discovery read shares (no key needed; per-IP limits apply). */
 export const PUBLIC_READ = {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { buildChains } from "../../discovery-docs/chains";
+import { buildChains } from "../../domain/protocol/chains";
 import { PUBLIC_READ } from "./common";
 
 export const chainDetailSchema = z.object({

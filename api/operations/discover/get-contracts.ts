@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { buildContracts } from "../../discovery-docs/chains";
-import { currentDeployment } from "../../markets/venue-documents";
+import { buildContracts } from "../../domain/protocol/chains";
+import { currentDeployment } from "../../domain/markets/venue-documents";
 import { chainIdQuery, PUBLIC_READ } from "./common";
 
 const fn = z.object({ signature: z.string(), selector: z.string() });

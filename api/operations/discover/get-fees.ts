@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { buildFees } from "../../markets/fee-defaults";
+import { buildFees } from "../../domain/markets/fee-defaults";
 import { PUBLIC_READ } from "./common";
 
 const bps = z.number().int().min(0).max(10_000);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { invalidPayload } from "../../errors/invalid-payload";
-import { buildMarketStates, MARKET_STATES } from "../../discovery-docs/market-states";
+import { invalidPayload } from "../../platform/errors/invalid-payload";
+import { buildMarketStates, MARKET_STATES } from "../../domain/protocol/market-states";
 import { chainIdQuery, evmAddress, PUBLIC_READ, requireMarket } from "./common";
 
 const transition = z.object({ from: z.enum(MARKET_STATES), to: z.enum(MARKET_STATES), by: z.string(), condition: z.string() });

@@ -1,5 +1,5 @@
 import { defineOperation } from "../../registry/types";
-import { marketDetail, marketDetailSchema } from "../../markets/market-view";
+import { marketDetail, marketDetailSchema } from "../../domain/markets/market-view";
 import { addressParams, marketChainQuery, PUBLIC_READ, requireMarket } from "./common";
 
 /** GET /discover/markets/{address}: one market with its trading rules, every deadline and its settlement lane. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { buildRenderers } from "../../discovery-docs/renderers";
+import { buildRenderers } from "../../domain/protocol/renderers";
 import { PUBLIC_READ } from "./common";
 
 /** GET /discover/renderers: which market shapes a client can draw natively (a UI hint). */

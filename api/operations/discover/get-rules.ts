@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { buildRules } from "../../discovery-docs/rules";
-import { currentDeployment, rulesInput } from "../../markets/venue-documents";
+import { buildRules } from "../../domain/protocol/rules";
+import { currentDeployment, rulesInput } from "../../domain/markets/venue-documents";
 import { PUBLIC_READ } from "./common";
 
 /** GET /discover/rules: the protocol rules (resolution windows, bonds, fund flows, actor model). */

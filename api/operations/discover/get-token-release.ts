@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Address } from "viem";
 import { defineOperation } from "../../registry/types";
-import { buildTokenRelease } from "../../discovery-docs/chains";
-import { currentDeployment } from "../../markets/venue-documents";
-import { tokenSupplyReader } from "../../discovery-docs/token-supply";
+import { buildTokenRelease } from "../../domain/protocol/chains";
+import { currentDeployment } from "../../domain/markets/venue-documents";
+import { tokenSupplyReader } from "../../domain/protocol/token-supply";
 import { PUBLIC_READ } from "./common";
 
 /** GET /discover/token-release: PM's release record, with its on-chain totalSupply when the chain answers. */

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { MARKET_STATES } from "../../discovery-docs/market-states";
-import { listMarkets } from "../../markets/list-query";
-import { decodeCursor, encodeCursor } from "../../markets/cursor";
-import { marketRow, marketRowSchema } from "../../markets/market-view";
+import { MARKET_STATES } from "../../domain/protocol/market-states";
+import { listMarkets } from "../../domain/markets/list-query";
+import { decodeCursor, encodeCursor } from "../../domain/markets/cursor";
+import { marketRow, marketRowSchema } from "../../domain/markets/market-view";
 import { chainIdQuery, evmAddress, PUBLIC_READ } from "./common";
 
 export const ELECTION_OFFICES = ["senate", "house", "governor", "legislature", "provincial_legislature", "mayor", "president", "referendum", "council"] as const;

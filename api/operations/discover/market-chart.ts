@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { chartSchema, marketDataSourceFor } from "../../markets/data-source";
+import { chartSchema, marketDataSourceFor } from "../../domain/markets/data-source";
 import { addressParams, chainIdQuery, PUBLIC_READ, requireMarket } from "./common";
 
 /** GET /discover/markets/{address}/chart: price frames of a window (1H, 1D, 1W, ALL) and the latest prices. */

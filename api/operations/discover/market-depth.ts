@@ -1,5 +1,5 @@
 import { defineOperation } from "../../registry/types";
-import { depthSchema, marketDataSourceFor } from "../../markets/data-source";
+import { depthSchema, marketDataSourceFor } from "../../domain/markets/data-source";
 import { addressParams, marketChainQuery, PUBLIC_READ, requireMarket } from "./common";
 
 /** GET /discover/markets/{address}/depth: 5 levels, LMSR buy ladder or live order book, discriminated by `kind`. */

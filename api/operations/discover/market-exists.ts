@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { getMarketByExternalId } from "../../markets/catalog-store";
+import { getMarketByExternalId } from "../../domain/markets/catalog-store";
 import { PUBLIC_READ } from "./common";
 
 /**

@@ -1,5 +1,5 @@
 import { defineOperation } from "../../registry/types";
-import { holdersSchema, marketDataSourceFor } from "../../markets/data-source";
+import { holdersSchema, marketDataSourceFor } from "../../domain/markets/data-source";
 import { addressParams, marketChainQuery, PUBLIC_READ, requireMarket } from "./common";
 
 /** GET /discover/markets/{address}/holders: holder distribution per outcome and open interest. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { marketDataSourceFor, tradesSchema } from "../../markets/data-source";
+import { marketDataSourceFor, tradesSchema } from "../../domain/markets/data-source";
 import { addressParams, chainIdQuery, PUBLIC_READ, requireMarket } from "./common";
 
 /** GET /discover/markets/{address}/trades: recent trades, newest first. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { listMarkets } from "../../markets/list-query";
-import { marketRow, marketRowSchema } from "../../markets/market-view";
+import { listMarkets } from "../../domain/markets/list-query";
+import { marketRow, marketRowSchema } from "../../domain/markets/market-view";
 import { addressParams, chainIdQuery, PUBLIC_READ, requireMarket } from "./common";
 
 /** GET /discover/markets/{address}/related: other active markets of the same category and chain, busiest first. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { eventsDiscovery } from "../../realtime/catalog";
+import { eventsDiscovery } from "../../transports/realtime/catalog";
 
 const PUBLIC_CATALOG = { category: "events", permission: "none", tier: "read-only", scopes: [], rateClass: "read", charged: true, idempotency: "exempt", request: {} } as const;
 export { PUBLIC_CATALOG };

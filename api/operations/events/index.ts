@@ -1,4 +1,4 @@
-/** The realtime catalogs (docs/realtime.md). The streams themselves are mounted by api/realtime (not registry operations). */
+/** The realtime catalogs (docs/realtime.md). The streams themselves are mounted by api/transports/realtime (not registry operations). */
 import type { AnyOperation } from "../../registry/types";
 import { getEventsDiscovery } from "./get-events-discovery";
 import { getMarketDataDiscovery } from "./get-market-data-discovery";

@@ -1,6 +1,6 @@
 import { defineOperation } from "../../registry/types";
-import { projectionFreshnessSchema } from "../../onchain/freshness";
-import { projectionFreshness } from "../../onchain/reads";
+import { projectionFreshnessSchema } from "../../domain/onchain/freshness";
+import { projectionFreshness } from "../../domain/onchain/reads";
 
 /** GET /health/projection: the indexer's cursor against the chain head (public). */
 export const getProjectionHealth = defineOperation({

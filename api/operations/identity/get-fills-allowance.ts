@@ -1,7 +1,7 @@
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { agentOf, fillsOf } from "../../auth/me-view";
-import { fillAllowanceSchema } from "../../fills/allowance-schema";
+import { ApiError } from "../../platform/errors/api-error";
+import { agentOf, fillsOf } from "../../domain/auth/me-view";
+import { fillAllowanceSchema } from "../../domain/fills/allowance-schema";
 
 /** GET /fills/allowance: the agent's free and purchased fills (spec "Fill allowance"). */
 export const getFillAllowance = defineOperation({

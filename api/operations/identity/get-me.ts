@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { AGENT_TIERS, SCOPES } from "../../auth/scopes";
-import { meView } from "../../auth/me-view";
-import { fillAllowanceSchema } from "../../fills/allowance-schema";
+import { AGENT_TIERS, SCOPES } from "../../domain/auth/scopes";
+import { meView } from "../../domain/auth/me-view";
+import { fillAllowanceSchema } from "../../domain/fills/allowance-schema";
 
 const capability = z.object({
   name: z.string(),

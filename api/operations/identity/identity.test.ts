@@ -14,11 +14,11 @@ import { createSiweMessage } from "viem/siwe";
 import { loadConfig } from "../../config";
 import { startService, type RunningService } from "../../service";
 import { manualClock } from "../../../relayer/clock";
-import { CLAIM_UNLOCKS, GRANTS } from "../../auth/scopes";
-import { TRADE_DEFAULTS } from "../../trade-defaults";
-import { derivedLedgerAccount } from "../../auth/ledger-account";
-import { nonceSecret, nonceSignatureValid } from "../../wallet-proof/nonces";
-import { REDACTED } from "../../middleware/idempotency";
+import { CLAIM_UNLOCKS, GRANTS } from "../../domain/auth/scopes";
+import { TRADE_DEFAULTS } from "../../domain/trading/trade-defaults";
+import { derivedLedgerAccount } from "../../domain/auth/ledger-account";
+import { nonceSecret, nonceSignatureValid } from "../../domain/auth/wallet-proof/nonces";
+import { REDACTED } from "../../transports/middleware/idempotency";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

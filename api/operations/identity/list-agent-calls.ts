@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { sha256Hex } from "../../hashing/canonical-json";
+import { ApiError } from "../../platform/errors/api-error";
+import { sha256Hex } from "../../platform/hashing/canonical-json";
 
 /**
  * GET /agents/{agentId}/calls: the public record of an agent's calls (spec: "Every call is kept on a public

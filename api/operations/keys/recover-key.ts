@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { agentByWallet } from "../../auth/agents";
-import { issueKey, revokeAgentKeys } from "../../auth/api-keys";
-import { apiBase } from "../../auth/links";
-import { verifyWalletProof } from "../../wallet-proof/verify";
+import { ApiError } from "../../platform/errors/api-error";
+import { agentByWallet } from "../../domain/auth/agents";
+import { issueKey, revokeAgentKeys } from "../../domain/auth/api-keys";
+import { apiBase } from "../../domain/auth/links";
+import { verifyWalletProof } from "../../domain/auth/wallet-proof/verify";
 import { walletProofFields } from "../registration/schemas";
 
 /** POST /keys/recover: a wallet proof (svc-api-key-recovery:) replaces every key of the wallet's agent. */

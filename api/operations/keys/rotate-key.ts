@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { issueKey, revokeKey } from "../../auth/api-keys";
-import { apiBase } from "../../auth/links";
+import { ApiError } from "../../platform/errors/api-error";
+import { issueKey, revokeKey } from "../../domain/auth/api-keys";
+import { apiBase } from "../../domain/auth/links";
 
 /** POST /keys/{keyId}/rotate (the `rotateKey` link of GET /me): a new key; the named key is revoked at once. */
 export const rotateKey = defineOperation({

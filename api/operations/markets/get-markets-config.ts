@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { buildCollateral } from "../../discovery-docs/chains";
-import { currentDeployment } from "../../markets/venue-documents";
+import { buildCollateral } from "../../domain/protocol/chains";
+import { currentDeployment } from "../../domain/markets/venue-documents";
 import { collateralTokenSchema } from "../discover/get-collateral";
 import { PUBLIC_READ } from "../discover/common";
 

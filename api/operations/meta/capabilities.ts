@@ -1,6 +1,6 @@
 /** AgentCapability records (spec "AgentCapability") of every registry operation. */
 import { z } from "zod";
-import { AGENT_TIERS } from "../../auth/scopes";
+import { AGENT_TIERS } from "../../domain/auth/scopes";
 import { API_BASE_PATH, fullPath, type Registry } from "../../registry/registry";
 import type { AnyOperation } from "../../registry/types";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { installSnippets, INSTALL_CLIENTS } from "../../mcp/install-snippets";
+import { installSnippets, INSTALL_CLIENTS } from "../../transports/mcp/install-snippets";
 import { defineOperation } from "../../registry/types";
-import { CURRENT_VERSION, API_VERSIONS } from "../../versioning/versions";
+import { CURRENT_VERSION, API_VERSIONS } from "../../platform/versioning/versions";
 import { capabilityPath } from "./capabilities";
 import { creatorCapacityOf, creatorCapacitySchema } from "./creator-capacity";
 import { DOCUMENT_PATHS, documentUrls } from "./document-urls";

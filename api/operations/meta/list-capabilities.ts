@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { CURRENT_VERSION } from "../../versioning/versions";
+import { CURRENT_VERSION } from "../../platform/versioning/versions";
 import { agentCapabilitySchema, capabilitiesOf } from "./capabilities";
 
 /** GET /discover/capabilities: what an agent can do here, one AgentCapability per operation. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
+import { ApiError } from "../../platform/errors/api-error";
 import type { OrderView } from "../../../relayer/engine";
 import { EXECUTE, isResting, ownOrder, venueAndAccount } from "./common";
 import { orderRefBody, orderResultSchema } from "./schemas";

@@ -4,11 +4,11 @@
  */
 import type { Address } from "viem";
 import { EngineRejection, type Applied, type AllowanceView, type Command, type OrderSpec, type OrderView } from "../../../relayer/engine";
-import { ApiError } from "../../errors/api-error";
-import type { KeyPrincipal } from "../../auth/principal";
+import { ApiError } from "../../platform/errors/api-error";
+import type { KeyPrincipal } from "../../domain/auth/principal";
 import type { Services } from "../../services";
-import { venueOf } from "../../venue/types";
-import type { Venue, VenueMarket } from "../../venue/types";
+import { venueOf } from "../../domain/venue/types";
+import type { Venue, VenueMarket } from "../../domain/venue/types";
 import type { OrderInput } from "./schemas";
 import { TRADE_EXECUTE_ACCESS } from "../../registry/types";
 
@@ -59,7 +59,7 @@ export function toSpec(o: OrderInput): OrderSpec {
 
 /**
  * Submits a placement. The engine's allowance refusal becomes the 402 problem with the allowance (ISO instants) and
- * `X-Fills-Remaining: 0`; other refusals travel to the central mapping (api/errors/engine-rejection.ts).
+ * `X-Fills-Remaining: 0`; other refusals travel to the central mapping (api/platform/errors/engine-rejection.ts).
  */
 export async function submitPlacement(venue: Venue, command: Command): Promise<Applied> {
   try {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
+import { ApiError } from "../../platform/errors/api-error";
 import { isResting, ownOrder, READ, venueAndAccount } from "./common";
 import { lastCommittedReport } from "./order-reports";
 import { orderRefBody } from "./schemas";

@@ -7,9 +7,9 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import type { Address } from "viem";
-import { createLocalAgent, type LocalAgent } from "../../auth/local-agents";
+import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
 import { takerFee, type FeePolicyVersion } from "../../../relayer/pricing/fees";
-import { bindingOf } from "../../mcp/tools";
+import { bindingOf } from "../../transports/mcp/tools";
 import { apiClient, startTestService, stopTestService, type CallResult, type Json, type TestService } from "../../../test/support/service";
 import { ORDERBOOK_OPERATIONS } from "./index";
 

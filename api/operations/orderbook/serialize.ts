@@ -4,7 +4,7 @@
  */
 import { COLLATERAL_ASSET, parseOutcomeAssetId, poolAccountOf } from "../../../decoder";
 import type { ExecutionReport, OrderView } from "../../../relayer/engine/types";
-import { jsonSafe } from "../../realtime/types";
+import { jsonSafe } from "../../transports/realtime/types";
 import type { z } from "zod";
 import type { executionEventSchema, OrderResult } from "./schemas";
 

@@ -1,10 +1,10 @@
 import { defineOperation, Reply, TRADE_EXECUTE_ACCESS } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { venueOf } from "../../venue/types";
-import { exactRequirements } from "../../x402/exact-evm";
-import { decodePayment, paymentHeaderOf, paymentResponseHeader, PAYMENT_RESPONSE_HEADER } from "../../x402/headers";
-import { x402Runtime } from "../../x402/runtime";
-import { bundleOf, PM_BUNDLES, usdcPrice } from "../../pm/bundles";
+import { ApiError } from "../../platform/errors/api-error";
+import { venueOf } from "../../domain/venue/types";
+import { exactRequirements } from "../../domain/pm/x402/exact-evm";
+import { decodePayment, paymentHeaderOf, paymentResponseHeader, PAYMENT_RESPONSE_HEADER } from "../../domain/pm/x402/headers";
+import { x402Runtime } from "../../domain/pm/x402/runtime";
+import { bundleOf, PM_BUNDLES, usdcPrice } from "../../domain/pm/bundles";
 import { buyBundle, paymentRequired, PM_BUY_PATH } from "./purchase";
 import { pmPurchaseBody, pmPurchaseResponse } from "./schemas";
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { X402_VERSION } from "../../x402/headers";
-import { networkOf } from "../../x402/exact-evm";
-import { x402Runtime } from "../../x402/runtime";
-import { bundleView, PM_BUNDLES, PM_PER_FILL } from "../../pm/bundles";
+import { ApiError } from "../../platform/errors/api-error";
+import { X402_VERSION } from "../../domain/pm/x402/headers";
+import { networkOf } from "../../domain/pm/x402/exact-evm";
+import { x402Runtime } from "../../domain/pm/x402/runtime";
+import { bundleView, PM_BUNDLES, PM_PER_FILL } from "../../domain/pm/bundles";
 import { pmBundlesResponse } from "./schemas";
 
 /** GET /pm/bundles: the fixed PM bundles and how they are paid (docs/pm-purchase.md). */

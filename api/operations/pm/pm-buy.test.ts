@@ -14,11 +14,11 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePayment
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../../config";
-import { createLocalAgent, type LocalAgent } from "../../auth/local-agents";
-import { createAgent } from "../../auth/agents";
-import { issueKey } from "../../auth/api-keys";
-import { scopesForTier } from "../../auth/scopes";
-import { deploymentFile } from "../../discovery-docs/deployment";
+import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
+import { createAgent } from "../../domain/auth/agents";
+import { issueKey } from "../../domain/auth/api-keys";
+import { scopesForTier } from "../../domain/auth/scopes";
+import { deploymentFile } from "../../domain/protocol/deployment";
 import { COLLATERAL_ASSET } from "../../../decoder";
 import { testUSDCAbi } from "../../../generated/abis";
 import { manualClock } from "../../../relayer/clock";
@@ -27,7 +27,7 @@ import { startLocalChain } from "../../../scripts/stack/chain";
 import { stopChild, type Child } from "../../../scripts/stack/children";
 import { freePort } from "../../../test/support/ports";
 import { startTestService, stopTestService, type Json, type TestService } from "../../../test/support/service";
-import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../../x402/exact-evm";
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../../domain/pm/x402/exact-evm";
 import { rpcChain } from "../../../relayer/rpc-chain";
 
 const TREASURY = getAddress("0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc");

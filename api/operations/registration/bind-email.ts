@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { agentByEmail } from "../../auth/agents";
-import { createLink } from "../../auth/claim-links";
-import { verifyEmailMail } from "../../auth/link-mails";
-import { agentOf } from "../../auth/me-view";
+import { ApiError } from "../../platform/errors/api-error";
+import { agentByEmail } from "../../domain/auth/agents";
+import { createLink } from "../../domain/auth/claim-links";
+import { verifyEmailMail } from "../../domain/auth/link-mails";
+import { agentOf } from "../../domain/auth/me-view";
 import { emailAddress } from "./schemas";
 
 /** POST /agents/me/bind-email: mails a verification link; the email is bound when the link is used. */

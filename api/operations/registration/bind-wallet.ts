@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { bindWalletTo, agentById, scopesOf, setGrants } from "../../auth/agents";
-import { ApiError } from "../../errors/api-error";
-import { AGENT_TIERS, GRANTS, SCOPES, unionScopes } from "../../auth/scopes";
-import { verifyWalletProof } from "../../wallet-proof/verify";
+import { bindWalletTo, agentById, scopesOf, setGrants } from "../../domain/auth/agents";
+import { ApiError } from "../../platform/errors/api-error";
+import { AGENT_TIERS, GRANTS, SCOPES, unionScopes } from "../../domain/auth/scopes";
+import { verifyWalletProof } from "../../domain/auth/wallet-proof/verify";
 import { walletProofFields } from "./schemas";
 
 /** POST /agents/me/bind-wallet: binds a wallet (svc-bind-wallet proof) and grants the wallet path's scopes. */

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { agentById, scopesOf, setGrants } from "../../auth/agents";
-import { linkOf, liveLink, useLink } from "../../auth/claim-links";
-import { CLAIM_UNLOCKS, unionScopes } from "../../auth/scopes";
+import { ApiError } from "../../platform/errors/api-error";
+import { agentById, scopesOf, setGrants } from "../../domain/auth/agents";
+import { linkOf, liveLink, useLink } from "../../domain/auth/claim-links";
+import { CLAIM_UNLOCKS, unionScopes } from "../../domain/auth/scopes";
 import { linkToken } from "./schemas";
 import { agentClaimSchema, claimView, requireClaimOpen } from "./claim-view";
 

@@ -1,11 +1,11 @@
 /** AgentClaimResponse (ours: the spec names the record, not its fields) and the claim path's open check. */
 import { z } from "zod";
 import type { ServiceContext } from "../../context";
-import { ApiError } from "../../errors/api-error";
-import { agentById, scopesOf } from "../../auth/agents";
+import { ApiError } from "../../platform/errors/api-error";
+import { agentById, scopesOf } from "../../domain/auth/agents";
 
-import { AGENT_TIERS, CLAIM_UNLOCKS, SCOPES } from "../../auth/scopes";
-import type { LinkRow } from "../../auth/claim-links";
+import { AGENT_TIERS, CLAIM_UNLOCKS, SCOPES } from "../../domain/auth/scopes";
+import type { LinkRow } from "../../domain/auth/claim-links";
 import type { SqlRunner } from "../../../relayer/db/client";
 
 export const agentClaimSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { liveLink } from "../../auth/claim-links";
+import { liveLink } from "../../domain/auth/claim-links";
 import { linkToken } from "./schemas";
 import { agentClaimSchema, claimView, requireClaimOpen } from "./claim-view";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { nonceUrl } from "../../auth/links";
-import { registrationDiscovery } from "../../auth/registration-paths";
-import { SCOPES } from "../../auth/scopes";
+import { nonceUrl } from "../../domain/auth/links";
+import { registrationDiscovery } from "../../domain/auth/registration-paths";
+import { SCOPES } from "../../domain/auth/scopes";
 
 const scopeList = z.array(z.enum(SCOPES));
 const registrationSchema = z.object({

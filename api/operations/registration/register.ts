@@ -1,15 +1,15 @@
 import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { agentsOfOwner, createAgent } from "../../auth/agents";
-import { issueKey } from "../../auth/api-keys";
-import { createLink } from "../../auth/claim-links";
-import { claimMail, verifyEmailMail } from "../../auth/link-mails";
-import { apiBase } from "../../auth/links";
-import { ledgerAccountOf } from "../../auth/ledger-account";
-import { pathOpen, type RegisterPath } from "../../auth/registration-paths";
-import { AGENT_TIERS, CLAIM_UNLOCKS, GRANTS, SCOPES, type AgentTier, type Scope } from "../../auth/scopes";
-import { verifyWalletProof } from "../../wallet-proof/verify";
+import { ApiError } from "../../platform/errors/api-error";
+import { agentsOfOwner, createAgent } from "../../domain/auth/agents";
+import { issueKey } from "../../domain/auth/api-keys";
+import { createLink } from "../../domain/auth/claim-links";
+import { claimMail, verifyEmailMail } from "../../domain/auth/link-mails";
+import { apiBase } from "../../domain/auth/links";
+import { ledgerAccountOf } from "../../domain/auth/ledger-account";
+import { pathOpen, type RegisterPath } from "../../domain/auth/registration-paths";
+import { AGENT_TIERS, CLAIM_UNLOCKS, GRANTS, SCOPES, type AgentTier, type Scope } from "../../domain/auth/scopes";
+import { verifyWalletProof } from "../../domain/auth/wallet-proof/verify";
 import { emailAddress, evmAddress, hexSignature } from "./schemas";
 
 /** An owner email may stand behind at most this many claimed agents (spec rule 2). */

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { createLink } from "../../auth/claim-links";
-import { claimMail } from "../../auth/link-mails";
-import { agentOf } from "../../auth/me-view";
+import { ApiError } from "../../platform/errors/api-error";
+import { createLink } from "../../domain/auth/claim-links";
+import { claimMail } from "../../domain/auth/link-mails";
+import { agentOf } from "../../domain/auth/me-view";
 import { requireClaimOpen } from "./claim-view";
 
 /** POST /agents/me/claim-link: mails the owner a fresh claim link (the earlier ones stop working). */

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { agentById, scopesOf, setGrants, setVerifiedEmail } from "../../auth/agents";
-import { liveLink, useLink } from "../../auth/claim-links";
-import { AGENT_TIERS, GRANTS, maxTier, SCOPES, unionScopes } from "../../auth/scopes";
+import { ApiError } from "../../platform/errors/api-error";
+import { agentById, scopesOf, setGrants, setVerifiedEmail } from "../../domain/auth/agents";
+import { liveLink, useLink } from "../../domain/auth/claim-links";
+import { AGENT_TIERS, GRANTS, maxTier, SCOPES, unionScopes } from "../../domain/auth/scopes";
 import { linkToken } from "./schemas";
 
 /** POST /agents/verify-email: follows a verification link; wakes a dormant email key or upgrades a trial agent. */

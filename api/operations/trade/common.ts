@@ -1,11 +1,11 @@
 /** Shared request schemas and lane dispatch of the trade operations (docs/trading-onchain.md). */
 import { z } from "zod";
 import type { ServiceContext } from "../../context";
-import { ApiError } from "../../errors/api-error";
-import { getMarket } from "../../markets/catalog-store";
-import { TRADE_DEFAULTS } from "../../trade-defaults";
-import { committedTradeLane, type CommittedTradeLane, type TradeRequest } from "../../trading/lanes";
-import type { OnchainMarket } from "../../onchain/reads";
+import { ApiError } from "../../platform/errors/api-error";
+import { getMarket } from "../../domain/markets/catalog-store";
+import { TRADE_DEFAULTS } from "../../domain/trading/trade-defaults";
+import { committedTradeLane, type CommittedTradeLane, type TradeRequest } from "../../domain/trading/lanes";
+import type { OnchainMarket } from "../../domain/onchain/reads";
 import { onchainMarketOrNull } from "./onchain-lane";
 
 export const tradeBody = z.strictObject({

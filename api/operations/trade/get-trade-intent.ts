@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { onchainRuntime } from "../../onchain/reads";
+import { ApiError } from "../../platform/errors/api-error";
+import { onchainRuntime } from "../../domain/onchain/reads";
 import { loadIntent } from "./intent-store";
 
 /** GET /trade/intent/{digest}: a prepared intent, its submission and its execution as the indexer projected it. */

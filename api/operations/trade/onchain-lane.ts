@@ -7,14 +7,14 @@ import { randomBytes } from "node:crypto";
 import { createPublicClient, createWalletClient, hashTypedData, http, recoverTypedDataAddress, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ServiceContext } from "../../context";
-import { ApiError } from "../../errors/api-error";
-import { approvalRecipes } from "../../discovery-docs/chains";
-import { deploymentFile, readDeployment, type Deployment } from "../../discovery-docs/deployment";
-import { getOnchainMarket, type OnchainMarket } from "../../onchain/reads";
+import { ApiError } from "../../platform/errors/api-error";
+import { approvalRecipes } from "../../domain/protocol/chains";
+import { deploymentFile, readDeployment, type Deployment } from "../../domain/protocol/deployment";
+import { getOnchainMarket, type OnchainMarket } from "../../domain/onchain/reads";
 import { intentRouterAbi, lmsrMarketAbi, outcomeTokenAbi, testUSDCAbi } from "../../../generated/abis";
 import { quoteBuyShares, quoteSell, slippageLimit, WAD } from "../../../relayer/pricing/lmsr";
-import { TRADE_DEFAULTS } from "../../trade-defaults";
-import type { TradeRequest } from "../../trading/lanes";
+import { TRADE_DEFAULTS } from "../../domain/trading/trade-defaults";
+import type { TradeRequest } from "../../domain/trading/lanes";
 import { rpcChain } from "../../../relayer/rpc-chain";
 
 /** How long a prepared intent may be submitted (its `deadline`). */

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { Address } from "viem";
 import { defineOperation, Reply, TRADE_EXECUTE_ACCESS } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
+import { ApiError } from "../../platform/errors/api-error";
 import { buildIntent, checkApprovals, quoteOnchain } from "./onchain-lane";
 import { laneOf, toRequest, tradeBody } from "./common";
 import { saveIntent } from "./intent-store";
-import type { PrepareBounds } from "../../venue/committed-lane";
+import type { PrepareBounds } from "../../domain/venue/committed-lane";
 
 const units = z.string().regex(/^\d{1,78}$/);
 

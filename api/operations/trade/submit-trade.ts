@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Address, Hex } from "viem";
 import { defineOperation, TRADE_EXECUTE_ACCESS } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
+import { ApiError } from "../../platform/errors/api-error";
 import { claimIntent, loadIntent, markIntent } from "./intent-store";
 import { relayIntent, signatureMatches } from "./onchain-lane";
 

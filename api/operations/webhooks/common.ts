@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { WEBHOOK_EVENT_TYPES, type Subscription } from "../../webhooks/store";
+import { WEBHOOK_EVENT_TYPES, type Subscription } from "../../transports/webhooks/store";
 
 /** Shared fields of the webhook-management operations: any key tier holding webhooks:manage. */
 export const MANAGE = { category: "webhooks", permission: "api-key-read", tier: "read-only", scopes: ["webhooks:manage"] } as const;

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { checkTargetUrl } from "../../webhooks/address-guard";
-import { createSubscription } from "../../webhooks/store";
-import { ledgerAccountFor } from "../../realtime/stream-auth";
+import { checkTargetUrl } from "../../transports/webhooks/address-guard";
+import { createSubscription } from "../../transports/webhooks/store";
+import { ledgerAccountFor } from "../../transports/realtime/stream-auth";
 import { eventTypesField, MANAGE, subscriptionSchema, subscriptionView } from "./common";
 
 /** POST /webhooks: a subscription; its signing secret is in this answer only. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { subscriptionOf, subscriptionsOf } from "../../webhooks/store";
+import { subscriptionOf, subscriptionsOf } from "../../transports/webhooks/store";
 import { MANAGE, subscriptionSchema, subscriptionView, webhookIdParams } from "./common";
 
 /** GET /webhooks: the agent's subscriptions. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
-import { ApiError } from "../../errors/api-error";
-import { deliveryLog, enqueueDelivery, subscriptionOf } from "../../webhooks/store";
+import { ApiError } from "../../platform/errors/api-error";
+import { deliveryLog, enqueueDelivery, subscriptionOf } from "../../transports/webhooks/store";
 import { MANAGE, webhookIdParams } from "./common";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

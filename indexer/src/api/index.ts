@@ -1,8 +1,8 @@
 /**
  * The indexer's own HTTP reads, served by Ponder next to its /health, /ready and /status. With the embedded PGlite,
  * Ponder's database lives inside the Ponder process (exclusive lock), so the service reads the projection through
- * these routes (api/onchain/http-reader.ts). With Postgres the service reads the `--views-schema` views directly
- * (api/onchain/sql-reader.ts); both answer the same raw rows, and api/onchain shapes them.
+ * these routes (api/domain/onchain/http-reader.ts). With Postgres the service reads the `--views-schema` views directly
+ * (api/domain/onchain/sql-reader.ts); both answer the same raw rows, and api/domain/onchain shapes them.
  */
 import { Hono } from "hono";
 import { db } from "ponder:api";

@@ -1,0 +1,219 @@
+/**
+ * The market catalog (tables of migration 210): listing markets of both settlement lanes, reading them back with
+ * their effective state and 24 h volume, and the lifecycle updates the resolution side makes. Trades and price frames
+ * live in trade-store.ts. Both drivers are read the same way: numbers may come back as strings, jsonb as text.
+ */
+import { normalizeAccount, poolAccountOf } from "../../../decoder/assets";
+import type { SqlRunner } from "../../../relayer/db/client";
+import { RESOLUTION_WINDOWS } from "../protocol/rules";
+import { isTransitionAllowed, type MarketState } from "../protocol/market-states";
+import { FEE_DEFAULTS } from "./fee-defaults";
+import { cachedRead } from "./catalog-cache";
+import type { CatalogMarket, NewCatalogMarket } from "./catalog-types";
+
+export const DAY_MS = 86_400_000;
+
+/** Default smallest order size: 1 share (6 decimals). */
+export const DEFAULT_MIN_SIZE = 1_000_000n;
+
+/** The state a row reads at `now` (param $1 of every read): stored `open` past closeTime is `closed`. */
+export const EFFECTIVE_STATE_SQL = `(CASE WHEN m.state = 'open' AND m.close_time <= $1::bigint THEN 'closed' ELSE m.state END)`;
+
+/** Columns of every read; `$1` must be the read's `now`. */
+export const MARKET_COLUMNS = `m.*, ${EFFECTIVE_STATE_SQL} AS eff_state,
+  (SELECT COALESCE(SUM(t.notional), 0) FROM market_trades t WHERE t.market_pk = m.id AND t.at > $1::bigint - ${DAY_MS}) AS volume_24h`;
+
+/** The same columns when the query joins the 24 h volumes as `v` (sort volume_24h). */
+export const MARKET_COLUMNS_JOINED_VOLUME = `m.*, ${EFFECTIVE_STATE_SQL} AS eff_state, COALESCE(v.v24, 0) AS volume_24h`;
+
+type Row = Record<string, unknown>;
+
+const n = (v: unknown): number => Number(v);
+const nOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const big = (v: unknown): bigint => BigInt(String(v).split(".")[0]);
+const json = <T>(v: unknown): T => (typeof v === "string" ? (JSON.parse(v) as T) : (v as T));
+
+export function marketFromRow(r: Row): CatalogMarket {
+  return {
+    pk: big(r.id),
+    chainId: n(r.chain_id),
+    address: String(r.address),
+    marketId: r.market_id === null || r.market_id === undefined ? null : big(r.market_id),
+    settlement: r.settlement as CatalogMarket["settlement"],
+    pricingModel: r.pricing_model as CatalogMarket["pricingModel"],
+    title: String(r.title),
+    description: String(r.description),
+    category: String(r.category),
+    outcomes: json<string[]>(r.outcomes),
+    state: String(r.eff_state ?? r.state) as MarketState,
+    creator: String(r.creator),
+    collateral: { symbol: String(r.collateral_symbol), decimals: n(r.collateral_decimals), token: (r.collateral_token as string | null) ?? null },
+    openTime: n(r.open_time),
+    closeTime: n(r.close_time),
+    creatorResolveBy: n(r.creator_resolve_by),
+    challengeBy: nOrNull(r.challenge_by),
+    humanVoteEndsAt: nOrNull(r.human_vote_ends_at),
+    councilReviewEndsAt: nOrNull(r.council_review_ends_at),
+    resolvedAt: nOrNull(r.resolved_at),
+    resolvedOutcome: nOrNull(r.resolved_outcome),
+    takerFeeBps: n(r.taker_fee_bps),
+    feePolicyVersion: String(r.fee_policy_version),
+    sellExitFeeBps: n(r.sell_exit_fee_bps),
+    winningsExitFeeBps: n(r.winnings_exit_fee_bps),
+    tickSizeBps: n(r.tick_size_bps),
+    minSize: big(r.min_size),
+    lmsrSeed: r.lmsr_seed === null || r.lmsr_seed === undefined ? null : big(r.lmsr_seed),
+    resolutionSource: json<Record<string, unknown>>(r.resolution_source),
+    sourceConditionId: (r.source_condition_id as string | null) ?? null,
+    sourceTokenIds: r.source_token_ids === null || r.source_token_ids === undefined ? null : json<string[]>(r.source_token_ids),
+    election: r.election_region ? { region: String(r.election_region), place: (r.election_place as string | null) ?? null, office: (r.election_office as string | null) ?? null } : null,
+    externalId: (r.external_id as string | null) ?? null,
+    lastPricesPpm: json<(number | null)[]>(r.last_prices),
+    lastTradeAt: nOrNull(r.last_trade_at),
+    volumeTotal: big(r.volume_total),
+    volume24h: big(r.volume_24h ?? 0),
+    tradeCount: n(r.trade_count),
+    createdAt: n(r.created_at),
+  };
+}
+
+/** Opening prices: LMSR starts uniform; an order book has no price until something trades. */
+function initialPrices(m: NewCatalogMarket): (number | null)[] {
+  if (m.pricingModel === "ORDERBOOK") return m.outcomes.map(() => null);
+  const each = Math.floor(1_000_000 / m.outcomes.length);
+  return m.outcomes.map(() => each);
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "23505";
+}
+
+// Reads come in two kinds: the exported ones answer from the in-process catalog cache (catalog-cache.ts, exact for
+// the clock, bounded staleness for other instances' writes); the `load*` ones always ask the database and serve the
+// write paths, which must see the committed row (a uniqueness retry, a transition check).
+
+async function loadMarketByExternalId(db: SqlRunner, externalId: string, now: number): Promise<CatalogMarket | null> {
+  const rows = await db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.external_id = $2`, [now, externalId]);
+  return rows[0] ? marketFromRow(rows[0]) : null;
+}
+
+/** getMarket without the cache: what the database holds now (write paths). */
+export async function loadMarket(db: SqlRunner, chainId: number, address: string, now: number): Promise<CatalogMarket | null> {
+  const rows = await db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.chain_id = $2 AND m.address = $3`, [now, chainId, address.toLowerCase()]);
+  return rows[0] ? marketFromRow(rows[0]) : null;
+}
+
+export function getMarketByExternalId(db: SqlRunner, externalId: string, now: number): Promise<CatalogMarket | null> {
+  return cachedRead(db, `x\u0000${externalId}`, now, () => loadMarketByExternalId(db, externalId, now));
+}
+
+export function getMarket(db: SqlRunner, chainId: number, address: string, now: number): Promise<CatalogMarket | null> {
+  const a = address.toLowerCase();
+  return cachedRead(db, `m\u0000${chainId}\u0000${a}`, now, () => loadMarket(db, chainId, a, now));
+}
+
+/** Markets by address on one chain, keyed by lowercase address (absent ones are missing from the map). */
+export async function getMarkets(db: SqlRunner, chainId: number, addresses: string[], now: number): Promise<Map<string, CatalogMarket>> {
+  const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
+  const rows = await cachedRead(db, `b\u0000${chainId}\u0000${[...unique].sort().join(",")}`, now, () =>
+    db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.chain_id = $2 AND m.address = ANY($3::text[])`, [now, chainId, unique]).then((rs) => rs.map(marketFromRow)),
+  );
+  return new Map(rows.map((m) => [m.address, m]));
+}
+
+export interface InsertResult {
+  market: CatalogMarket;
+  /** False when a market with the same externalId was already listed (nothing changed). */
+  created: boolean;
+}
+
+/**
+ * Lists a market. Idempotent by externalId: a second call with a known externalId returns the listed market and
+ * changes nothing. Committed rows get the next marketId of their chain when none is given.
+ */
+export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): Promise<InsertResult> {
+  if (m.externalId) {
+    const known = await loadMarketByExternalId(db, m.externalId, m.createdAt);
+    if (known) return { market: known, created: false };
+  }
+  if (m.outcomes.length < 2 || m.outcomes.length > 3) throw new Error(`a market has 2 or 3 outcomes, not ${m.outcomes.length}`);
+  if (m.pricingModel === "ORDERBOOK" && m.outcomes.length !== 2) throw new Error("an order-book market is binary");
+  if (m.settlement === "onchain" && !m.address) throw new Error("an onchain market needs its contract address");
+  const lmsr = m.pricingModel === "automated";
+  for (let attempt = 0; ; attempt++) {
+    let marketId: bigint | null = null;
+    let address = m.address ? normalizeAccount(m.address) : "";
+    if (m.settlement === "committed") {
+      marketId = m.marketId ?? big((await db.query(`SELECT COALESCE(MAX(market_id), 0) + 1 AS next FROM markets WHERE chain_id = $1`, [m.chainId]))[0].next);
+      address = poolAccountOf(marketId).toLowerCase();
+    }
+    try {
+      await db.query(
+        `INSERT INTO markets (chain_id, address, market_id, settlement, pricing_model, title, description, category, outcomes, state, creator,
+           collateral_symbol, collateral_decimals, collateral_token, open_time, close_time, creator_resolve_by,
+           taker_fee_bps, fee_policy_version, sell_exit_fee_bps, winnings_exit_fee_bps, tick_size_bps, min_size, lmsr_seed,
+           resolution_source, source_condition_id, source_token_ids, election_region, election_place, election_office, external_id,
+           last_prices, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
+           $25::text::jsonb, $26, $27::text::jsonb, $28, $29, $30, $31, $32::text::jsonb, $33)`,
+        [
+          m.chainId, address, marketId === null ? null : marketId.toString(), m.settlement, m.pricingModel, m.title, m.description ?? "", m.category,
+          JSON.stringify(m.outcomes), m.state ?? "open", normalizeAccount(m.creator),
+          m.collateral?.symbol ?? "PM", m.collateral?.decimals ?? 6, m.collateral?.token?.toLowerCase() ?? null,
+          m.openTime, m.closeTime, m.closeTime + RESOLUTION_WINDOWS.creatorGraceSecondsAfterClose * 1000,
+          m.takerFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.buyFeeBps : FEE_DEFAULTS.orderbook.routerTakerFeeBps),
+          m.feePolicyVersion ?? FEE_DEFAULTS.orderbook.feePolicyVersion,
+          m.sellExitFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.sellExitFeeBps : 0),
+          m.winningsExitFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.winningsExitFeeBps : FEE_DEFAULTS.orderbook.winningsExitFeeBps),
+          m.tickSizeBps ?? 1, (m.minSize ?? DEFAULT_MIN_SIZE).toString(), m.lmsrSeed === undefined ? null : m.lmsrSeed.toString(),
+          JSON.stringify(m.resolutionSource), m.sourceConditionId?.toLowerCase() ?? null, m.sourceTokenIds ? JSON.stringify(m.sourceTokenIds) : null,
+          m.election?.region ?? null, m.election?.place ?? null, m.election?.office ?? null, m.externalId ?? null,
+          JSON.stringify(initialPrices(m)), m.createdAt,
+        ],
+      );
+    } catch (err) {
+      // A concurrent insert took the same marketId or externalId: look again.
+      if (!isUniqueViolation(err) || attempt >= 5) throw err;
+      if (m.externalId) {
+        const known = await loadMarketByExternalId(db, m.externalId, m.createdAt);
+        if (known) return { market: known, created: false };
+      }
+      if (m.marketId !== undefined || m.settlement === "onchain") throw err;
+      continue;
+    }
+    const market = await loadMarket(db, m.chainId, address, m.createdAt);
+    if (!market) throw new Error(`market ${address} vanished after its insert`);
+    return { market, created: true };
+  }
+}
+
+export interface LifecyclePatch {
+  state: MarketState;
+  challengeBy?: number | null;
+  humanVoteEndsAt?: number | null;
+  councilReviewEndsAt?: number | null;
+  resolvedOutcome?: number | null;
+}
+
+/**
+ * Moves a market along the canonical state graph (MARKET_TRANSITIONS) and stamps the deadlines of the new stage.
+ * A transition the graph does not allow throws; the resolution side calls this.
+ */
+export async function setMarketState(db: SqlRunner, chainId: number, address: string, patch: LifecyclePatch, now: number): Promise<CatalogMarket> {
+  const current = await loadMarket(db, chainId, address, now);
+  if (!current) throw new Error(`no market ${address} on chain ${chainId}`);
+  if (current.state !== patch.state && !isTransitionAllowed(current.state, patch.state)) {
+    throw new Error(`market ${address}: ${current.state} -> ${patch.state} is not a transition of the state graph`);
+  }
+  await db.query(
+    `UPDATE markets SET state = $3,
+       challenge_by = COALESCE($4, challenge_by), human_vote_ends_at = COALESCE($5, human_vote_ends_at),
+       council_review_ends_at = COALESCE($6, council_review_ends_at), resolved_outcome = COALESCE($7, resolved_outcome),
+       resolved_at = CASE WHEN $3 IN ('resolved', 'void') THEN COALESCE(resolved_at, $8) ELSE resolved_at END
+     WHERE chain_id = $1 AND address = $2`,
+    [chainId, current.address, patch.state, patch.challengeBy ?? null, patch.humanVoteEndsAt ?? null, patch.councilReviewEndsAt ?? null, patch.resolvedOutcome ?? null, now],
+  );
+  const after = await loadMarket(db, chainId, current.address, now);
+  if (!after) throw new Error(`market ${address} vanished`);
+  return after;
+}

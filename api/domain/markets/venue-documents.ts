@@ -1,0 +1,36 @@
+/**
+ * Inputs of the discovery documents built in api/domain/protocol: the deployment artifact of the configured chain
+ * (read on each call: a deployment made after start-up shows at once; the file is small), and the rule values that
+ * are ours (quorum thresholds, voter stake).
+ */
+import { existsSync } from "node:fs";
+import { keccak256, toHex } from "viem";
+import type { Config } from "../../config";
+import { deploymentFile, readDeployment, type Deployment } from "../protocol/deployment";
+import type { RulesInput } from "../protocol/rules";
+import { canonicalJson } from "../../platform/hashing/canonical-json";
+
+/** The deployment of the configured chain, or an empty one (no contracts, no collaterals) before any deployment. */
+export function currentDeployment(config: Pick<Config, "CHAIN_ID">): Deployment {
+  const file = deploymentFile(config.CHAIN_ID);
+  if (existsSync(file)) return readDeployment(file);
+  return { chainId: config.CHAIN_ID, contracts: {}, collaterals: [], routerInterface: null };
+}
+
+/** Locked collateral above which a market needs the high-exposure quorum: 10,000 tokens (6 decimals). Ours. */
+export const HIGH_EXPOSURE_THRESHOLD_UNITS = 10_000_000_000n;
+/** PM an unverified voter stakes per ballot: 10 PM. Ours. */
+export const UNVERIFIED_STAKE_PM = 10_000_000n;
+const ZERO = "0x0000000000000000000000000000000000000000";
+
+export function rulesInput(d: Deployment): RulesInput {
+  const tokens = [d.contracts.PlayMoney?.address, ...d.collaterals.map((c) => c.token)].filter((a): a is string => Boolean(a));
+  const unique = [...new Set(tokens.map((t) => t.toLowerCase()))];
+  const highExposureThresholds = (unique.length > 0 ? unique : [ZERO]).map((collateralAddress) => ({ collateralAddress, thresholdWei: HIGH_EXPOSURE_THRESHOLD_UNITS.toString() }));
+  return {
+    highExposureThresholds,
+    // The hash commits to the exact thresholds published, so a client can tell when the policy changed.
+    thresholdPolicyHash: keccak256(toHex(canonicalJson(highExposureThresholds))).toLowerCase(),
+    unverifiedStakePm: UNVERIFIED_STAKE_PM.toString(),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Opens the committed venue of one service process: the journal-backed exchange (rebuilt from the journal), the
+ * batcher that publishes the journal to the CommittedLedger when one is deployed, the demo markets, and every view the
+ * API reads from it (fill allowances, order books, LMSR ladders, holders, the catalog's trades, realtime streams,
+ * webhooks). The exchange is a single writer: run one service process per database.
+ */
+import { existsSync } from "node:fs";
+import type { Address } from "viem";
+import { Exchange } from "../../../relayer/exchange/exchange";
+import { openBatcher } from "../../../relayer/batcher/from-config";
+import type { Batcher } from "../../../relayer/batcher";
+import type { EngineConfig } from "../../../relayer/engine/types";
+import { ALLOWANCE_PERIOD_MS } from "../fills/allowance-source";
+import { deploymentFile, readDeployment } from "../protocol/deployment";
+import type { ServiceContext } from "../../context";
+import type { Services } from "../../services";
+import { ApiError } from "../../platform/errors/api-error";
+import { getMarket } from "../markets/catalog-store";
+import { useMarketDataSource } from "../markets/data-source";
+import { useCommittedTradeLane } from "../trading/lanes";
+import { connectRealtimeSources } from "../../transports/realtime/wire";
+import { ExchangeMarketEvents } from "../../transports/realtime/exchange-market-events";
+import { ledgerAccountFor } from "../../transports/realtime/stream-auth";
+import { AccountOpener } from "./accounts";
+import { engineAllowanceSource } from "./allowance";
+import { committedLane } from "./committed-lane";
+import { engineDataSource } from "./engine-data-source";
+import { createListedMarkets, seedDemoMarkets } from "./seed-markets";
+import { TradeRecorder } from "./trade-recorder";
+import type { Venue, VenueMarket } from "./types";
+
+export interface OpenVenueOptions {
+  /** Publish batches to the chain's CommittedLedger when deployments/<chainId>.json names one (default true). */
+  publish?: boolean;
+}
+
+/** The engine's configuration; it must not change between runs on one journal (the rebuild replays with it). */
+export function engineConfigOf(config: ServiceContext["config"]): EngineConfig {
+  return {
+    treasury: config.TREASURY_ADDRESS.toLowerCase() as Address,
+    allowance: { enabled: config.FILL_ALLOWANCE_ENABLED, freePerPeriod: config.FILL_ALLOWANCE_FREE_PER_PERIOD, periodMs: ALLOWANCE_PERIOD_MS },
+  };
+}
+
+export async function openVenue(ctx: ServiceContext, services: Services, opts: OpenVenueOptions = {}): Promise<Venue> {
+  const { config } = ctx;
+  let batcher: Batcher | null = null;
+  const exchange = await Exchange.open({
+    db: ctx.db,
+    clock: ctx.clock,
+    engineConfig: engineConfigOf(config),
+    log: ctx.log.child({ part: "exchange" }),
+    onCommitted: (ops) => batcher?.noteAppended(ops),
+  });
+  const closers: (() => Promise<void> | void)[] = [() => exchange.close()];
+  try {
+    if (opts.publish !== false) batcher = await batcherFor(ctx);
+    if (batcher) {
+      batcher.start();
+      const b = batcher;
+      closers.unshift(() => b.stop());
+    }
+    const recorder = new TradeRecorder(ctx.db, exchange, ctx.log);
+    closers.unshift(() => recorder.close());
+    if (config.SEED_DEMO_MARKETS) await seedDemoMarkets(ctx, exchange);
+    await createListedMarkets(ctx, exchange);
+
+    const opener = new AccountOpener(exchange, config.PM_STARTING_GRANT);
+    const openAccount = (account: Address, signupAt: number) => opener.ensure(account.toLowerCase() as Address, signupAt);
+    const accountOf = async (principal: Parameters<Venue["accountOf"]>[0]) => openAccount((await ledgerAccountFor(ctx, principal)) as Address, principal.createdAt);
+    const marketAt = async (address: string): Promise<VenueMarket> => {
+      const market = await getMarket(ctx.db, config.CHAIN_ID, address.toLowerCase(), ctx.clock.now());
+      if (!market || market.settlement !== "committed" || market.marketId === null || !exchange.engine.market(market.marketId)) {
+        throw new ApiError("MARKET_NOT_FOUND", `no committed-lane market at ${address}`);
+      }
+      return { market, marketId: market.marketId };
+    };
+
+    services.allowance = engineAllowanceSource(exchange);
+    useMarketDataSource(ctx, "committed", engineDataSource(exchange, () => ctx.clock.now()));
+    useCommittedTradeLane(ctx, committedLane({ exchange, marketAt, accountOf }));
+    const marketEvents = new ExchangeMarketEvents(exchange, () => ctx.clock.now());
+    closers.unshift(connectRealtimeSources(ctx, services, { reports: exchange, market: marketEvents }));
+
+    return {
+      exchange,
+      get batcher() {
+        return batcher;
+      },
+      accountOf,
+      openAccount,
+      marketAt,
+      async close() {
+        for (const close of closers.splice(0)) await close();
+      },
+    };
+  } catch (err) {
+    for (const close of closers.splice(0)) await close();
+    throw err;
+  }
+}
+
+/** The batcher of the chain's CommittedLedger, or null when none is deployed (or the treasury differs). */
+async function batcherFor(ctx: ServiceContext): Promise<Batcher | null> {
+  const file = deploymentFile(ctx.config.CHAIN_ID);
+  if (!existsSync(file)) return null;
+  const deployment = readDeployment(file);
+  if (!deployment.contracts.CommittedLedger) return null;
+  const treasury = deployment.treasury?.toLowerCase();
+  if (treasury && treasury !== ctx.config.TREASURY_ADDRESS.toLowerCase()) {
+    // The journal's header names the engine's fee sink; publishing it to a ledger deployed for another treasury would
+    // make a chain no replay agrees with.
+    ctx.log.error({ deployed: treasury, configured: ctx.config.TREASURY_ADDRESS }, "TREASURY_ADDRESS differs from the deployment's treasury: batches are not published");
+    return null;
+  }
+  return openBatcher(ctx.db, ctx.config, { contracts: deployment.contracts as never, treasury: (treasury ?? ctx.config.TREASURY_ADDRESS.toLowerCase()) as Address }, ctx.log.child({ part: "batcher" }));
+}

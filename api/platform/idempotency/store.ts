@@ -1,0 +1,81 @@
+/**
+ * Idempotency records in the database (spec rule 3): per owner and key, the operation, the request hash and, once
+ * done, the stored status, headers and body. Same owner + key + request within 24 h replays; a different request
+ * is refused with IDEMPOTENCY_KEY_REUSED; a duplicate while the first is running gets IDEMPOTENCY_REQUEST_IN_FLIGHT.
+ * The primary key makes the claim atomic, so a request never runs twice, across instances too.
+ */
+import type { SqlRunner } from "../../../relayer/db/client";
+import { ApiError } from "../errors/api-error";
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface Row {
+  operation: string;
+  request_hash: string;
+  state: "in_flight" | "done";
+  status: number | null;
+  headers: Record<string, string> | string | null;
+  body: string | null;
+}
+
+/**
+ * Claims the key for this request (null: go ahead and run it) or returns the stored response to replay. The claim is
+ * one statement: insert, or take over a record whose 24 h ran out (the same as deleting it first, in one round trip).
+ */
+export async function beginIdempotent(db: SqlRunner, owner: string, key: string, operation: string, requestHash: string, now: number): Promise<StoredResponse | null> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const claimed = await db.query(
+      `INSERT INTO api_idempotency (owner, idem_key, operation, request_hash, state, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, 'in_flight', $5, $6)
+       ON CONFLICT (owner, idem_key) DO UPDATE SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, state = 'in_flight',
+         status = NULL, headers = NULL, body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+       WHERE api_idempotency.expires_at <= EXCLUDED.created_at
+       RETURNING owner`,
+      [owner, key, operation, requestHash, now, now + IDEMPOTENCY_WINDOW_MS],
+    );
+    if (claimed.length > 0) return null;
+    const [row] = await db.query<Row>(`SELECT operation, request_hash, state, status, headers, body FROM api_idempotency WHERE owner = $1 AND idem_key = $2`, [owner, key]);
+    if (!row) continue; // removed (abandoned) between the two statements: claim again
+    if (row.operation !== operation || row.request_hash !== requestHash) {
+      throw new ApiError("IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was already used within 24 h with a different request; use a new key for a new request", { idempotencyKey: key });
+    }
+    if (row.state === "in_flight") {
+      throw new ApiError("IDEMPOTENCY_REQUEST_IN_FLIGHT", "a request with this Idempotency-Key is still being processed; retry after it completes", { idempotencyKey: key }, { "Retry-After": "1" });
+    }
+    const headers = typeof row.headers === "string" ? (JSON.parse(row.headers) as Record<string, string>) : (row.headers ?? {});
+    return { status: Number(row.status), headers, body: row.body ?? "" };
+  }
+  throw new ApiError("IDEMPOTENCY_REQUEST_IN_FLIGHT", "the Idempotency-Key is contended; retry", { idempotencyKey: key }, { "Retry-After": "1" });
+}
+
+/** What completing a claim writes: the response to replay. */
+export interface IdempotentCompletion {
+  owner: string;
+  key: string;
+  response: StoredResponse;
+}
+
+/** The UPDATE that completes a claim, its parameters numbered from `$${first}` (so another statement can carry it). */
+export function completionStatement(c: IdempotentCompletion, first = 1): { sql: string; params: unknown[] } {
+  const $ = (i: number) => `$${first + i}`;
+  return {
+    sql: `UPDATE api_idempotency SET state = 'done', status = ${$(2)}, headers = ${$(3)}::jsonb, body = ${$(4)} WHERE owner = ${$(0)} AND idem_key = ${$(1)}`,
+    params: [c.owner, c.key, c.response.status, JSON.stringify(c.response.headers), c.response.body],
+  };
+}
+
+export async function completeIdempotent(db: SqlRunner, owner: string, key: string, res: StoredResponse): Promise<void> {
+  const { sql, params } = completionStatement({ owner, key, response: res });
+  await db.query(sql, params);
+}
+
+/** Forgets a claim whose request failed in a way worth retrying (5xx, 429). */
+export async function abandonIdempotent(db: SqlRunner, owner: string, key: string): Promise<void> {
+  await db.query(`DELETE FROM api_idempotency WHERE owner = $1 AND idem_key = $2 AND state = 'in_flight'`, [owner, key]);
+}

@@ -1,0 +1,190 @@
+/**
+ * The remote MCP server at /mcp: Streamable HTTP, stateless. Each POST builds a fresh Server and transport (no
+ * session id), so any instance answers any request. The API key (Authorization: Bearer, or X-API-Key) is checked
+ * with the same authenticate() as REST; without a valid key the answer is 401 pointing at the protected-resource
+ * metadata (RFC 9728). A tool call re-enters the app through `app.fetch` with the internal binding (api/transports/rest/client.ts),
+ * so the REST chain (auth and scopes, rate limit: tools/call is charged, idempotency, validation, the public record)
+ * applies unchanged; initialize, ping, tools/list and notifications never reach an operation and are not charged.
+ */
+import type { Context, Hono } from "hono";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, LATEST_PROTOCOL_VERSION, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ServiceContext } from "../../context";
+import { authenticate, presentedKey } from "../../domain/auth/authenticate";
+import type { KeyPrincipal } from "../../domain/auth/principal";
+import { ApiError } from "../../platform/errors/api-error";
+import { problemOf, problemResponse } from "../../platform/errors/problem";
+import { invalidPayload } from "../../platform/errors/invalid-payload";
+import type { Registry } from "../../registry/registry";
+import type { AnyOperation } from "../../registry/types";
+import { originOf } from "../rest/router";
+import type { InternalCall } from "../rest/client";
+import { CURRENT_VERSION } from "../../platform/versioning/versions";
+import { argumentErrors, requestOf, toolBindings, type ToolBinding } from "./tools";
+import { verifyMcpWalletProof } from "./wallet-proof";
+
+export const MCP_PATH = "/mcp";
+export const PROTECTED_RESOURCE_PATH = `${MCP_PATH}/.well-known/oauth-protected-resource`;
+export const MCP_PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION;
+/** The REST body limit (api/transports/middleware/validate) plus room for the JSON-RPC envelope. */
+const MAX_MCP_BODY_BYTES = 1_100_000;
+
+/** The gate of the MCP endpoint itself: any valid key (the tools check their own tier and scopes). */
+const MCP_GATE: AnyOperation = {
+  id: "mcpEndpoint",
+  method: "POST",
+  path: MCP_PATH,
+  root: true,
+  summary: "MCP endpoint",
+  category: "mcp",
+  permission: "api-key-read",
+  tier: "read-only",
+  scopes: [],
+  rateClass: "read",
+  charged: false,
+  idempotency: "exempt",
+  request: {},
+  response: undefined as never,
+  mcpTool: null,
+  handler: async () => ({}),
+};
+
+export const SERVER_INSTRUCTIONS =
+  "Tools of the agent prediction-market API (play money). Each svc_* tool is one REST operation; errors come back as tool errors whose text is an RFC 9457 problem (JSON with code). Writes take idempotencyKey. Wallet-proof tools take walletAddress, walletSignature, signatureTimestamp, proofNonce (svc-mcp-auth challenge).";
+
+function toolError(problem: unknown, meta: Record<string, unknown> = {}): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(problem) }], _meta: meta };
+}
+
+const RATE_HEADERS = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "idempotent-replayed", "deprecation", "sunset"];
+
+interface McpRequestState {
+  app: Hono;
+  ctx: ServiceContext;
+  registry: Registry;
+  c: Context;
+  rawKey: string;
+  principal: KeyPrincipal;
+  origin: string;
+  calls: number;
+}
+
+async function callTool(s: McpRequestState, b: ToolBinding, args: Record<string, unknown>): Promise<CallToolResult> {
+  const url = `${s.origin}${MCP_PATH}`;
+  const requestId = `${s.c.var.requestId}.${++s.calls}`.slice(0, 128);
+  const bad = argumentErrors(b, args);
+  if (bad.length > 0) {
+    const err = invalidPayload(bad);
+    return toolError(problemOf(err, url, { requestId }), { status: err.status });
+  }
+  if (b.op.walletProof) {
+    try {
+      // The operation's own permission first, so a key that may not call the tool does not burn its nonce.
+      const principal = (await authenticate(s.ctx.db, b.op, s.rawKey, s.ctx.clock.now())) ?? s.principal;
+      await verifyMcpWalletProof(s.ctx.db, { op: b.op, principal, args, chainId: s.ctx.config.CHAIN_ID, nowMs: s.ctx.clock.now() });
+    } catch (err) {
+      if (err instanceof ApiError) return toolError(problemOf(err, url, { requestId }), { status: err.status });
+      throw err;
+    }
+  }
+  const { path, body, idempotencyKey } = requestOf(b, args);
+  const headers: Record<string, string> = { authorization: `Bearer ${s.rawKey}`, "x-request-id": requestId };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
+  const pin = s.c.req.header("svc-version");
+  if (pin) headers["svc-version"] = pin;
+  const internal: InternalCall = { surface: "mcp", ip: s.c.var.ip, requestId };
+  const res = await s.app.fetch(new Request(`${s.origin}${path}`, { method: b.op.method, headers, body }), { internal });
+  const text = await res.text();
+  const meta: Record<string, unknown> = { status: res.status, requestId };
+  const shown = Object.fromEntries(RATE_HEADERS.flatMap((h) => (res.headers.get(h) !== null ? [[h, res.headers.get(h)]] : [])));
+  if (Object.keys(shown).length) meta.headers = shown;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = { type: `${s.origin}/problems/INTERNAL_ERROR`, title: "Internal error", status: 500, detail: "the operation answered no JSON", code: "INTERNAL_ERROR" };
+  }
+  if (!res.ok) return toolError(json, meta);
+  const structured = json && typeof json === "object" && !Array.isArray(json) && b.tool.outputSchema ? (json as Record<string, unknown>) : undefined;
+  return { content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}), _meta: meta };
+}
+
+function serverFor(s: McpRequestState): Server {
+  const server = new Server({ name: "agent-prediction-market", title: "Agent prediction-market API", version: CURRENT_VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS });
+  const tools = toolBindings(s.registry);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools.values()].map((b) => b.tool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const b = tools.get(req.params.name);
+    if (!b) return toolError(problemOf(new ApiError("NOT_FOUND", `no tool named ${req.params.name}`), `${s.origin}${MCP_PATH}`));
+    return callTool(s, b, (req.params.arguments ?? {}) as Record<string, unknown>);
+  });
+  return server;
+}
+
+export function protectedResourceMetadata(origin: string): Record<string, unknown> {
+  return {
+    resource: `${origin}${MCP_PATH}`,
+    resource_name: "Agent prediction-market MCP server",
+    // `authorization_servers` is left out (RFC 9728: optional): the bearer token is the service's own API key,
+    // obtained by registration (/mcp-discovery), not from an OAuth authorization server.
+    bearer_methods_supported: ["header"],
+    scopes_supported: ["markets:read", "forecasts:write", "markets:propose", "markets:create", "trade:quote", "trade:execute", "resolution:execute", "fees:claim", "portfolio:read", "social:write", "webhooks:manage", "keys:read"],
+    resource_documentation: `${origin}/api/agent/v1/docs`,
+  };
+}
+
+/** Counts each JSON-RPC message by method (a bounded set) and, for tools/call, by tool (registry names only). */
+export type McpMessageObserver = (method: string, tool: string) => void;
+
+const KNOWN_METHODS = new Set(["initialize", "ping", "tools/list", "tools/call"]);
+
+function observe(body: unknown, registry: Registry, onMessage: McpMessageObserver): void {
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const method = m && typeof m === "object" ? (m as { method?: unknown }).method : undefined;
+    if (typeof method !== "string") continue;
+    const label = KNOWN_METHODS.has(method) ? method : method.startsWith("notifications/") ? "notifications" : "other";
+    const name = (m as { params?: { name?: unknown } }).params?.name;
+    onMessage(label, label === "tools/call" ? (typeof name === "string" && toolBindings(registry).has(name) ? name : "(unknown)") : "");
+  }
+}
+
+export function mountMcp(app: Hono, ctx: ServiceContext, registry: Registry, onMessage?: McpMessageObserver): void {
+  app.get(PROTECTED_RESOURCE_PATH, (c) => c.json(protectedResourceMetadata(originOf(c, ctx.config.PUBLIC_URL))));
+  // Stateless: no standalone SSE stream to open and no session to delete.
+  app.on(["GET", "DELETE"], MCP_PATH, (c) => problemResponse(new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${MCP_PATH}: this MCP server is stateless; POST JSON-RPC messages`, { allowed: ["POST"] }, { Allow: "POST" }), c.req.url));
+  app.post(MCP_PATH, async (c) => {
+    const origin = originOf(c, ctx.config.PUBLIC_URL);
+    const rawKey = presentedKey(c.req.header("authorization"), c.req.header("x-api-key"));
+    let principal: KeyPrincipal | null;
+    try {
+      principal = await authenticate(ctx.db, MCP_GATE, rawKey, ctx.clock.now());
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        const challenge = `Bearer realm="agent-api", resource_metadata="${origin}${PROTECTED_RESOURCE_PATH}"`;
+        throw new ApiError(err.code, err.detail, err.extensions, { ...err.headers, "WWW-Authenticate": challenge });
+      }
+      throw err;
+    }
+    const state: McpRequestState = { app, ctx, registry, c, rawKey: rawKey as string, principal: principal as KeyPrincipal, origin, calls: 0 };
+    const server = serverFor(state);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    // Parsed once here (for the message counter) and handed to the transport; malformed JSON is left to it.
+    let parsedBody: unknown;
+    const text = await c.req.raw.clone().text();
+    if (text.length > MAX_MCP_BODY_BYTES) throw new ApiError("INVALID_PAYLOAD", `the body exceeds ${MAX_MCP_BODY_BYTES} bytes`, { field: "(body)" });
+    try {
+      parsedBody = JSON.parse(text);
+    } catch {
+      parsedBody = undefined;
+    }
+    if (onMessage && parsedBody !== undefined) observe(parsedBody, registry, onMessage);
+    try {
+      return await transport.handleRequest(c.req.raw, parsedBody === undefined ? {} : { parsedBody });
+    } finally {
+      await server.close();
+    }
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * MCP tools from the registry: one per operation with `mcpTool`. The input schema merges path params, query and
+ * body (a body that is not an object goes under `body`), adds `idempotencyKey` for writes that need one and the four
+ * proof fields for wallet-proof tools; the output schema is the response schema when it is an object.
+ * `requestOf` turns tool arguments back into the REST request the operation expects.
+ */
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { SchemaBook, type JsonSchema } from "../openapi/json-schema";
+import { fullPath, type Registry } from "../../registry/registry";
+import type { AnyOperation } from "../../registry/types";
+import type { FieldError } from "../../platform/errors/invalid-payload";
+import { proofFieldsSchema } from "./wallet-proof";
+
+export interface ToolBinding {
+  tool: Tool;
+  op: AnyOperation;
+  paramKeys: string[];
+  queryKeys: string[];
+  /** Body property names merged into the arguments, or "whole" when the body travels as `body`. */
+  bodyKeys: string[] | "whole";
+  needsIdempotencyKey: boolean;
+}
+
+const idempotencyKeySchema = z.string().min(1).max(256).describe("Idempotency-Key of this write (replays within 24 h return the first result)");
+
+function objectParts(schema: JsonSchema | null): { properties: Record<string, JsonSchema>; required: string[] } | null {
+  if (!schema) return { properties: {}, required: [] };
+  if (schema.type !== "object" || !schema.properties) return null;
+  return { properties: schema.properties as Record<string, JsonSchema>, required: (schema.required ?? []) as string[] };
+}
+
+function titleOf(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+export function bindingOf(op: AnyOperation): ToolBinding {
+  const name = op.mcpTool as string;
+  const book = new SchemaBook("#/$defs/");
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const add = (from: string, props: Record<string, JsonSchema>, req: string[]) => {
+    for (const [k, v] of Object.entries(props)) {
+      if (k in properties) throw new Error(`mcp: tool ${name} has two inputs named ${k} (${from})`);
+      properties[k] = v;
+      if (req.includes(k)) required.push(k);
+    }
+    return Object.keys(props);
+  };
+  const part = (label: string, schema: z.ZodType | undefined) => (schema ? book.inline(`${titleOf(op.id)}${label}`, schema) : null);
+  const params = objectParts(part("Params", op.request.params));
+  const query = objectParts(part("Query", op.request.query));
+  if (!params || !query) throw new Error(`mcp: params and query of ${op.id} must be objects`);
+  // Path params are always required, whatever the schema says.
+  const paramKeys = add("params", params.properties, Object.keys(params.properties));
+  const queryKeys = add("query", query.properties, query.required);
+  let bodyKeys: string[] | "whole" = [];
+  if (op.request.body) {
+    const bodySchema = part("Body", op.request.body) as JsonSchema;
+    const body = objectParts(bodySchema);
+    if (body && (bodySchema.additionalProperties === undefined || bodySchema.additionalProperties === false)) bodyKeys = add("body", body.properties, body.required);
+    else {
+      bodyKeys = "whole";
+      add("body", { body: bodySchema }, ["body"]);
+    }
+  }
+  const needsIdempotencyKey = op.idempotency === "required" && op.method !== "GET";
+  if (needsIdempotencyKey) add("idempotency", { idempotencyKey: book.inline("IdempotencyKey", idempotencyKeySchema) }, ["idempotencyKey"]);
+  if (op.walletProof) {
+    const proof = objectParts(book.inline("Proof", proofFieldsSchema)) as { properties: Record<string, JsonSchema>; required: string[] };
+    add("wallet proof", proof.properties, proof.required);
+  }
+  const inputSchema: JsonSchema = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  if (Object.keys(book.components).length) inputSchema.$defs = { ...book.components };
+
+  const outBook = new SchemaBook("#/$defs/");
+  const out = outBook.inline(`${titleOf(op.id)}Response`, op.response);
+  const outputSchema = out.type === "object" ? { ...out, ...(Object.keys(outBook.components).length ? { $defs: outBook.components } : {}) } : undefined;
+
+  const notes = [`REST: ${op.method} ${fullPath(op)}.`];
+  if (op.scopes.length) notes.push(`Scopes: ${op.scopes.join(", ")}.`);
+  if (op.walletProof) notes.push("Needs a fresh wallet proof (svc-mcp-auth challenge; see /mcp-discovery).");
+  if (op.deprecation) notes.push(`Deprecated since ${op.deprecation.since}${op.deprecation.replacement ? `; use ${op.deprecation.replacement}` : ""}.`);
+  const tool: Tool = {
+    name,
+    title: op.summary,
+    description: `${op.description ?? op.summary}\n\n${notes.join(" ")}`,
+    inputSchema: inputSchema as Tool["inputSchema"],
+    ...(outputSchema ? { outputSchema: outputSchema as Tool["outputSchema"] } : {}),
+    annotations: {
+      title: op.summary,
+      readOnlyHint: op.method === "GET",
+      destructiveHint: op.method === "DELETE",
+      idempotentHint: op.method === "GET" || op.method === "PUT" || op.method === "DELETE" || needsIdempotencyKey,
+      openWorldHint: false,
+    },
+  };
+  return { tool, op, paramKeys, queryKeys, bodyKeys, needsIdempotencyKey };
+}
+
+const bindings = new WeakMap<Registry, Map<string, ToolBinding>>();
+
+/** Tool bindings of a registry, by tool name, in registry order (built once per registry). */
+export function toolBindings(registry: Registry): Map<string, ToolBinding> {
+  let map = bindings.get(registry);
+  if (!map) {
+    map = new Map();
+    for (const op of registry.operations) if (op.mcpTool) map.set(op.mcpTool, bindingOf(op));
+    bindings.set(registry, map);
+  }
+  return map;
+}
+
+/**
+ * Argument problems the REST chain cannot see once the arguments are split: names the tool does not take (they would
+ * be dropped silently) and missing path parameters (the route would not match). Empty when the arguments are usable.
+ */
+export function argumentErrors(b: ToolBinding, args: Record<string, unknown>): FieldError[] {
+  const known = Object.keys((b.tool.inputSchema.properties ?? {}) as Record<string, unknown>);
+  const errors: FieldError[] = Object.keys(args).filter((k) => !known.includes(k)).map((field) => ({ location: "body" as const, field, message: "unknown property" }));
+  for (const k of b.paramKeys) {
+    if (args[k] === undefined || args[k] === null || args[k] === "") errors.push({ location: "params", field: k, message: "required" });
+  }
+  return errors;
+}
+
+function queryValue(v: unknown): string {
+  return typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" || typeof v === "bigint" ? String(v) : JSON.stringify(v);
+}
+
+/** Path (with query) and JSON body of the REST request a tool call stands for. */
+export function requestOf(b: ToolBinding, args: Record<string, unknown>): { path: string; body: string | undefined; idempotencyKey: string | undefined } {
+  let path = fullPath(b.op);
+  for (const k of b.paramKeys) path = path.replace(`{${k}}`, encodeURIComponent(args[k] === undefined ? "" : String(args[k])));
+  const qs = new URLSearchParams();
+  for (const k of b.queryKeys) if (args[k] !== undefined && args[k] !== null) qs.set(k, queryValue(args[k]));
+  const query = qs.toString();
+  let body: string | undefined;
+  if (b.op.request.body) {
+    if (b.bodyKeys === "whole") body = JSON.stringify(args.body ?? {});
+    else body = JSON.stringify(Object.fromEntries(b.bodyKeys.filter((k) => args[k] !== undefined).map((k) => [k, args[k]])));
+  }
+  const key = args.idempotencyKey;
+  return { path: query ? `${path}?${query}` : path, body, idempotencyKey: typeof key === "string" ? key : undefined };
+}

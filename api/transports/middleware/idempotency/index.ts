@@ -1,0 +1,68 @@
+/**
+ * Idempotency middleware for writes (spec rule 3): requires `Idempotency-Key` (1..256 chars), claims it for the
+ * owner (the agent, or the client IP for keyless writes), replays a stored response, and stores the new one.
+ * Responses of 5xx, 429 or 402 are forgotten so a retry runs again (after a 402 the client pays and retries with
+ * the same key: docs/pm-purchase.md). Fields named in `op.secretFields` (raw API keys) are
+ * stored redacted: a secret is shown once, and a replay says so.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { SqlRunner } from "../../../../relayer/db/client";
+import type { Clock } from "../../../../relayer/clock";
+import { ApiError } from "../../../platform/errors/api-error";
+import { payloadHash } from "../../../platform/hashing/canonical-json";
+import { abandonIdempotent, beginIdempotent, completeIdempotent } from "../../../platform/idempotency/store";
+import type { AnyOperation } from "../../../registry/types";
+
+export interface IdempotencyVariables {
+  idempotencyKey: string | null;
+}
+
+declare module "hono" {
+  interface ContextVariableMap extends IdempotencyVariables {}
+}
+
+export const REDACTED = "[shown once; not replayed]";
+const NOT_STORED = new Set(["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "content-length"]);
+
+export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Clock }): MiddlewareHandler {
+  const applies = op.idempotency === "required" && op.method !== "GET";
+  return async function idempotencyMiddleware(c, next) {
+    const key = c.req.header("idempotency-key");
+    c.set("idempotencyKey", key ?? null);
+    if (!applies) return next();
+    if (key === undefined || key.length === 0) {
+      throw new ApiError("IDEMPOTENCY_KEY_REQUIRED", `${op.method} ${op.path} is a write: send an Idempotency-Key header (1..256 characters)`, { field: "Idempotency-Key" });
+    }
+    if (key.length > 256) throw new ApiError("INVALID_PAYLOAD", "Idempotency-Key must be 1..256 characters", { field: "Idempotency-Key" });
+    const principal = c.get("principal");
+    const owner = principal ? `agent:${principal.agentId}` : `ip:${c.get("ip")}`;
+    const hash = payloadHash({ operation: op.id, ...c.get("rawInput") });
+    const stored = await beginIdempotent(deps.db, owner, key, op.id, hash, deps.clock.now());
+    if (stored) {
+      c.res = new Response(stored.body, { status: stored.status, headers: { ...stored.headers, "Idempotent-Replayed": "true" } });
+      return;
+    }
+    await next();
+    const status = c.res.status;
+    if (status >= 500 || status === 429 || status === 402) {
+      await abandonIdempotent(deps.db, owner, key);
+      return;
+    }
+    const headers: Record<string, string> = {};
+    c.res.headers.forEach((v, k) => {
+      if (!NOT_STORED.has(k)) headers[k] = v;
+    });
+    let body = await c.res.clone().text();
+    if (op.secretFields?.length && status < 300) body = redact(body, op.secretFields);
+    const completion = { owner, key, response: { status, headers, body } };
+    // The call-record middleware writes it together with the record (one round trip) when it records this call.
+    if (c.get("deferIdempotentCompletion")?.(completion)) return;
+    await completeIdempotent(deps.db, owner, key, completion.response);
+  };
+}
+
+function redact(body: string, fields: readonly string[]): string {
+  const json = JSON.parse(body) as Record<string, unknown>;
+  for (const f of fields) if (f in json) json[f] = REDACTED;
+  return JSON.stringify(json);
+}

@@ -1,0 +1,38 @@
+/**
+ * Per-operation rate limits (spec "Limits"): a charged call of an authenticated key costs one unit of its
+ * `{key, rate class}` window with the ceilings of its allocation tier; registration and key recovery also charge
+ * their own per-IP windows. Charged responses carry RateLimit-Limit/-Remaining/-Reset; uncharged ones (GET /me)
+ * carry none. Public charged reads show the per-IP window they were charged to.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { Clock } from "../../../../relayer/clock";
+import type { Config } from "../../../config";
+import { rateLimited, rateLimitHeaders } from "../../../platform/rate-limit/headers";
+import { ceilingsOf, ipCeilings, WINDOW_MS } from "../../../platform/rate-limit/limits";
+import type { ChargeResult, WindowStore } from "../../../platform/rate-limit/window-store";
+import type { AnyOperation } from "../../../registry/types";
+
+export function rateLimit(op: AnyOperation, deps: { windows: WindowStore; clock: Clock; config: Config }): MiddlewareHandler {
+  if (!["read", "write", "data"].includes(op.rateClass)) throw new Error(`rateLimit: operation ${op.id} has no rate class`);
+  const ipLimits = ipCeilings(deps.config);
+  return async function rateLimitMiddleware(c, next) {
+    const now = deps.clock.now();
+    let shown: ChargeResult | null = null;
+    if (op.ipLimit) {
+      const r = await deps.windows.charge(`ip-${op.ipLimit}:${c.get("ip")}`, ipLimits[op.ipLimit], now, WINDOW_MS);
+      if (!r.allowed) throw rateLimited(r, now, op.ipLimit === "register" ? "registration limit per IP" : "key recovery limit per IP");
+      shown = r;
+    }
+    const principal = c.get("principal");
+    if (op.charged && principal) {
+      const limit = ceilingsOf(deps.config, principal.rateTier)[op.rateClass as "read"];
+      const r = await deps.windows.charge(`key:${principal.keyId}:${op.rateClass}`, limit, now, WINDOW_MS);
+      if (!r.allowed) throw rateLimited(r, now, `${op.rateClass} limit of this key`);
+      shown = r;
+    } else if (op.charged && !shown) {
+      shown = c.get("ipCharge");
+    }
+    await next();
+    if (shown) for (const [k, v] of Object.entries(rateLimitHeaders(shown))) c.res.headers.set(k, v);
+  };
+}
