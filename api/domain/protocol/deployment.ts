@@ -39,7 +39,7 @@ export const deploymentSchema = z.object({
 export type Deployment = z.infer<typeof deploymentSchema>;
 
 /** Where deployment artifacts live: deployments/<chainId>.json at the repository root. */
-export const DEPLOYMENTS_DIR = join(__dirname, "..", "..", "deployments");
+export const DEPLOYMENTS_DIR = join(__dirname, "..", "..", "..", "deployments");
 
 export function deploymentFile(chainId: number, dir = DEPLOYMENTS_DIR): string {
   return join(dir, `${chainId}.json`);

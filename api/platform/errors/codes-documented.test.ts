@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { ERROR_CODES } from "./codes";
 
-const doc = readFileSync(join(__dirname, "..", "..", "docs", "errors.md"), "utf8");
+const doc = readFileSync(join(__dirname, "..", "..", "..", "docs", "errors.md"), "utf8");
 
 /** The cells of every markdown table row, trimmed. */
 const rows: string[][] = doc
