@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPublicClient, createWalletClient, http, parseEther, type Address, type Chain, type Hex } from "viem";
+import { createPublicClient, createWalletClient, http, parseEther, zeroHash, type Address, type Chain, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, loadConfig } from "../api/config";
 import { deploymentFile } from "../api/domain/protocol/deployment";
@@ -128,7 +128,8 @@ export async function startOnchainStack(opts: { pollingMs?: number; quiet?: bool
           address: factory,
           abi: lmsrFactoryAbi,
           functionName: "createMarket",
-          args: [usdc, seed, block.timestamp + 30n * 86_400n, 100, 0, question],
+          // The factory stamps its fee defaults; no negotiated terms in tests (zero terms hash).
+          args: [usdc, seed, block.timestamp + 30n * 86_400n, zeroHash, question],
         });
         await send(await deployer.writeContract(request));
         return result[0];

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { createPublicClient, createWalletClient, encodeFunctionData, http, keccak256, toFunctionSelector, toFunctionSignature, type Abi, type AbiFunction, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { rpcChain } from "../relayer/rpc-chain";
+import { FEE_DEFAULTS, FEE_POLICY_VERSIONS } from "../relayer/pricing/fees";
 
 const ROOT = join(__dirname, "..");
 
@@ -103,7 +104,9 @@ export async function deployAll(opts: DeployOptions): Promise<DeploymentRecord> 
     { symbol: "PM", token: pm },
   ];
   for (const [name, outcomeCount] of [["BinaryFactory", 2], ["TernaryFactory", 3]] as const) {
-    const factory = await deploy(name, "markets", [account.address, outcome, outcomeCount, opts.treasuryAddress], "LmsrFactory");
+    // Fee defaults live on chain; the initial ones are the schedule the service publishes (FEE_DEFAULTS).
+    const { sellExitFeeBps, winningsExitFeeBps } = FEE_DEFAULTS.lmsr;
+    const factory = await deploy(name, "markets", [account.address, outcome, outcomeCount, opts.treasuryAddress, sellExitFeeBps, winningsExitFeeBps], "LmsrFactory");
     await send("OutcomeToken", "tokens", outcome, "setFactory", [factory, true]);
     for (const c of collateralTokens) await send("LmsrFactory", "markets", factory, "setCollateral", [c.token, true]);
   }
@@ -116,6 +119,15 @@ export async function deployAll(opts: DeployOptions): Promise<DeploymentRecord> 
     const router = await deploy(`Router:${c.symbol}`, "@openzeppelin/contracts/proxy/ERC1967", [routerImpl, init], "ERC1967Proxy");
     collaterals.push({ symbol: c.symbol, token: c.token, decimals: 6, router });
   }
+
+  // Market lifecycle: the order-book factory (fee defaults of the committed lane's ORDERBOOK markets) and the
+  // resolver role for the service's sending key. Last, so every earlier contract keeps its deterministic address.
+  const ob = FEE_DEFAULTS.orderbook;
+  const feePolicyVersion = FEE_POLICY_VERSIONS.indexOf(ob.feePolicyVersion);
+  await deploy("OrderbookFactory", "markets", [account.address, contracts.CommittedLedger.address, feePolicyVersion, ob.routerTakerFeeBps, ob.operatorBatchFeeBps, ob.winningsExitFeeBps]);
+  const resolverRole = (await client.readContract({ address: contracts.BinaryFactory.address, abi: artifact("LmsrFactory", "markets").abi, functionName: "RESOLVER_ROLE" })) as Hex;
+  for (const name of ["BinaryFactory", "TernaryFactory"]) await send("LmsrFactory", "markets", contracts[name].address, "grantRole", [resolverRole, opts.operatorAddress]);
+
   const fn = (name: string) => {
     const item = routerAbi.find((x): x is AbiFunction => x.type === "function" && x.name === name);
     if (!item) throw new Error(`IntentRouter ABI lacks ${name}`);

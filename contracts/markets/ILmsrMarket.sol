@@ -22,7 +22,7 @@ interface ILmsrMarket {
     event Voided(address indexed resolver);
     /// @notice `account` redeemed `shares` of `outcome` for `payout` (net of `fee`).
     event Redeemed(address indexed account, uint8 indexed outcome, uint256 shares, uint256 payout, uint256 fee);
-    /// @notice The creator withdrew what is left after every possible redemption is reserved.
+    /// @notice The creator was sent `amount`, what is left after every possible redemption is reserved.
     event SurplusWithdrawn(address indexed creator, uint256 amount);
 
     /// @notice The outcome index is not one of the market's outcomes.
@@ -45,6 +45,6 @@ interface ILmsrMarket {
     error LmsrNotSettled();
     /// @notice Only the factory may initialize; only once.
     error LmsrNotFactory(address caller);
-    /// @notice Only the creator may withdraw the surplus.
-    error LmsrNotCreator(address caller);
+    /// @notice `caller` is neither `holder` nor an operator `holder` approved on the OutcomeToken.
+    error LmsrNotHolderOrOperator(address caller, address holder);
 }

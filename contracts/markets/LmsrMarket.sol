@@ -170,36 +170,101 @@ contract LmsrMarket is ILmsrMarket, ReentrancyGuard {
     function redeem(uint8 outcome) external nonReentrant returns (uint256 payout) {
         if (state == 0) revert LmsrNotSettled();
         _checkOutcome(outcome);
-        uint256 shares = outcomeToken.balanceOf(msg.sender, outcomeToken.tokenId(marketId, outcome));
+        uint256 shares = _sharesOf(msg.sender, outcome);
         if (shares == 0) revert LmsrZeroShares();
-        outcomeToken.burn(msg.sender, marketId, outcome, shares);
-        _q[outcome] -= shares;
         uint256 fee;
+        (payout, fee) = _redeemOutcome(msg.sender, outcome, shares);
+        _pay(msg.sender, payout, fee);
+    }
+
+    /// @notice Redeems every outcome `holder` holds, in one transaction, paying `holder` exactly what
+    /// `previewClaim(holder)` showed (one Redeemed event per outcome held). The caller is `holder` or an operator
+    /// `holder` approved on the OutcomeToken (`setApprovalForAll`): such an operator could already move the shares
+    /// to itself, so redeeming them to the holder grants it nothing more. Money only ever reaches `holder`.
+    function redeemAll(address holder) external nonReentrant returns (uint256 payout, uint256 fee) {
+        if (state == 0) revert LmsrNotSettled();
+        if (holder != msg.sender && !outcomeToken.isApprovedForAll(holder, msg.sender)) {
+            revert LmsrNotHolderOrOperator(msg.sender, holder);
+        }
+        bool held;
+        for (uint8 i; i < outcomeCount; ++i) {
+            uint256 shares = _sharesOf(holder, i);
+            if (shares == 0) continue;
+            held = true;
+            (uint256 p, uint256 f) = _redeemOutcome(holder, i, shares);
+            payout += p;
+            fee += f;
+        }
+        if (!held) revert LmsrZeroShares();
+        _pay(holder, payout, fee);
+    }
+
+    /// @notice What redeeming every outcome `holder` holds would pay now: `payout` to the holder and `fee` to the
+    /// treasury. (0, 0) while open. Resolved: winning shares less the winnings exit fee (rounded up), losing shares 0.
+    /// Voided: floor(shares / outcomeCount) per outcome held, no fee. Rounded exactly as `redeem` and `redeemAll`.
+    function previewClaim(address holder) external view returns (uint256 payout, uint256 fee) {
+        if (state == 0) return (0, 0);
+        for (uint8 i; i < outcomeCount; ++i) {
+            (uint256 p, uint256 f) = _claimOf(i, _sharesOf(holder, i));
+            payout += p;
+            fee += f;
+        }
+    }
+
+    /// @notice What `withdrawSurplus` would send the creator now: the collateral not reserved for the redemptions
+    /// still outstanding (0 while open).
+    function surplus() public view returns (uint256) {
+        if (state == 0) return 0;
+        uint256 reserved;
+        if (state == 1) {
+            reserved = _q[winningOutcome];
+        } else {
+            // Σ_holders floor(s / n) ≤ floor(Σ s / n) = floor(q_i / n): this covers every void redemption of outcome i.
+            for (uint256 i; i < _q.length; ++i) reserved += _q[i] / outcomeCount;
+        }
+        uint256 balance = collateral.balanceOf(address(this));
+        return balance > reserved ? balance - reserved : 0;
+    }
+
+    /// @notice After settlement, sends the creator everything not reserved for outstanding redemptions (the sweep
+    /// of the creator's residual). Anyone may call it (the service submits it and pays the gas); the money only ever
+    /// goes to the creator. It can be called again: what later redemptions leave over (rounding) follows the same way.
+    /// Emits SurplusWithdrawn only when something was sent.
+    function withdrawSurplus() external nonReentrant returns (uint256 amount) {
+        if (state == 0) revert LmsrNotSettled();
+        amount = surplus();
+        if (amount > 0) {
+            collateral.safeTransfer(creator, amount);
+            emit SurplusWithdrawn(creator, amount);
+        }
+    }
+
+    /// @dev Burns `holder`'s `shares` of `outcome`, lowers its outstanding count and emits Redeemed. The caller pays.
+    function _redeemOutcome(address holder, uint8 outcome, uint256 shares) private returns (uint256 payout, uint256 fee) {
+        outcomeToken.burn(holder, marketId, outcome, shares);
+        _q[outcome] -= shares;
+        (payout, fee) = _claimOf(outcome, shares);
+        emit Redeemed(holder, outcome, shares, payout, fee);
+    }
+
+    /// @dev Payout and fee of `shares` of `outcome` in the settled state (the one rounding rule of every claim).
+    function _claimOf(uint8 outcome, uint256 shares) private view returns (uint256 payout, uint256 fee) {
         if (state == 2) {
             payout = shares / outcomeCount;
         } else if (outcome == winningOutcome) {
             fee = _ceilDiv(shares * winningsExitFeeBps, BPS);
             payout = shares - fee;
-            if (fee > 0) collateral.safeTransfer(ILmsrFactoryView(factory).treasury(), fee);
         }
-        if (payout > 0) collateral.safeTransfer(msg.sender, payout);
-        emit Redeemed(msg.sender, outcome, shares, payout, fee);
     }
 
-    /// @notice After settlement, sends the creator everything not reserved for outstanding redemptions.
-    function withdrawSurplus() external nonReentrant returns (uint256 amount) {
-        if (msg.sender != creator) revert LmsrNotCreator(msg.sender);
-        if (state == 0) revert LmsrNotSettled();
-        uint256 reserved;
-        if (state == 1) {
-            reserved = _q[winningOutcome];
-        } else {
-            for (uint256 i; i < _q.length; ++i) reserved += _q[i] / outcomeCount + 1;
-        }
-        uint256 balance = collateral.balanceOf(address(this));
-        amount = balance > reserved ? balance - reserved : 0;
-        if (amount > 0) collateral.safeTransfer(creator, amount);
-        emit SurplusWithdrawn(creator, amount);
+    /// @dev Sends the fee to the factory's treasury and the payout to `to`.
+    function _pay(address to, uint256 payout, uint256 fee) private {
+        if (fee > 0) collateral.safeTransfer(ILmsrFactoryView(factory).treasury(), fee);
+        if (payout > 0) collateral.safeTransfer(to, payout);
+    }
+
+    function _sharesOf(address holder, uint8 outcome) private view returns (uint256) {
+        return outcomeToken.balanceOf(holder, outcomeToken.tokenId(marketId, outcome));
     }
 
     /// @dev C(q) scaled by WAD (base units * 1e18), via log-sum-exp around the largest exponent.

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
-import { createPublicClient, createWalletClient, http, parseEventLogs, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, http, parseEventLogs, zeroHash, type Address, type Hex, type Log } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../../api/config";
 import { lmsrFactoryAbi, lmsrMarketAbi, outcomeTokenAbi, testUSDCAbi } from "../../generated/abis";
@@ -45,6 +45,8 @@ function clients() {
   return { pc, wallet, me: wallet.account.address };
 }
 
+const created = (receipt: { logs: Log[] }) => parseEventLogs({ abi: lmsrFactoryAbi, logs: receipt.logs, eventName: "MarketCreated" })[0]!.args;
+
 async function createMarket(factoryName: "BinaryFactory" | "TernaryFactory", seed: bigint, sellFee: number, winFee: number) {
   const { pc, wallet, me } = clients();
   const usdc = record.contracts.TestUSDC!.address;
@@ -57,10 +59,12 @@ async function createMarket(factoryName: "BinaryFactory" | "TernaryFactory", see
   };
   await send(usdc, testUSDCAbi, "mint", [me, BIG]);
   await send(usdc, testUSDCAbi, "approve", [factory, BIG]);
+  // The factory stamps its fee defaults into the market: set the ones under test first (the deployer is the admin).
+  await send(factory, lmsrFactoryAbi, "setFeeDefaults", [sellFee, winFee]);
   const now = (await pc.getBlock()).timestamp;
-  const receipt = await send(factory, lmsrFactoryAbi, "createMarket", [usdc, seed, now + 86_400n, sellFee, winFee, `pricing test ${factoryName}`]);
-  const [created] = parseEventLogs({ abi: lmsrFactoryAbi, logs: receipt.logs, eventName: "MarketCreated" });
-  const market = created!.args.market;
+  const receipt = await send(factory, lmsrFactoryAbi, "createMarket", [usdc, seed, now + 86_400n, zeroHash, `pricing test ${factoryName}`]);
+  assert.deepEqual([created(receipt).sellExitFeeBps, created(receipt).winningsExitFeeBps], [sellFee, winFee]);
+  const market = created(receipt).market;
   await send(usdc, testUSDCAbi, "approve", [market, BIG]);
   const read = <T>(functionName: string, args: unknown[] = []) => pc.readContract({ address: market, abi: lmsrMarketAbi, functionName: functionName as never, args: args as never }) as Promise<T>;
   const balance = (who: Address) => pc.readContract({ address: usdc, abi: testUSDCAbi, functionName: "balanceOf", args: [who] });
@@ -69,7 +73,7 @@ async function createMarket(factoryName: "BinaryFactory" | "TernaryFactory", see
     const id = await pc.readContract({ address: record.contracts.OutcomeToken!.address, abi: outcomeTokenAbi, functionName: "tokenId", args: [marketId, BigInt(outcome)] });
     return pc.readContract({ address: record.contracts.OutcomeToken!.address, abi: outcomeTokenAbi, functionName: "balanceOf", args: [me, id] });
   };
-  return { market, read, balance, held, send, me, b: created!.args.b, seed };
+  return { market, read, balance, held, send, me, b: created(receipt).b, seed };
 }
 
 type Op = { buy: boolean; outcome: number; shares: bigint };

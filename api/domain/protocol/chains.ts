@@ -76,8 +76,8 @@ export function buildContracts(d: Deployment, filter: { collateral?: string } = 
           capabilities: { trading: true, creation: true },
         })),
         outcomeToken: d.contracts.OutcomeToken?.address ?? null,
-        // The orderbook lane is served off chain by the committed ledger; no orderbook factory is deployed.
-        factories: { binary: d.contracts.BinaryFactory?.address ?? null, ternary: d.contracts.TernaryFactory?.address ?? null, orderbook: null },
+        // The orderbook factory holds the order-book fee defaults; its markets live in the committed ledger.
+        factories: { binary: d.contracts.BinaryFactory?.address ?? null, ternary: d.contracts.TernaryFactory?.address ?? null, orderbook: d.contracts.OrderbookFactory?.address ?? null },
         committedLedger: d.contracts.CommittedLedger?.address ?? null,
         routerInterface: d.routerInterface,
         approvals: collaterals.flatMap((c) => approvalRecipes(d, c)),

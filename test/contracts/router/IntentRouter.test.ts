@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import hre from "hardhat";
-import { encodeFunctionData, type Abi, type Address, type Hex } from "viem";
+import { encodeFunctionData, zeroHash, type Abi, type Address, type Hex } from "viem";
 import { intentRouterAbi } from "../../../generated/abis";
 import { expectRevert } from "../../support/revert";
 
@@ -22,13 +22,13 @@ async function fixture() {
   const pc = await hre.viem.getPublicClient();
   const usdc = await hre.viem.deployContract("TestUSDC", []);
   const outcome = await hre.viem.deployContract("OutcomeToken", [admin.account.address, "uri"]);
-  const factory = await hre.viem.deployContract("LmsrFactory", [admin.account.address, outcome.address, 2, treasury.account.address]);
+  const factory = await hre.viem.deployContract("LmsrFactory", [admin.account.address, outcome.address, 2, treasury.account.address, 0, 0]);
   await outcome.write.setFactory([factory.address, true]);
   await factory.write.setCollateral([usdc.address, true]);
   await usdc.write.mint([admin.account.address, BIG]);
   await usdc.write.approve([factory.address, BIG]);
   const closeTime = BigInt((await pc.getBlock()).timestamp) + 3600n;
-  await factory.write.createMarket([usdc.address, 1_000_000_000n, closeTime, 0, 0, "q"]);
+  await factory.write.createMarket([usdc.address, 1_000_000_000n, closeTime, zeroHash, "q"]);
   const [created] = await factory.getEvents.MarketCreated();
   const market = await hre.viem.getContractAt("LmsrMarket", created.args.market as Address);
   const impl = await hre.viem.deployContract("IntentRouter", []);
