@@ -36,7 +36,8 @@ export function dueTransitions(m: MarketLifecycle, at: number, quorum: number): 
         const ends = keeperWindowEndsAt(cur.closeTime);
         if (now < ends) return null;
         const slashed = slashMissingCreator(cur, null);
-        return { market: openSession(slashed.market, ends, quorum), step: step("keeperWindowElapsed", ends, "creator_mia", "human_voting", slashed.transfers) };
+        const voting = openSession(slashed.market, ends, quorum);
+        return { market: voting, step: step("keeperWindowElapsed", ends, "creator_mia", "human_voting", slashed.transfers, { session: voting.vote!.session }) };
       }
       case "creator_proposal": {
         if (cur.proposal === null) throw new Error("lifecycle invariant: creator_proposal without a proposal");
@@ -50,7 +51,7 @@ export function dueTransitions(m: MarketLifecycle, at: number, quorum: number): 
         if (cur.vote === null) throw new Error("lifecycle invariant: human_voting without a session");
         const endsAt = voteEndsAt(cur.vote.openedAt);
         if (now < endsAt) return null;
-        return { market: { ...cur, state: "council_review" }, step: step("voteEnded", endsAt, "human_voting", "council_review", [], { tally: sessionTally(cur) }) };
+        return { market: { ...cur, state: "council_review" }, step: step("voteEnded", endsAt, "human_voting", "council_review", [], { tally: sessionTally(cur), session: cur.vote.session }) };
       }
       case "council_review": {
         if (cur.vote === null) throw new Error("lifecycle invariant: council_review without a session");
@@ -60,7 +61,7 @@ export function dueTransitions(m: MarketLifecycle, at: number, quorum: number): 
         // Silence: the unique vote result stands; anything else (deadlock, no quorum) is a neutral void.
         const verdict = result?.kind === "unique" ? result.outcome : "void";
         const final = finalize(cur, verdict, result?.kind !== "unique");
-        return { market: final.market, step: step("councilSilent", reviewEndsAt, "council_review", final.market.state, final.transfers, { verdict, tally: result }) };
+        return { market: final.market, step: step("councilSilent", reviewEndsAt, "council_review", final.market.state, final.transfers, { verdict, tally: result, session: cur.vote.session }) };
       }
       case "challenge":
       case "resolved":

@@ -89,7 +89,7 @@ describe("challenge and vote", () => {
     const m = inVote();
     const endsAt = voteEndsAt(CLOSE + 2 * HOUR);
     const r = must(castBallot(m, { voter: VOTERS[0], outcome: 1, at: CLOSE + 3 * HOUR, quorum: Q }));
-    assert.deepEqual(r.steps, [{ via: "castBallot", at: CLOSE + 3 * HOUR, from: "human_voting", to: "human_voting", verdict: null, tally: null, transfers: [{ op: "STAKE_LOCK", from: VOTERS[0], to: "vote_escrow", session: 1, amount: VOTE_STAKE_UNITS }] }]);
+    assert.deepEqual(r.steps, [{ via: "castBallot", at: CLOSE + 3 * HOUR, from: "human_voting", to: "human_voting", verdict: null, tally: null, session: 1, transfers: [{ op: "STAKE_LOCK", from: VOTERS[0], to: "vote_escrow", session: 1, amount: VOTE_STAKE_UNITS }] }]);
     assert.deepEqual(refusal(castBallot(r.market, { voter: VOTERS[0], outcome: 0, at: CLOSE + 4 * HOUR, quorum: Q })), { code: "ALREADY_VOTED", session: 1 });
     assert.deepEqual(refusal(castBallot(r.market, { voter: VOTERS[1], outcome: 2, at: CLOSE + 4 * HOUR, quorum: Q })), { code: "INVALID_OUTCOME", outcome: 2, outcomes: 2 });
     assert.deepEqual(refusal(castBallot(r.market, { voter: VOTERS[1], outcome: 0, at: endsAt, quorum: Q })), { code: "VOTE_CLOSED", session: 1, endsAt });
@@ -118,6 +118,7 @@ describe("council", () => {
     const r = must(councilRestart(m, { at: endsAt + HOUR, quorum: 7 }));
     assert.deepEqual(r.steps.at(-1)?.transfers.map((t) => [t.op, t.to, t.amount]), VOTERS.slice(0, 2).map((v) => ["STAKE_RETURN", v, VOTE_STAKE_UNITS]));
     assert.deepEqual(r.market.vote, { session: 2, openedAt: endsAt + HOUR, quorum: 3, ballots: [], settled: false });
+    assert.deepEqual(r.steps.map((s) => [s.via, s.session]), [["voteEnded", 1], ["councilRestart", 2]], "the session that ended, then the one opened");
     assert.equal(must(castBallot(r.market, { voter: VOTERS[0], outcome: 1, at: endsAt + 2 * HOUR, quorum: Q })).steps[0].transfers[0].op, "STAKE_LOCK", "a voter of session 1 votes again in session 2");
   });
 });

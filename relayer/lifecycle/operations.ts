@@ -16,6 +16,7 @@ import { VOTE_STAKE_UNITS } from "./rules";
 import { isValidVerdict, type MarketLifecycle, type Verdict } from "./states";
 import { finalize, openSession, slashMissingCreator, step, type Advanced, type LifecycleStep } from "./steps";
 import type { StakeLock } from "./transfers";
+import { refundSession } from "./vote-settlement";
 
 export type LifecycleResult = ({ ok: true } & Advanced) | { ok: false; refusal: LifecycleRefusal };
 
@@ -73,9 +74,10 @@ export function challenge(m: MarketLifecycle, cmd: CommandTime & { account: Addr
   return act(m, cmd, (cur) => canChallenge(cur, cmd.at), (cur) => {
     const lock = { op: "BOND_LOCK", from: cmd.account, to: "bond_escrow", bondOf: cmd.account, amount: cur.creationBond } as const;
     const challenged: MarketLifecycle = { ...cur, state: "challenge", challenger: cmd.account, bonds: { ...cur.bonds, challenger: cur.creationBond } };
+    const voting = openSession(challenged, cmd.at, cmd.quorum);
     return {
-      market: openSession(challenged, cmd.at, cmd.quorum),
-      steps: [step("challenge", cmd.at, "creator_proposal", "challenge", [lock]), step("challenge", cmd.at, "challenge", "human_voting")],
+      market: voting,
+      steps: [step("challenge", cmd.at, "creator_proposal", "challenge", [lock]), step("challenge", cmd.at, "challenge", "human_voting", [], { session: voting.vote!.session })],
     };
   });
 }
@@ -84,7 +86,8 @@ export function challenge(m: MarketLifecycle, cmd: CommandTime & { account: Addr
 export function declareMia(m: MarketLifecycle, cmd: CommandTime & { account: Address }): LifecycleResult {
   return act(m, cmd, (cur) => canDeclareMia(cur, cmd.account, cmd.at), (cur) => {
     const slashed = slashMissingCreator(cur, cmd.account);
-    return { market: openSession(slashed.market, cmd.at, cmd.quorum), steps: [step("declareMia", cmd.at, "creator_mia", "human_voting", slashed.transfers)] };
+    const voting = openSession(slashed.market, cmd.at, cmd.quorum);
+    return { market: voting, steps: [step("declareMia", cmd.at, "creator_mia", "human_voting", slashed.transfers, { session: voting.vote!.session })] };
   });
 }
 
@@ -94,7 +97,7 @@ export function castBallot(m: MarketLifecycle, cmd: CommandTime & { voter: Addre
     const vote = cur.vote!;
     const lock: StakeLock = { op: "STAKE_LOCK", from: cmd.voter, to: "vote_escrow", session: vote.session, amount: VOTE_STAKE_UNITS };
     const market: MarketLifecycle = { ...cur, vote: { ...vote, ballots: [...vote.ballots, { voter: cmd.voter, outcome: cmd.outcome, stake: VOTE_STAKE_UNITS }] } };
-    return { market, steps: [step("castBallot", cmd.at, cur.state, cur.state, [lock])] };
+    return { market, steps: [step("castBallot", cmd.at, cur.state, cur.state, [lock], { session: vote.session })] };
   });
 }
 
@@ -102,7 +105,7 @@ export function castBallot(m: MarketLifecycle, cmd: CommandTime & { voter: Addre
 export function councilDecide(m: MarketLifecycle, cmd: CommandTime & { verdict: Verdict }): LifecycleResult {
   return act(m, cmd, (cur) => canCouncilAct(cur, cmd.at) ?? verdictRefusal(cur, cmd.verdict), (cur) => {
     const final = finalize(cur, cmd.verdict, false);
-    return { market: final.market, steps: [step("councilDecide", cmd.at, cur.state, final.market.state, final.transfers, { verdict: cmd.verdict })] };
+    return { market: final.market, steps: [step("councilDecide", cmd.at, cur.state, final.market.state, final.transfers, { verdict: cmd.verdict, session: cur.vote?.session ?? null })] };
   });
 }
 
@@ -110,9 +113,10 @@ export function councilDecide(m: MarketLifecycle, cmd: CommandTime & { verdict: 
 export function councilRestart(m: MarketLifecycle, cmd: CommandTime): LifecycleResult {
   return act(m, cmd, (cur) => canCouncilAct(cur, cmd.at), (cur) => {
     const vote = cur.vote!;
-    const refunds = vote.ballots.map((b) => ({ op: "STAKE_RETURN", from: "vote_escrow", to: b.voter, session: vote.session, amount: b.stake }) as const);
+    const refunds = refundSession(vote.session, vote.ballots);
     // The voter pool stays in the escrow for the new session, which keeps the quorum the market had.
-    return { market: openSession(cur, cmd.at, vote.quorum), steps: [step("councilRestart", cmd.at, "council_review", "human_voting", refunds)] };
+    const voting = openSession(cur, cmd.at, vote.quorum);
+    return { market: voting, steps: [step("councilRestart", cmd.at, "council_review", "human_voting", refunds, { session: voting.vote!.session })] };
   });
 }
 

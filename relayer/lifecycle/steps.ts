@@ -24,6 +24,12 @@ export interface LifecycleStep {
   verdict: Verdict | null;
   /** The session's tally, published when the vote ends and applied when the council stays silent. */
   tally: TallyResult | null;
+  /**
+   * The vote session the step concerns: the one a ballot joins, the one a step opens (a challenge, a declared or
+   * elapsed miss, a restart), the one that ended (voteEnded), or the one settled at finality. The engine reveals and
+   * settles that session's ballots (it keeps their salts).
+   */
+  session: number | null;
   transfers: Transfer[];
 }
 
@@ -33,8 +39,8 @@ export interface Advanced {
   steps: LifecycleStep[];
 }
 
-export function step(via: LifecycleStep["via"], at: number, from: MarketState | null, to: MarketState, transfers: Transfer[] = [], extra: Partial<Pick<LifecycleStep, "verdict" | "tally">> = {}): LifecycleStep {
-  return { via, at, from, to, verdict: extra.verdict ?? null, tally: extra.tally ?? null, transfers };
+export function step(via: LifecycleStep["via"], at: number, from: MarketState | null, to: MarketState, transfers: Transfer[] = [], extra: Partial<Pick<LifecycleStep, "verdict" | "tally" | "session">> = {}): LifecycleStep {
+  return { via, at, from, to, verdict: extra.verdict ?? null, tally: extra.tally ?? null, session: extra.session ?? null, transfers };
 }
 
 /** Opens the next vote session at `at` (sessions count from 1). */
