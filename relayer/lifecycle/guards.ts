@@ -44,10 +44,11 @@ export function canChallenge(m: MarketLifecycle, at: number): Refusal {
 /** Any account but the creator declares a creator_mia market before the keeper window ends. */
 export function canDeclareMia(m: MarketLifecycle, account: Address, at: number): Refusal {
   const deadline = keeperWindowEndsAt(m.closeTime);
-  // The clock already opened the vote of a missed market: the keeper came too late.
-  if (m.proposal === null && m.vote !== null) return { code: "KEEPER_WINDOW_CLOSED", keeperWindowEndsAt: deadline };
+  // Past the deadline the clock opened the vote of the missed market (or is about to): the keeper came too late.
+  // Before it, a market that left creator_mia was declared by another keeper.
+  const missed = m.state === "creator_mia" || (m.proposal === null && m.vote !== null);
+  if (missed && at >= deadline) return { code: "KEEPER_WINDOW_CLOSED", keeperWindowEndsAt: deadline };
   if (m.state !== "creator_mia") return wrongState(m, ["creator_mia"]);
-  if (at >= deadline) return { code: "KEEPER_WINDOW_CLOSED", keeperWindowEndsAt: deadline };
   // The keeper share rewards whoever else notices the miss; the creator would only shrink its own slash.
   if (sameAccount(account, m.creator)) return { code: "CREATOR_NOT_ELIGIBLE" };
   return null;

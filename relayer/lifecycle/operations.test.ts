@@ -134,6 +134,7 @@ describe("creator missing and the keeper", () => {
     assert.deepEqual(r.steps[2].transfers.map((t) => [t.op, t.to, t.amount]), [["BOND_AWARD", KEEPER, 5_000_000n], ["BOND_SLASH", "treasury", 25_000_000n], ["BOND_AWARD", "vote_escrow", 20_000_000n]]);
     assert.deepEqual(escrowBalances(r.market), { bond: 0n, vote: 20_000_000n });
     assert.deepEqual(refusal(declareMia(m, { account: KEEPER, at: keeperWindowEndsAt(CLOSE), quorum: Q })), { code: "KEEPER_WINDOW_CLOSED", keeperWindowEndsAt: keeperWindowEndsAt(CLOSE) });
+    assert.deepEqual(refusal(declareMia(r.market, { account: CHALLENGER, at: at + 1, quorum: Q })), { code: "WRONG_STATE", state: "human_voting", expected: ["creator_mia"] }, "declared already");
   });
 });
 
