@@ -366,11 +366,11 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     assert.equal(release.deployed, true);
     assert.equal(release.token.symbol, "PM");
     const states = (await get("/discover/market-states")).body;
-    assert.equal(states.states.length, 8);
+    assert.equal(states.states.length, 9, "the spec's eight and creator_mia");
     assert.equal(states.market, undefined);
     const one = (await get(`/discover/market-states?marketAddress=${addr["demo:btc-150k-2027q1"]}`)).body;
     assert.equal(one.market.state, "open");
-    assert.deepEqual(one.market.next.map((n: Json) => n.to).sort(), ["closed", "void"]);
+    assert.deepEqual(one.market.next.map((n: Json) => n.to).sort(), ["closed", "creator_proposal", "void"]);
     assert.equal((await get(`/discover/market-states?marketAddress=${a(0xdead)}`)).status, 404);
     assert.equal((await get("/discover/renderers")).body.renderers.length, 2);
     const cfg = (await get("/markets/config")).body;

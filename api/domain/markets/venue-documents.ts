@@ -1,7 +1,7 @@
 /**
  * Inputs of the discovery documents built in api/domain/protocol: the deployment artifact of the configured chain
  * (read on each call: a deployment made after start-up shows at once; the file is small), and the rule values that
- * are ours (quorum thresholds, voter stake).
+ * depend on the deployment (the high-exposure threshold of each listed collateral; the value is in relayer/lifecycle).
  */
 import { existsSync } from "node:fs";
 import { keccak256, toHex } from "viem";
@@ -9,6 +9,7 @@ import type { Config } from "../../config";
 import { deploymentFile, readDeployment, type Deployment } from "../protocol/deployment";
 import type { RulesInput } from "../protocol/rules";
 import { canonicalJson } from "../../platform/hashing/canonical-json";
+import { HIGH_EXPOSURE_THRESHOLD_UNITS } from "../../../relayer/lifecycle/rules";
 
 /** The deployment of the configured chain, or an empty one (no contracts, no collaterals) before any deployment. */
 export function currentDeployment(config: Pick<Config, "CHAIN_ID">): Deployment {
@@ -17,10 +18,6 @@ export function currentDeployment(config: Pick<Config, "CHAIN_ID">): Deployment 
   return { chainId: config.CHAIN_ID, contracts: {}, collaterals: [], routerInterface: null };
 }
 
-/** Locked collateral above which a market needs the high-exposure quorum: 10,000 tokens (6 decimals). Ours. */
-export const HIGH_EXPOSURE_THRESHOLD_UNITS = 10_000_000_000n;
-/** PM an unverified voter stakes per ballot: 10 PM. Ours. */
-export const UNVERIFIED_STAKE_PM = 10_000_000n;
 const ZERO = "0x0000000000000000000000000000000000000000";
 
 export function rulesInput(d: Deployment): RulesInput {
@@ -31,6 +28,5 @@ export function rulesInput(d: Deployment): RulesInput {
     highExposureThresholds,
     // The hash commits to the exact thresholds published, so a client can tell when the policy changed.
     thresholdPolicyHash: keccak256(toHex(canonicalJson(highExposureThresholds))).toLowerCase(),
-    unverifiedStakePm: UNVERIFIED_STAKE_PM.toString(),
   };
 }

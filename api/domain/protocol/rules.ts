@@ -1,28 +1,41 @@
 /**
- * The protocol rules document (`GET /discover/rules`). Values not fixed by the contract are ours; they are the single
- * source for the resolution windows the service enforces. Bump RULES_VERSION whenever a published value changes.
+ * The protocol rules document (`GET /discover/rules`), built from the values of relayer/lifecycle/rules.ts (their one
+ * home: the state machine and the fund-flow arithmetic read the same constants) in the spec's shapes: shares as
+ * numbers 0..1, bond amounts as PM numbers, the vote stake as a PM-units string. The deployment-dependent parts
+ * (high-exposure thresholds per collateral and their policy hash) arrive as input.
  */
-export const RULES_VERSION = "2026-08-28-staked-voting-v1";
+import {
+  BPS_DENOMINATOR,
+  CHALLENGE_SPLIT,
+  CREATOR_BOND,
+  MIA_SLASH_SPLIT,
+  PM_UNIT,
+  QUORUM,
+  RULES_VERSION,
+  VOTE_STAKE_UNITS,
+  WINDOWS,
+} from "../../../relayer/lifecycle/rules";
 
-/** The resolution windows in seconds, read by the market-state machine as well as published here. */
-export const RESOLUTION_WINDOWS = {
-  creatorGraceSecondsAfterClose: 48 * 3600,
-  challengeSeconds: 24 * 3600,
-  humanVoteWindowSeconds: 48 * 3600,
-  councilReviewSeconds: 24 * 3600,
-} as const;
+export { RULES_VERSION };
+
+/** The resolution windows in seconds (relayer/lifecycle/rules.ts). */
+export const RESOLUTION_WINDOWS = WINDOWS;
 
 export interface RulesInput {
   /** Collateral tokens with the locked-collateral threshold above which a market counts as high exposure. */
   highExposureThresholds: { collateralAddress: string; thresholdWei: string }[];
   /** 0x + 64 lowercase hex: hash of the signed release manifest's threshold policy. */
   thresholdPolicyHash: string;
-  /** PM (smallest units) staked by an unverified voter. */
-  unverifiedStakePm: string;
 }
 
+/** A share in basis points as the spec's number 0..1 (exact for the rules' values: halves and quarters). */
+const share = (bps: number) => bps / BPS_DENOMINATOR;
+/** PM units as the spec's PM number (`minProtocolToken: 10` is 10 PM = 10_000_000 units). */
+const pm = (units: bigint) => Number(units) / Number(PM_UNIT);
+
 export function buildRules(input: RulesInput) {
-  const w = RESOLUTION_WINDOWS;
+  const w = WINDOWS;
+  const stakePm = VOTE_STAKE_UNITS.toString();
   return {
     rulesVersion: RULES_VERSION,
     resolution: {
@@ -34,7 +47,13 @@ export function buildRules(input: RulesInput) {
           state: "creator_mia",
           bond: "creation_bond_slashed",
           seed: "not_slashed_residual_sweepable_after_finality",
-          slashSplit: { miaKeeperBps: 1000, miaKeeperCapProtocolToken: 100, treasury: 0.5, voterPool: "remainder after keeper and treasury" },
+          slashSplit: {
+            miaKeeperBps: MIA_SLASH_SPLIT.keeperBps,
+            miaKeeperCapProtocolToken: pm(MIA_SLASH_SPLIT.keeperCapUnits),
+            treasury: share(MIA_SLASH_SPLIT.treasuryBps),
+            voterPool: "remainder after keeper and treasury",
+          },
+          keeperWindowSeconds: w.keeperWindowSeconds,
         },
       },
       challengeWindow: { seconds: w.challengeSeconds, bond: "equals the market's protocol creation bond" },
@@ -45,8 +64,8 @@ export function buildRules(input: RulesInput) {
         deadline: "immutable",
         ballot: "one staked ballot is one equal vote; reputation does not affect the tally",
         quorum: {
-          lowExposure: 3,
-          highExposure: 7,
+          lowExposure: QUORUM.lowExposure,
+          highExposure: QUORUM.highExposure,
           exposureMetric: "market locked collateral in wei",
           highExposureThresholds: input.highExposureThresholds,
           thresholdPolicyHash: input.thresholdPolicyHash,
@@ -63,7 +82,7 @@ export function buildRules(input: RulesInput) {
           linkedAgentWalletsMayVoteForTheirIdentity: true,
           unlinkedAgentWalletsRefused: false,
           allBallotsStaked: true,
-          stakePm: input.unverifiedStakePm,
+          stakePm,
           ballotsPerVoter: 1,
           correctStake: "refunded plus a share of slashed stakes and the reward pool",
           incorrectStake: "slashed to the session's correct voters",
@@ -79,15 +98,21 @@ export function buildRules(input: RulesInput) {
       },
     },
     bonds: {
-      creator: { ratioOfSeed: 0.1, minProtocolToken: 10, maxProtocolToken: 1000 },
+      creator: { ratioOfSeed: share(CREATOR_BOND.ratioOfSeedBps), minProtocolToken: pm(CREATOR_BOND.minUnits), maxProtocolToken: pm(CREATOR_BOND.maxUnits) },
       challenger: "equals the market's protocol creation bond",
     },
     fundFlows: {
       creatorResolvedUnchallenged: { bond: "returned", seed: "sweepable after finality" },
-      challengerRight: { challenger: 0.5, creator: 0, treasury: 0.25, correctVoters: 0.25 },
-      challengerWrong: { challenger: 0, creator: 0.5, treasury: 0.25, correctVoters: 0.25 },
-      creatorMia: { miaKeeper: { shareBps: 1000, capProtocolToken: 100 }, treasury: 0.5, voterPool: "remainder", seed: "not slashed" },
+      challengerRight: { challenger: share(CHALLENGE_SPLIT.winnerBps), creator: 0, treasury: share(CHALLENGE_SPLIT.treasuryBps), correctVoters: share(CHALLENGE_SPLIT.voterPoolBps) },
+      challengerWrong: { challenger: 0, creator: share(CHALLENGE_SPLIT.winnerBps), treasury: share(CHALLENGE_SPLIT.treasuryBps), correctVoters: share(CHALLENGE_SPLIT.voterPoolBps) },
+      creatorMia: {
+        miaKeeper: { shareBps: MIA_SLASH_SPLIT.keeperBps, capProtocolToken: pm(MIA_SLASH_SPLIT.keeperCapUnits) },
+        treasury: share(MIA_SLASH_SPLIT.treasuryBps),
+        voterPool: "remainder",
+        seed: "not slashed",
+      },
     },
+    economy: { voting: { unverifiedStakePm: stakePm } },
     actorModel: {
       creator: { resolves: "from openTime to creatorResolveBy", after: "CREATOR_WINDOW_ELAPSED" },
       challenger: { challenges: "from proposal creation to challengeBy", after: "CHALLENGE_WINDOW_CLOSED", eligibility: "any wallet that posts the bond" },
