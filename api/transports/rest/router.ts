@@ -16,7 +16,7 @@ import { idempotency } from "../middleware/idempotency";
 import { rateLimit } from "../middleware/rate-limit";
 import { validate } from "../middleware/validate";
 import { fullPath, honoPath, type Registry } from "../../registry/registry";
-import { Reply, type AnyOperation, type CallContext } from "../../registry/types";
+import { Reply, requiresKey, type AnyOperation, type CallContext } from "../../registry/types";
 import { internalCallOf } from "./client";
 
 /** The origin clients use: PUBLIC_URL when set, else the request's own origin. */
@@ -61,9 +61,14 @@ function operationHandler(op: AnyOperation, ctx: ServiceContext, services: Servi
   const checkedBodies = new WeakSet<object>();
   // ... and serialized once: a shared body's JSON text is kept as long as the body itself is.
   const serialized = new WeakMap<object, string>();
+  const keyOnly = requiresKey(op.permission);
   return async function handle(c: Context): Promise<Response> {
+    const principal = c.get("principal");
+    // The auth middleware refuses a keyless call of a key permission before this point, which is what lets the
+    // registry type `call.principal` as non-null for those operations.
+    if (keyOnly && !principal) throw new Error(`${op.id} reached its handler without a key`);
     const call: CallContext = {
-      principal: c.get("principal"),
+      principal,
       requestId: c.get("requestId"),
       ip: c.get("ip"),
       version: c.get("apiVersion") ?? "",
