@@ -12,7 +12,7 @@ import { configureCatalogCache } from "./domain/markets/catalog-cache";
 import { migrate } from "../relayer/db/migrate";
 import { systemClock, type Clock } from "../relayer/clock";
 import { createApp, API_BASE_PATH } from "./app";
-import { createServices, type Services } from "./services";
+import { createServices, type OpenServices, type Services } from "./services";
 import type { Registry } from "./registry/registry";
 import type { Config } from "./config";
 import type { ServiceContext } from "./context";
@@ -56,7 +56,7 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   configureCatalogCache(db, { ttlMs: config.DISCOVERY_CACHE_TTL_MS });
   configurePrincipalCache(db, { ttlMs: config.PRINCIPAL_CACHE_TTL_MS });
   const ctx: ServiceContext = { config, db, clock: opts.clock ?? systemClock, log, publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : publishedLedgerOf(config) };
-  let opened: Awaited<ReturnType<typeof createServices>>;
+  let opened: OpenServices;
   try {
     opened = await createServices(ctx, { redisPrefix: opts.redisPrefix, publish: opts.publish === true });
   } catch (err) {

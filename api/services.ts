@@ -11,6 +11,7 @@ import { catalogDataSource, withCatalogFallback, type MarketDataSources } from "
 import { openOnchainProjection, type OnchainProjection } from "./domain/onchain/reads";
 import { onchainDataSource } from "./domain/onchain/data-source";
 import { openX402Runtime, type X402Runtime } from "./domain/pm/x402/runtime";
+import { TokenSupplyReader } from "./domain/protocol/token-supply";
 import type { CommittedTradeLane } from "./domain/trading/lanes";
 import { engineAllowanceSource } from "./domain/venue/allowance";
 import { committedLane } from "./domain/venue/committed-lane";
@@ -44,6 +45,8 @@ export interface Services {
   trading: { committed: CommittedTradeLane; onchain: OnchainLaneRuntime };
   /** PM purchases over x402 (docs/pm-purchase.md), opened on first use: SERVICE_UNAVAILABLE while no USDC is deployed. */
   x402: () => X402Runtime;
+  /** PM's on-chain totalSupply for /discover/token-release, cached across calls. */
+  tokenSupply: TokenSupplyReader;
 }
 
 export interface CreateServicesOptions {
@@ -96,6 +99,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
       onchain,
       trading: { committed: committedLane(venue), onchain: onFirstUse(() => openOnchainLaneClients(config)) },
       x402: onFirstUse(() => openX402Runtime(ctx)),
+      tokenSupply: new TokenSupplyReader(config.rpcUrl, now),
     };
     // Execution reports feed SSE/WS and the webhook queue; market events feed the market channels.
     const disconnect = connectRealtimeSources(ctx, services, { reports: venue.exchange, market: new ExchangeMarketEvents(venue.exchange, now) });
