@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const demo = process.env.DEMO_AGENTS === "true" ? await issueDemoKey(service.ctx.db, service.ctx.clock) : null;
   // ...and one for the demo market maker it runs as an ordinary API client (docs/demo-agents.md).
   const maker = process.env.DEMO_AGENTS === "true" ? await issueDemoKey(service.ctx.db, service.ctx.clock, DEMO_MARKET_MAKER_NAME) : null;
-  if (maker && service.services.venue) await grantMarketMakerAllocation(service.ctx.db, service.ctx.clock, service.services.venue, maker);
+  if (maker) await grantMarketMakerAllocation(service.ctx.db, service.ctx.clock, service.services.venue, maker);
   console.log(JSON.stringify({ event: "service-ready", baseUrl: service.baseUrl, mcpUrl: service.mcpUrl, data: service.ctx.db.location, ...(demo ? { demoKey: demo.apiKey } : {}), ...(maker ? { marketMakerKey: maker.apiKey } : {}) }));
   let stopping = false;
   const stop = async (signal: string) => {

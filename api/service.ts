@@ -1,5 +1,6 @@
 /**
- * The service process: opens the database (PGlite in DATA_DIR, or Postgres), applies migrations, serves HTTP.
+ * The service process: opens the database (PGlite in DATA_DIR, or Postgres), applies migrations, builds every service
+ * (api/services.ts, the venue included), then the app over them, and serves HTTP.
  * `startService` is what `npm start` runs and what tests start in-process.
  */
 import type { AddressInfo } from "node:net";
@@ -11,7 +12,7 @@ import { configureCatalogCache } from "./domain/markets/catalog-cache";
 import { migrate } from "../relayer/db/migrate";
 import { systemClock, type Clock } from "../relayer/clock";
 import { createApp, API_BASE_PATH } from "./app";
-import { closeServices, createServices, type Services } from "./services";
+import { createServices, type OpenServices, type Services } from "./services";
 import type { Registry } from "./registry/registry";
 import type { Config } from "./config";
 import type { ServiceContext } from "./context";
@@ -19,8 +20,7 @@ import { existsSync } from "node:fs";
 import { deploymentFile, readDeployment } from "./domain/protocol/deployment";
 import { PublishedLedger } from "./domain/ledger/published-ledger";
 import { attachWebSocket } from "./transports/realtime/ws";
-import { startOnchainProjection } from "./domain/onchain/catalog-sync";
-import { openVenue } from "./domain/venue/open-venue";
+import { startOnchainCatalogSync } from "./domain/onchain/catalog-sync";
 
 export interface RunningService {
   ctx: ServiceContext;
@@ -56,24 +56,17 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   configureCatalogCache(db, { ttlMs: config.DISCOVERY_CACHE_TTL_MS });
   configurePrincipalCache(db, { ttlMs: config.PRINCIPAL_CACHE_TTL_MS });
   const ctx: ServiceContext = { config, db, clock: opts.clock ?? systemClock, log, publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : publishedLedgerOf(config) };
-  let services: Services;
+  let opened: OpenServices;
   try {
-    services = await createServices(config, db, ctx.clock, { redisPrefix: opts.redisPrefix, log: log.child({ part: "mail" }) });
+    opened = await createServices(ctx, { redisPrefix: opts.redisPrefix, publish: opts.publish === true });
   } catch (err) {
     await db.close();
     throw err;
   }
-  try {
-    // The committed venue: exchange rebuilt from the journal, batcher, demo markets, engine-backed views.
-    services.venue = await openVenue(ctx, services, { publish: opts.publish === true });
-  } catch (err) {
-    await closeServices(services);
-    await db.close();
-    throw err;
-  }
+  const { services } = opened;
   const { app, registry } = createApp(ctx, services);
-  // On-chain lane: catalog rows and market data of LmsrMarkets from the Ponder projection (docs/indexer.md).
-  const onchain = config.INDEXER_ENABLED ? startOnchainProjection(ctx) : null;
+  // On-chain lane: catalog rows of LmsrMarkets kept in step with the Ponder projection (docs/indexer.md).
+  const onchain = config.INDEXER_ENABLED ? startOnchainCatalogSync(ctx, services.onchain) : null;
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, () => resolve(s));
     s.once("error", reject);
@@ -97,7 +90,7 @@ export async function startService(config: Config, opts: StartServiceOptions = {
       onchain?.stop();
       await sockets.close();
       await new Promise<void>((r) => server.close(() => r()));
-      await closeServices(services);
+      await opened.close();
       await db.close();
     },
   };

@@ -1,39 +1,125 @@
 /**
- * The stateful helpers the API shares besides the ServiceContext: the rate-limit window store (memory, or Redis with
- * REDIS_URL) and the mailer (SMTP with SMTP_URL, else the outbox table). Built once in `startService`.
+ * The dependency container: every stateful part the API shares besides the ServiceContext, built completely by
+ * `createServices` before the app exists (`startService` then calls `createApp(ctx, services)`). Operations read them
+ * from `call.services`; nothing is plugged in later, and no field waits to be wired.
  */
-import type { Config } from "./config";
-import type { Database } from "../relayer/db/client";
-import type { Clock } from "../relayer/clock";
+import type { ServiceContext } from "./context";
 import { MemoryWindowStore, RedisWindowStore, type WindowStore } from "./platform/rate-limit/window-store";
-import { createMailer, type MailLog, type Mailer } from "./platform/mail/mailer";
-import { dormantAllowanceSource, type AllowanceSource } from "./domain/fills/allowance-source";
-import { EventHub } from "./transports/realtime/hub";
-import { WebhookWorker } from "./transports/webhooks/worker";
+import { createMailer, type Mailer } from "./platform/mail/mailer";
+import type { AllowanceSource } from "./domain/fills/allowance-source";
+import { catalogDataSource, withCatalogFallback, type MarketDataSources } from "./domain/markets/data-source";
+import { openOnchainProjection, type OnchainProjection } from "./domain/onchain/reads";
+import { onchainDataSource } from "./domain/onchain/data-source";
+import { openX402Runtime, type X402Runtime } from "./domain/pm/x402/runtime";
+import { TokenSupplyReader } from "./domain/protocol/token-supply";
+import type { CommittedTradeLane } from "./domain/trading/lanes";
+import { engineAllowanceSource } from "./domain/venue/allowance";
+import { committedLane } from "./domain/venue/committed-lane";
+import { engineDataSource } from "./domain/venue/engine-data-source";
+import { openVenue } from "./domain/venue/open-venue";
 import type { Venue } from "./domain/venue/types";
+import { openOnchainLaneClients, type OnchainLaneRuntime } from "./operations/trade/onchain-lane";
+import { EventHub } from "./transports/realtime/hub";
+import { ExchangeMarketEvents } from "./transports/realtime/exchange-market-events";
+import { connectRealtimeSources } from "./transports/realtime/wire";
+import { WebhookWorker } from "./transports/webhooks/worker";
 
 export interface Services {
+  /** Rate-limit windows (docs/api.md): in memory, or Redis with REDIS_URL. */
   windows: WindowStore;
+  /** Outgoing mail (claim links, email verification): SMTP with SMTP_URL, else the outbox table. */
   mailer: Mailer;
-  /** Fill allowances (GET /me, GET /fills/allowance); the exchange replaces the dormant default once wired. */
-  allowance: AllowanceSource;
-  /** Realtime fan-out (docs/realtime.md): in process, or Redis pub/sub with REDIS_URL. Sources plug in via api/transports/realtime/wire.ts. */
+  /** Realtime fan-out (docs/realtime.md): in process, or Redis pub/sub with REDIS_URL; fed by the venue. */
   hub: EventHub;
-  /** Webhook delivery worker (docs/webhooks.md). */
+  /** Webhook delivery worker (docs/webhooks.md); deliveries are queued from the venue's execution reports. */
   webhooks: WebhookWorker;
-  /** The committed venue (exchange, accounts, markets); set by `startService` right after the services are built. */
-  venue: Venue | null;
+  /** The committed venue: journal-backed exchange, batcher, agent accounts and markets (docs/venue.md). */
+  venue: Venue;
+  /** Fill allowances (GET /me `fills`, GET /fills/allowance), as the venue's engine counts them. */
+  allowance: AllowanceSource;
+  /** Depth, trades, holders and chart of a market, one source per lane (`marketData[market.settlement]`). */
+  marketData: MarketDataSources;
+  /** The on-chain lane's Ponder projection: market reads, intent executions and freshness (docs/indexer.md). */
+  onchain: OnchainProjection;
+  /** The trade lanes: the venue's committed lane and the on-chain lane's chain clients (opened on first use). */
+  trading: { committed: CommittedTradeLane; onchain: OnchainLaneRuntime };
+  /** PM purchases over x402 (docs/pm-purchase.md), opened on first use: SERVICE_UNAVAILABLE while no USDC is deployed. */
+  x402: () => X402Runtime;
+  /** PM's on-chain totalSupply for /discover/token-release, cached across calls. */
+  tokenSupply: TokenSupplyReader;
 }
 
-export async function createServices(config: Config, db: Database, clock: Clock, opts: { redisPrefix?: string; log?: MailLog } = {}): Promise<Services> {
-  const windows = config.REDIS_URL ? await RedisWindowStore.connect(config.REDIS_URL, opts.redisPrefix) : new MemoryWindowStore();
-  const hub = await EventHub.create({ redisUrl: config.REDIS_URL, prefix: opts.redisPrefix, maxStreamsPerAgent: config.REALTIME_MAX_STREAMS_PER_AGENT });
-  const webhooks = new WebhookWorker({ db, clock, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE, pollMs: config.WEBHOOKS_POLL_MS });
-  return { windows, mailer: createMailer(config, db, clock, opts.log), allowance: dormantAllowanceSource, hub, webhooks, venue: null };
+export interface CreateServicesOptions {
+  /** Key prefix of the Redis rate windows and channels (tests use a unique one). */
+  redisPrefix?: string;
+  /** Publish journal batches to the deployed CommittedLedger (docs/journal.md). */
+  publish: boolean;
 }
 
-export async function closeServices(s: Services): Promise<void> {
-  await s.venue?.close();
-  await s.webhooks.stop();
-  await Promise.all([s.windows.close(), s.mailer.close(), s.hub.close()]);
+/** The services and the one way to close them. */
+export interface OpenServices {
+  services: Services;
+  /** Stops the realtime sources, closes the venue (batcher, exchange), stops the webhook worker, then the stores. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds every service, the venue included (the exchange is rebuilt from the journal here). A part that fails closes
+ * the ones already open before the error is rethrown; the database stays the caller's.
+ */
+export async function createServices(ctx: ServiceContext, opts: CreateServicesOptions): Promise<OpenServices> {
+  const { config, db, clock } = ctx;
+  const now = () => clock.now();
+  const opened: (() => Promise<void> | void)[] = [];
+  try {
+    const windows = config.REDIS_URL ? await RedisWindowStore.connect(config.REDIS_URL, opts.redisPrefix) : new MemoryWindowStore();
+    opened.push(() => windows.close());
+    const mailer = createMailer(config, db, clock, ctx.log.child({ part: "mail" }));
+    opened.push(() => mailer.close());
+    const hub = await EventHub.create({ redisUrl: config.REDIS_URL, prefix: opts.redisPrefix, maxStreamsPerAgent: config.REALTIME_MAX_STREAMS_PER_AGENT });
+    opened.push(() => hub.close());
+    const webhooks = new WebhookWorker({ db, clock, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE, pollMs: config.WEBHOOKS_POLL_MS });
+    opened.push(() => webhooks.stop());
+    // The committed venue: exchange rebuilt from the journal, batcher, demo markets.
+    const venue = await openVenue(ctx, { publish: opts.publish });
+    opened.push(() => venue.close());
+    const onchain = openOnchainProjection(ctx);
+    const services: Services = {
+      windows,
+      mailer,
+      hub,
+      webhooks,
+      venue,
+      allowance: engineAllowanceSource(venue.exchange),
+      marketData: {
+        committed: withCatalogFallback(db, now, engineDataSource(venue.exchange, now)),
+        // Without the indexer, onchain markets answer from what the catalog recorded.
+        onchain: config.INDEXER_ENABLED ? onchainDataSource(ctx, onchain) : catalogDataSource(db, now),
+      },
+      onchain,
+      trading: { committed: committedLane(venue), onchain: onFirstUse(() => openOnchainLaneClients(config)) },
+      x402: onFirstUse(() => openX402Runtime(ctx)),
+      tokenSupply: new TokenSupplyReader(config.rpcUrl, now),
+    };
+    // Execution reports feed SSE/WS and the webhook queue; market events feed the market channels.
+    const disconnect = connectRealtimeSources(ctx, services, { reports: venue.exchange, market: new ExchangeMarketEvents(venue.exchange, now) });
+    return {
+      services,
+      async close() {
+        disconnect();
+        await venue.close();
+        await webhooks.stop();
+        await Promise.all([windows.close(), mailer.close(), hub.close()]);
+      },
+    };
+  } catch (err) {
+    for (const close of opened.reverse()) await close();
+    throw err;
+  }
+}
+
+/** `open` on the first call, then the same value; a throw keeps nothing, so the next call tries again. */
+function onFirstUse<T>(open: () => T): () => T {
+  let opened: { value: T } | null = null;
+  return () => (opened ??= { value: open() }).value;
 }

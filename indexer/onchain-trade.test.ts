@@ -13,7 +13,7 @@ import { createLocalAgent } from "../api/domain/auth/local-agents";
 import { DEV_OPERATOR_KEY } from "../api/config";
 import { committedLedgerAbi, lmsrMarketAbi, testUSDCAbi } from "../generated/abis";
 import { LedgerChain } from "../relayer/batcher/chain";
-import { onchainRuntime, onchainTrades } from "../api/domain/onchain/reads";
+import { onchainTrades } from "../api/domain/onchain/reads";
 import { eventually, startOnchainStack, type OnchainStack } from "./test-stack";
 
 describe("on-chain trade through the API, indexer and router", { timeout: 300_000 }, () => {
@@ -156,7 +156,7 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     assert.equal(row.volume24h, notional);
     assert.equal(row.volumeTotal, notional);
     assert.equal(row.lastTradeAt, detail.lastTradeAt);
-    assert.equal(onchainRuntime(s.svc.ctx).reader.kind, process.env.DATABASE_URL ? "postgres-views" : "ponder-http");
+    assert.equal(s.svc.services.onchain.reader.kind, process.env.DATABASE_URL ? "postgres-views" : "ponder-http");
 
     // Replaying the same signed intent is refused before it reaches the chain.
     const again = await api("POST", "/trade/submit", { digest: prepared.body.digest, signature }, { "idempotency-key": `again-${Date.now()}` });
@@ -206,7 +206,7 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     const [event] = parseEventLogs({ abi: committedLedgerAbi, eventName: "JournalBatchCommitted", logs: receipt.logs });
     assert.ok(event, "the commit emitted JournalBatchCommitted");
 
-    const { reader } = onchainRuntime(s.svc.ctx);
+    const { reader } = s.svc.services.onchain;
     const row = await eventually(async () => (await reader.ledgerBatches(10)).find((b) => b.nonce === event.args.nonce.toString()));
     assert.deepEqual(
       { ...row, root: row.root.toLowerCase(), journalCommitment: row.journalCommitment?.toLowerCase(), payloadHash: row.payloadHash?.toLowerCase(), txHash: row.txHash.toLowerCase() },
@@ -242,10 +242,10 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     const sell = await api("POST", "/trade/prepare", { market, outcome: 0, side: "sell", shares: "1000000" });
     assert.equal(sell.status, 409, JSON.stringify(sell.body));
     assert.equal(sell.body.approvals[0].kind, "erc1155_set_approval_for_all");
-    const page1 = await onchainTrades(s.svc.ctx, market, 1);
+    const page1 = await onchainTrades(s.svc.services.onchain, market, 1);
     assert.equal(page1!.trades.length, 1);
     assert.match(page1!.nextCursor!, /^\d+:\d+$/);
-    const page2 = await onchainTrades(s.svc.ctx, market, 1, page1!.nextCursor!);
+    const page2 = await onchainTrades(s.svc.services.onchain, market, 1, page1!.nextCursor!);
     assert.deepEqual([page2!.trades.length, page2!.nextCursor], [0, null]);
     const tooMuchSlippage = await api("POST", "/trade/quote", { market, outcome: 0, side: "buy", shares: "1000", slippageBps: 1001 });
     assert.equal(tooMuchSlippage.status, 400);

@@ -2,7 +2,7 @@
  * The collection of operations: checked once (unique ids, routes and tool names; declared fields consistent),
  * then read by every adapter.
  */
-import type { AnyOperation } from "./types";
+import { requiresKey, type AnyOperation } from "./types";
 
 export const API_BASE_PATH = "/api/agent/v1";
 
@@ -34,7 +34,7 @@ export class Registry {
         this.byTool.set(op.mcpTool, op);
       }
       if (op.method === "GET" && op.request.body) throw new Error(`registry: GET ${op.id} declares a body`);
-      if (op.permission !== "none" && op.permission !== "wallet-proof" && op.rateClass === undefined) throw new Error(`registry: ${op.id} lacks a rate class`);
+      if (requiresKey(op.permission) && op.rateClass === undefined) throw new Error(`registry: ${op.id} lacks a rate class`);
       this.byId.set(op.id, op);
     }
     this.operations = operations;

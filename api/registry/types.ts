@@ -13,6 +13,15 @@ import type { ErrorCode } from "../platform/errors/codes";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type Permission = "none" | "api-key-read" | "api-key-execute" | "wallet-proof";
+/** The permissions only a valid API key passes: the auth middleware refuses a call without one before the handler. */
+export type KeyPermission = "api-key-read" | "api-key-execute";
+/** Who calls an operation of permission `A`: always a key for key permissions; a key or nobody otherwise. */
+export type PrincipalOf<A extends Permission> = A extends KeyPermission ? KeyPrincipal : KeyPrincipal | null;
+
+/** Whether `permission` admits only callers with a valid API key. */
+export function requiresKey(permission: Permission): permission is KeyPermission {
+  return permission === "api-key-read" || permission === "api-key-execute";
+}
 export type RateClass = "read" | "write" | "data";
 
 /** Deprecation of an operation (RFC 8594 / RFC 9745 headers; OpenAPI `deprecated` + `x-` fields). */
@@ -32,10 +41,10 @@ export interface OperationInput<P = unknown, Q = unknown, B = unknown> {
   body: B;
 }
 
-/** What a handler learns about the call besides its input. */
-export interface CallContext {
-  /** The authenticated key, when one was presented and valid (always set for api-key permissions). */
-  principal: KeyPrincipal | null;
+/** What a handler learns about the call besides its input; `A` is the operation's permission. */
+export interface CallContext<A extends Permission = Permission> {
+  /** The authenticated key: always set for api-key permissions, else set when one was presented and valid. */
+  principal: PrincipalOf<A>;
   /** Request id (X-Request-Id). */
   requestId: string;
   /** The client's IP address. */
@@ -66,6 +75,7 @@ export interface Operation<
   Q extends Schema | undefined = Schema | undefined,
   B extends Schema | undefined = Schema | undefined,
   R extends Schema = Schema,
+  A extends Permission = Permission,
 > {
   /** operationId, camelCase, unique. */
   id: string;
@@ -78,7 +88,8 @@ export interface Operation<
   description?: string;
   /** Grouping for docs and capabilities, e.g. `identity`, `registration`, `discovery`. */
   category: string;
-  permission: Permission;
+  /** Who may call; it also types `call.principal` of the handler (non-null for api-key permissions). */
+  permission: A;
   /** Lowest authorization tier allowed (ignored when permission is none or wallet-proof). */
   tier: AgentTier;
   /** Scopes the key must hold (x-required-scopes). */
@@ -103,7 +114,7 @@ export interface Operation<
   walletProof?: boolean;
   /** Error codes this operation answers with besides the ones every operation of its kind can give (documented in /openapi.json). */
   errors?: readonly ErrorCode[];
-  handler(ctx: ServiceContext, input: OperationInput<Out<P>, Out<Q>, Out<B>>, call: CallContext): Promise<z.input<R> | Reply<z.input<R>>>;
+  handler(ctx: ServiceContext, input: OperationInput<Out<P>, Out<Q>, Out<B>>, call: CallContext<A>): Promise<z.input<R> | Reply<z.input<R>>>;
 }
 
 /** The access of every trading write (order book and trade lanes): execute tier, trade:execute, one charged write,
@@ -119,14 +130,15 @@ export const TRADE_EXECUTE_ACCESS = {
 
 /** Any operation, as the adapters see it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = Operation<any, any, any, any>;
+export type AnyOperation = Operation<any, any, any, any, any>;
 
-/** Declares an operation with its types inferred from the schemas. */
+/** Declares an operation with its types inferred from the schemas and from its permission (`call.principal`). */
 export function defineOperation<
   P extends Schema | undefined = undefined,
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
   R extends Schema = Schema,
->(op: Operation<P, Q, B, R>): Operation<P, Q, B, R> {
+  A extends Permission = Permission,
+>(op: Operation<P, Q, B, R, A>): Operation<P, Q, B, R, A> {
   return op;
 }

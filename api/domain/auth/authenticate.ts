@@ -4,7 +4,7 @@
  */
 import type { SqlRunner } from "../../../relayer/db/client";
 import { ApiError } from "../../platform/errors/api-error";
-import type { AnyOperation } from "../../registry/types";
+import { requiresKey, type AnyOperation } from "../../registry/types";
 import { findPrincipal } from "./api-keys";
 import type { KeyPrincipal } from "./principal";
 import { tierAtLeast } from "./scopes";
@@ -36,7 +36,7 @@ export async function authenticate(db: SqlRunner, op: AnyOperation, rawKey: stri
 export async function identify(db: SqlRunner, op: AnyOperation, rawKey: string | null, now: number): Promise<KeyPrincipal | null> {
   const principal = rawKey ? await findPrincipal(db, rawKey) : null;
   const live = principal && (principal.expiresAt === null || principal.expiresAt > now) ? principal : null;
-  if (!needsKey(op)) return live;
+  if (!requiresKey(op.permission)) return live;
   if (!rawKey) throw new ApiError("AUTH_REQUIRED", "this operation needs an API key: send Authorization: Bearer <key> (or X-API-Key)", {}, CHALLENGE);
   if (!principal) throw new ApiError("AUTH_REQUIRED", "the API key is unknown or revoked", {}, CHALLENGE);
   if (!live) throw new ApiError("AUTH_REQUIRED", "the anonymous trial key has expired; register again or bind an email or wallet before it expires", {}, CHALLENGE);
@@ -45,7 +45,7 @@ export async function identify(db: SqlRunner, op: AnyOperation, rawKey: string |
 
 /** May this (identified) caller run `op`? Dormant email keys, a short tier and missing scopes are 403s. */
 export function authorize(op: AnyOperation, principal: KeyPrincipal | null): void {
-  if (!needsKey(op)) return;
+  if (!requiresKey(op.permission)) return;
   if (!principal) throw new ApiError("AUTH_REQUIRED", "this operation needs an API key", {}, CHALLENGE);
   if (op.permission === "api-key-execute" && principal.registrationPath === "email" && !principal.emailVerified) {
     throw new ApiError("EMAIL_NOT_VERIFIED", "this key is dormant until the agent's email is verified (follow the link sent to it)");
@@ -60,6 +60,3 @@ export function authorize(op: AnyOperation, principal: KeyPrincipal | null): voi
   }
 }
 
-function needsKey(op: AnyOperation): boolean {
-  return op.permission === "api-key-read" || op.permission === "api-key-execute";
-}

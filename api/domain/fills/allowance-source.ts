@@ -1,7 +1,7 @@
 /**
- * Where GET /me (`fills`) and GET /fills/allowance read an account's fill allowance (spec "Fill allowance"). The
- * exchange plugs in its own `AllowanceSource` (Services.allowance) once the engine is wired; until then the dormant
- * source answers enabled:false with zero counts (nothing counted, nothing refused).
+ * Where GET /me (`fills`) and GET /fills/allowance read an account's fill allowance (spec "Fill allowance"):
+ * `Services.allowance`, the exchange engine's counts (api/domain/venue/allowance.ts), and the response shape built
+ * from them.
  */
 import { fillsOf, PM_BUNDLES, PM_PER_FILL } from "../pm/bundles";
 
@@ -75,10 +75,3 @@ export function allowanceOfCounts(who: AllowanceAccount, now: number, c: { enabl
     purchase: { pmPerFill: PURCHASE.pmPerFill, bundles: PURCHASE.bundles.map((b) => ({ ...b })) },
   };
 }
-
-/** Until the engine is wired: allowances are off and every count is zero. */
-export const dormantAllowanceSource: AllowanceSource = {
-  async allowanceOf(who, now) {
-    return allowanceOfCounts(who, now, { enabled: false, freePerPeriod: 0, freeUsed: 0, paidRemaining: 0 });
-  },
-};

@@ -1,11 +1,11 @@
 /**
  * Where depth, chart, trades and holders of a market come from. The catalog answers what it records (trades and
  * price frames from `recordTrade`); the live book, the LMSR ladder and holder balances belong to the exchange engine
- * (committed lane) and to the on-chain projection (onchain lane). Each plugs in with `useMarketDataSource(ctx, lane,
- * source)` once at start-up; until then the catalog source answers, with empty books and `source: "catalog"`.
+ * (committed lane) and to the on-chain projection (onchain lane). `Services.marketData` holds one complete source per
+ * lane, built once in `createServices` (api/services.ts); a lane without a live provider answers from the catalog, with
+ * empty books and `source: "catalog"`.
  */
 import { z } from "zod";
-import type { ServiceContext } from "../../context";
 import type { Database } from "../../../relayer/db/client";
 import type { CatalogMarket, Settlement } from "./catalog-types";
 import { chartFrames, recentTrades, CHART_WINDOWS, type ChartWindow } from "./trade-store";
@@ -178,23 +178,19 @@ export function catalogDataSource(db: Database, now: () => number): MarketDataSo
 
 const ppm = (v: number | null) => (v === null ? null : v / 1_000_000);
 
-const sources = new WeakMap<ServiceContext, Partial<Record<Settlement, MarketDataSource>>>();
+/** One complete provider per lane (`Services.marketData`); a market's lane picks it: `sources[market.settlement]`. */
+export type MarketDataSources = Record<Settlement, MarketDataSource>;
 
 /**
- * Plugs a lane's provider in (the engine for `committed`, api/domain/onchain for `onchain`). Methods it leaves out fall
- * back to the catalog source, so a provider may answer only depth and holders.
+ * A lane's provider (the engine for `committed`, api/domain/onchain for `onchain`) made complete: methods it leaves out
+ * answer from the catalog source, so a provider may answer only depth and holders.
  */
-export function useMarketDataSource(ctx: ServiceContext, lane: Settlement, source: Partial<MarketDataSource>): void {
-  const fallback = catalogDataSource(ctx.db, () => ctx.clock.now());
-  const merged: MarketDataSource = {
+export function withCatalogFallback(db: Database, now: () => number, source: Partial<MarketDataSource>): MarketDataSource {
+  const fallback = catalogDataSource(db, now);
+  return {
     depth: source.depth?.bind(source) ?? fallback.depth,
     trades: source.trades?.bind(source) ?? fallback.trades,
     holders: source.holders?.bind(source) ?? fallback.holders,
     chart: source.chart?.bind(source) ?? fallback.chart,
   };
-  sources.set(ctx, { ...sources.get(ctx), [lane]: merged });
-}
-
-export function marketDataSourceFor(ctx: ServiceContext, market: CatalogMarket): MarketDataSource {
-  return sources.get(ctx)?.[market.settlement] ?? catalogDataSource(ctx.db, () => ctx.clock.now());
 }

@@ -14,7 +14,7 @@ import { importPolymarketJson } from "../../../scripts/seed/polymarket-import";
 import { seedCatalog } from "../../../scripts/seed/seed-catalog";
 import { insertCatalogMarket, setMarketState } from "./catalog-store";
 import { recordTrade } from "./trade-store";
-import { useMarketDataSource } from "./data-source";
+import { withCatalogFallback } from "./data-source";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -327,7 +327,7 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     const ammDepth = (await get(`/discover/markets/${addr["demo:world-cup-2026-host-goals"]}/depth`)).body;
     assert.equal(ammDepth.kind, "lmsr");
     assert.equal(ammDepth.outcomes.length, 3);
-    useMarketDataSource(svc.ctx, "committed", {
+    svc.services.marketData.committed = withCatalogFallback(svc.ctx.db, () => clock.now(), {
       async depth(m, levels) {
         return { kind: "orderbook", address: m.address, chainId: m.chainId, levels, bids: [{ priceBps: "4300", size: "1000000" }], asks: [], asOf: new Date(clock.now()).toISOString(), source: "engine" };
       },

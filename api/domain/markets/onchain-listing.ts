@@ -2,7 +2,7 @@
  * The seam through which on-chain (LmsrMarket) markets join the catalog, so `/discover/markets` and the detail show
  * one venue with two lanes. The on-chain projection (api/domain/onchain/catalog-sync.ts) calls `upsertOnchainMarket` for
  * each market it sees and again when its state or deadlines move, and `setOnchainActivity` when its prices, volume or
- * trades moved; depth, chart, trades and holders of those markets come from `useMarketDataSource(ctx, "onchain", …)`.
+ * trades moved; depth, chart, trades and holders of those markets come from `Services.marketData.onchain`.
  */
 import type { Database, SqlRunner } from "../../../relayer/db/client";
 import type { MarketState } from "../protocol/market-states";

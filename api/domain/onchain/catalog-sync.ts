@@ -17,8 +17,7 @@ import {
   type OnchainCatalogTrade,
 } from "../markets/onchain-listing";
 import { prices, WAD } from "../../../relayer/pricing/lmsr";
-import { installOnchainDataSource } from "./data-source";
-import { defaultLabels, listOnchainMarkets, onchainRuntime, projectionFreshness, type OnchainMarket } from "./reads";
+import { defaultLabels, listOnchainMarkets, projectionFreshness, type OnchainMarket, type OnchainProjection } from "./reads";
 import { deploymentFile, readDeployment } from "../protocol/deployment";
 import { existsSync } from "node:fs";
 
@@ -33,18 +32,18 @@ function symbolOf(ctx: ServiceContext, token: string): string {
 }
 
 /** One pass: lists or refreshes every projected market. Returns how many it saw. */
-export async function syncOnchainCatalog(ctx: ServiceContext): Promise<number> {
+export async function syncOnchainCatalog(ctx: ServiceContext, projection: OnchainProjection): Promise<number> {
   // Only an indexer of this service's chain may list markets (a Ponder of another chain on PONDER_PORT must not).
-  const freshness = await projectionFreshness(ctx);
+  const freshness = await projectionFreshness(projection);
   if (freshness.cursors[0]?.blockNumber == null) return 0;
   const listed = await onchainCatalogEntries(ctx.db, ctx.config.CHAIN_ID);
   const seen = new Set<string>();
   for (let offset = 0; ; offset += PAGE) {
-    const page = await listOnchainMarkets(ctx, { limit: PAGE, offset });
+    const page = await listOnchainMarkets(projection, { limit: PAGE, offset });
     for (const m of page) {
       if (seen.has(m.address)) continue;
       seen.add(m.address);
-      await syncMarket(ctx, m, listed.get(m.address));
+      await syncMarket(ctx, projection, m, listed.get(m.address));
     }
     if (page.length < PAGE) break;
   }
@@ -60,7 +59,7 @@ const lifecycleOf = (m: OnchainMarket) => ({
 /** Prices as parts per million, floored like the catalog's opening prices. */
 const ppm = (wad: bigint) => Number((wad * 1_000_000n) / WAD);
 
-async function syncMarket(ctx: ServiceContext, m: OnchainMarket, known: OnchainCatalogEntry | undefined): Promise<void> {
+async function syncMarket(ctx: ServiceContext, projection: OnchainProjection, m: OnchainMarket, known: OnchainCatalogEntry | undefined): Promise<void> {
   const life = lifecycleOf(m);
   let entry = known;
   if (!entry || (life.state && (entry.state !== life.state || entry.resolvedAt !== life.resolvedAt || entry.resolvedOutcome !== life.resolvedOutcome))) {
@@ -78,12 +77,12 @@ async function syncMarket(ctx: ServiceContext, m: OnchainMarket, known: OnchainC
     activity.lastTradeAt !== entry.lastTradeAt ||
     activity.lastPricesPpm.some((p, i) => p !== entry.lastPricesPpm[i]);
   if (!moved) return;
-  await setOnchainActivity(ctx.db, ctx.config.CHAIN_ID, m.address, { ...activity, recentTrades: await recentTrades(ctx, m) });
+  await setOnchainActivity(ctx.db, ctx.config.CHAIN_ID, m.address, { ...activity, recentTrades: await recentTrades(ctx, projection, m) });
 }
 
 /** The projection's trades of the last 24 h by the service clock (paged newest first), as catalog trades. */
-async function recentTrades(ctx: ServiceContext, m: OnchainMarket): Promise<OnchainCatalogTrade[]> {
-  const { reader } = onchainRuntime(ctx);
+async function recentTrades(ctx: ServiceContext, projection: OnchainProjection, m: OnchainMarket): Promise<OnchainCatalogTrade[]> {
+  const { reader } = projection;
   const since = Math.floor((ctx.clock.now() - DAY_MS) / 1000);
   const b = BigInt(m.b);
   const out: OnchainCatalogTrade[] = [];
@@ -128,14 +127,13 @@ async function upsert(ctx: ServiceContext, m: OnchainMarket) {
   });
 }
 
-/** Installs the onchain data source and starts the periodic catalog sync; `stop()` ends it. */
-export function startOnchainProjection(ctx: ServiceContext, intervalMs = CATALOG_SYNC_MS): { stop(): void } {
-  installOnchainDataSource(ctx);
+/** Starts the periodic catalog sync from `projection`; `stop()` ends it. */
+export function startOnchainCatalogSync(ctx: ServiceContext, projection: OnchainProjection, intervalMs = CATALOG_SYNC_MS): { stop(): void } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const tick = async () => {
     try {
-      await syncOnchainCatalog(ctx);
+      await syncOnchainCatalog(ctx, projection);
     } catch (err) {
       ctx.log.debug({ err: (err as Error).message }, "onchain catalog sync skipped");
     }

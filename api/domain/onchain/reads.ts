@@ -1,15 +1,16 @@
 /**
  * The on-chain lane's reads, for the discovery routes (api/operations/discover via api/domain/markets) and the trade
  * operations. Everything comes from the Ponder projection through one `ProjectionReader`: Ponder's HTTP routes with
- * the embedded PGlite, the Postgres views schema `indexer_<chainId>` with DATABASE_URL (docs/indexer.md).
+ * the embedded PGlite, the Postgres views schema `indexer_<chainId>` with DATABASE_URL (docs/indexer.md). The
+ * projection is opened once per service (`openOnchainProjection`, `Services.onchain`) and passed to each read:
  *
- *   listOnchainMarkets(ctx, filter)            markets of the LMSR factories, newest first
- *   getOnchainMarket(ctx, address)             one market with prices, or null
- *   onchainDepth(ctx, address, levels?)        LMSR buy ladder per outcome from q/b (relayer/pricing, the contract's math)
- *   onchainChart(ctx, address, window)         OHLC frames of post-trade probabilities
- *   onchainTrades(ctx, address, limit, cursor) trades newest first, with nextCursor
- *   onchainHolders(ctx, address)               holder balances per outcome and open interest
- *   projectionFreshness(ctx)                   indexer cursor vs chain head
+ *   listOnchainMarkets(p, filter)            markets of the LMSR factories, newest first
+ *   getOnchainMarket(p, address)             one market with prices, or null
+ *   onchainDepth(p, address, levels?)        LMSR buy ladder per outcome from q/b (relayer/pricing, the contract's math)
+ *   onchainChart(p, address, window)         OHLC frames of post-trade probabilities
+ *   onchainTrades(p, address, limit, cursor) trades newest first, with nextCursor
+ *   onchainHolders(p, address)               holder balances per outcome and open interest
+ *   projectionFreshness(p)                   indexer cursor vs chain head
  */
 import type { ServiceContext } from "../../context";
 import { CHART_WINDOWS, type ChartWindow } from "../markets/trade-store";
@@ -23,31 +24,25 @@ import { PostgresViewsReader } from "./sql-reader";
 export type { MarketFilter, MarketRow, TradeRow, ProjectionReader } from "./rows";
 export type { ProjectionFreshness } from "./freshness";
 
-interface OnchainRuntime {
+/** The projection of one service: where its rows are read, how fresh they are, and the chain and clock they answer for. */
+export interface OnchainProjection {
   reader: ProjectionReader;
   probe: FreshnessProbe;
+  chainId: number;
+  now(): number;
 }
-const runtimes = new WeakMap<ServiceContext, OnchainRuntime>();
 
 /** The Ponder HTTP base URL of this service's indexer. */
 export function ponderUrlOf(ctx: ServiceContext): string {
   return `http://127.0.0.1:${ctx.config.PONDER_PORT}`;
 }
 
-/** The reader and probe of `ctx`, built on first use; `override` lets a test or a stack pick the reader. */
-export function onchainRuntime(ctx: ServiceContext, override?: Partial<OnchainRuntime>): OnchainRuntime {
-  let rt = runtimes.get(ctx);
-  if (!rt || override) {
-    const reader =
-      override?.reader ??
-      (ctx.config.DATABASE_URL && ctx.db.kind === "postgres"
-        ? new PostgresViewsReader(ctx.db, `indexer_${ctx.config.CHAIN_ID}`)
-        : new PonderHttpReader(ponderUrlOf(ctx)));
-    const probe = override?.probe ?? new FreshnessProbe(ponderUrlOf(ctx), ctx.config.rpcUrl, ctx.config.CHAIN_ID, () => ctx.clock.now());
-    rt = { reader, probe };
-    runtimes.set(ctx, rt);
-  }
-  return rt;
+/** The views schema of the indexer with DATABASE_URL (Postgres), else the indexer's HTTP routes. Opens no connection. */
+export function openOnchainProjection(ctx: ServiceContext): OnchainProjection {
+  const reader =
+    ctx.config.DATABASE_URL && ctx.db.kind === "postgres" ? new PostgresViewsReader(ctx.db, `indexer_${ctx.config.CHAIN_ID}`) : new PonderHttpReader(ponderUrlOf(ctx));
+  const now = () => ctx.clock.now();
+  return { reader, probe: new FreshnessProbe(ponderUrlOf(ctx), ctx.config.rpcUrl, ctx.config.CHAIN_ID, now), chainId: ctx.config.CHAIN_ID, now };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -63,47 +58,47 @@ export interface OnchainMarket extends MarketRow {
   status: "open" | "closed" | "resolved" | "voided";
 }
 
-function enrich(ctx: ServiceContext, m: MarketRow): OnchainMarket {
-  const status = m.state === 1 ? "resolved" : m.state === 2 ? "voided" : Number(m.closeTime) * 1000 <= ctx.clock.now() ? "closed" : "open";
-  return { ...m, chainId: ctx.config.CHAIN_ID, probabilities: prices(stateOf(m)).map(wadToProb), status };
+function enrich(p: OnchainProjection, m: MarketRow): OnchainMarket {
+  const status = m.state === 1 ? "resolved" : m.state === 2 ? "voided" : Number(m.closeTime) * 1000 <= p.now() ? "closed" : "open";
+  return { ...m, chainId: p.chainId, probabilities: prices(stateOf(m)).map(wadToProb), status };
 }
 
-export async function listOnchainMarkets(ctx: ServiceContext, filter: MarketFilter = {}): Promise<OnchainMarket[]> {
-  return (await onchainRuntime(ctx).reader.markets(filter)).map((m) => enrich(ctx, m));
+export async function listOnchainMarkets(p: OnchainProjection, filter: MarketFilter = {}): Promise<OnchainMarket[]> {
+  return (await p.reader.markets(filter)).map((m) => enrich(p, m));
 }
 
-export async function getOnchainMarket(ctx: ServiceContext, address: string): Promise<OnchainMarket | null> {
-  const m = await onchainRuntime(ctx).reader.market(address);
-  return m ? enrich(ctx, m) : null;
+export async function getOnchainMarket(p: OnchainProjection, address: string): Promise<OnchainMarket | null> {
+  const m = await p.reader.market(address);
+  return m ? enrich(p, m) : null;
 }
 
 /** Ladder sizes as fractions of b (per mille); the default 5 levels are 5 %, 10 %, 20 %, 50 %, 100 % of b. */
 export const LADDER_FRACTIONS_PERMILLE = [50n, 100n, 200n, 500n, 1000n, 2000n, 5000n];
 
 /** LMSR buy ladder per outcome: cost (the contract's quoteBuy, rounded up) of buying each size now. */
-export async function onchainDepth(ctx: ServiceContext, address: string, levels = 5, labels?: string[]): Promise<MarketDepth | null> {
-  const m = await onchainRuntime(ctx).reader.market(address);
+export async function onchainDepth(p: OnchainProjection, address: string, levels = 5, labels?: string[]): Promise<MarketDepth | null> {
+  const m = await p.reader.market(address);
   if (!m) return null;
   const state = stateOf(m);
-  const p = prices(state);
+  const probabilities = prices(state);
   const n = Math.min(Math.max(levels, 1), LADDER_FRACTIONS_PERMILLE.length);
   const names = labels ?? defaultLabels(m.outcomeCount);
   return {
     kind: "lmsr",
     address: m.address,
-    chainId: ctx.config.CHAIN_ID,
+    chainId: p.chainId,
     levels: n,
     outcomes: names.map((label, index) => ({
       index,
       label,
-      probability: wadToProb(p[index] ?? 0n),
+      probability: wadToProb(probabilities[index] ?? 0n),
       ladder: LADDER_FRACTIONS_PERMILLE.slice(0, n).map((pm) => {
         const size = (state.b * pm) / 1000n || 1n;
         const cost = quoteBuyShares(state, index, size).cost;
         return { size: size.toString(), cost: cost.toString(), averageProbability: Number((cost * 1_000_000n) / size) / 1_000_000 };
       }),
     })),
-    asOf: iso(ctx.clock.now()),
+    asOf: iso(p.now()),
     source: "onchain",
   };
 }
@@ -131,14 +126,14 @@ function tradeView(m: MarketRow, t: TradeRow, labels: string[]) {
 
 /** Trades newest first. `cursor` is the previous page's `nextCursor` (null on the last page). */
 export async function onchainTrades(
-  ctx: ServiceContext,
+  p: OnchainProjection,
   address: string,
   limit = 50,
   cursor?: string,
   labels?: string[],
 ): Promise<(MarketTrades & { nextCursor: string | null; trades: ReturnType<typeof tradeView>[] }) | null> {
   if (cursor !== undefined && !/^\d+:\d+$/.test(cursor)) throw new RangeError("bad cursor");
-  const { reader } = onchainRuntime(ctx);
+  const { reader } = p;
   const m = await reader.market(address);
   if (!m) return null;
   const n = Math.min(Math.max(limit, 1), 500);
@@ -146,7 +141,7 @@ export async function onchainTrades(
   const last = rows[rows.length - 1];
   return {
     address: m.address,
-    chainId: ctx.config.CHAIN_ID,
+    chainId: p.chainId,
     trades: rows.map((t) => tradeView(m, t, labels ?? defaultLabels(m.outcomeCount))),
     nextCursor: rows.length === n && last ? `${last.blockNumber}:${last.logIndex}` : null,
     source: "onchain",
@@ -154,8 +149,8 @@ export async function onchainTrades(
 }
 
 /** Holder balances per outcome (token id = marketId << 8 | outcome); outstanding = the market's q. */
-export async function onchainHolders(ctx: ServiceContext, address: string, labels?: string[]): Promise<MarketHolders | null> {
-  const { reader } = onchainRuntime(ctx);
+export async function onchainHolders(p: OnchainProjection, address: string, labels?: string[]): Promise<MarketHolders | null> {
+  const { reader } = p;
   const m = await reader.market(address);
   if (!m) return null;
   const rows = await reader.holders(address);
@@ -171,21 +166,21 @@ export async function onchainHolders(ctx: ServiceContext, address: string, label
   }));
   return {
     address: m.address,
-    chainId: ctx.config.CHAIN_ID,
+    chainId: p.chainId,
     outcomes,
     openInterest: m.q.reduce((s, x) => s + BigInt(x), 0n).toString(),
-    asOf: iso(ctx.clock.now()),
+    asOf: iso(p.now()),
     source: "onchain",
   };
 }
 
 /** OHLC frames of post-trade probabilities per outcome over `window` (steps of CHART_WINDOWS). */
-export async function onchainChart(ctx: ServiceContext, address: string, window: ChartWindow, _labels?: string[]): Promise<MarketChart | null> {
-  const { reader } = onchainRuntime(ctx);
+export async function onchainChart(p: OnchainProjection, address: string, window: ChartWindow, _labels?: string[]): Promise<MarketChart | null> {
+  const { reader } = p;
   const m = await reader.market(address);
   if (!m) return null;
   const { span, step } = CHART_WINDOWS[window];
-  const now = ctx.clock.now();
+  const now = p.now();
   const since = span === null ? undefined : Math.floor((now - span) / 1000);
   const rows = (await reader.trades(address, { limit: 5000, since })).reverse();
   const frames = new Map<string, { start: number; outcome: number; open: number; high: number; low: number; close: number; volume: bigint; trades: number }>();
@@ -203,7 +198,7 @@ export async function onchainChart(ctx: ServiceContext, address: string, window:
   const last = rows[rows.length - 1];
   return {
     address: m.address,
-    chainId: ctx.config.CHAIN_ID,
+    chainId: p.chainId,
     window,
     stepMs: step,
     frames: [...frames.values()].map((f) => ({ ...f, start: iso(f.start), volume: f.volume.toString() })),
@@ -212,6 +207,6 @@ export async function onchainChart(ctx: ServiceContext, address: string, window:
   };
 }
 
-export async function projectionFreshness(ctx: ServiceContext): Promise<ProjectionFreshness> {
-  return onchainRuntime(ctx).probe.check();
+export async function projectionFreshness(p: OnchainProjection): Promise<ProjectionFreshness> {
+  return p.probe.check();
 }

@@ -2,7 +2,8 @@
  * PM's on-chain totalSupply for `/discover/token-release`, read through viem from the configured RPC and cached for
  * TOKEN_SUPPLY_CACHE_MS, so the public read costs a chain round trip at most that often. An unreachable chain (or a
  * chain without the deployed token) is remembered for the same time, so a dead RPC does not slow every call; the
- * last good value keeps being served with the instant it was read.
+ * last good value keeps being served with the instant it was read. One reader per service (`Services.tokenSupply`), so
+ * its cache is shared by every call.
  */
 import { createPublicClient, http, type Address, type PublicClient } from "viem";
 import { playMoneyAbi } from "../../../generated/abis";
@@ -46,16 +47,4 @@ export class TokenSupplyReader {
       // Unreachable chain or no token there: keep the last good value (if any) until a later attempt succeeds.
     }
   }
-}
-
-const readers = new WeakMap<object, TokenSupplyReader>();
-
-/** The reader of a running service (one per ServiceContext, so its cache is shared by every call). */
-export function tokenSupplyReader(ctx: { config: { rpcUrl: string }; clock: { now(): number } }): TokenSupplyReader {
-  let r = readers.get(ctx);
-  if (!r) {
-    r = new TokenSupplyReader(ctx.config.rpcUrl, () => ctx.clock.now());
-    readers.set(ctx, r);
-  }
-  return r;
 }

@@ -1,9 +1,8 @@
 /**
  * Trade lanes. An on-chain market (an LmsrMarket in the projection) trades through its collateral's IntentRouter
- * (api/operations/trade, docs/trading-onchain.md). A committed-lane market trades through the exchange engine,
- * which plugs in here with `useCommittedTradeLane(ctx, lane)`; until then its quote/prepare answer 503.
+ * (api/operations/trade, docs/trading-onchain.md). A committed-lane market trades through the exchange engine:
+ * `Services.trading.committed`, built from the venue in `createServices` (api/services.ts).
  */
-import type { ServiceContext } from "../../context";
 import type { KeyPrincipal } from "../auth/principal";
 
 export interface TradeRequest {
@@ -23,14 +22,4 @@ export interface CommittedTradeLane {
   owns(address: string): Promise<boolean>;
   quote(req: TradeRequest, principal: KeyPrincipal): Promise<LaneAnswer>;
   prepare(req: TradeRequest, principal: KeyPrincipal): Promise<LaneAnswer>;
-}
-
-const lanes = new WeakMap<ServiceContext, CommittedTradeLane>();
-
-export function useCommittedTradeLane(ctx: ServiceContext, lane: CommittedTradeLane): void {
-  lanes.set(ctx, lane);
-}
-
-export function committedTradeLane(ctx: ServiceContext): CommittedTradeLane | null {
-  return lanes.get(ctx) ?? null;
 }

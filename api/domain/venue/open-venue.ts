@@ -1,8 +1,9 @@
 /**
  * Opens the committed venue of one service process: the journal-backed exchange (rebuilt from the journal), the
- * batcher that publishes the journal to the CommittedLedger when one is deployed, the demo markets, and every view the
- * API reads from it (fill allowances, order books, LMSR ladders, holders, the catalog's trades, realtime streams,
- * webhooks). The exchange is a single writer: run one service process per database.
+ * batcher that publishes the journal to the CommittedLedger when one is deployed, the trade recorder that copies fills
+ * into the catalog, and the demo markets. The views the API reads from it (fill allowances, order books, LMSR ladders,
+ * holders, the committed trade lane, realtime streams, webhooks) are wired by `createServices` (api/services.ts).
+ * The exchange is a single writer: run one service process per database.
  */
 import { existsSync } from "node:fs";
 import type { Address } from "viem";
@@ -13,18 +14,10 @@ import type { EngineConfig } from "../../../relayer/engine/types";
 import { ALLOWANCE_PERIOD_MS } from "../fills/allowance-source";
 import { deploymentFile, readDeployment } from "../protocol/deployment";
 import type { ServiceContext } from "../../context";
-import type { Services } from "../../services";
 import { ApiError } from "../../platform/errors/api-error";
 import { getMarket } from "../markets/catalog-store";
-import { useMarketDataSource } from "../markets/data-source";
-import { useCommittedTradeLane } from "../trading/lanes";
-import { connectRealtimeSources } from "../../transports/realtime/wire";
-import { ExchangeMarketEvents } from "../../transports/realtime/exchange-market-events";
 import { ledgerAccountFor } from "../../transports/realtime/stream-auth";
 import { AccountOpener } from "./accounts";
-import { engineAllowanceSource } from "./allowance";
-import { committedLane } from "./committed-lane";
-import { engineDataSource } from "./engine-data-source";
 import { createListedMarkets, seedDemoMarkets } from "./seed-markets";
 import { TradeRecorder } from "./trade-recorder";
 import type { Venue, VenueMarket } from "./types";
@@ -42,7 +35,7 @@ export function engineConfigOf(config: ServiceContext["config"]): EngineConfig {
   };
 }
 
-export async function openVenue(ctx: ServiceContext, services: Services, opts: OpenVenueOptions = {}): Promise<Venue> {
+export async function openVenue(ctx: ServiceContext, opts: OpenVenueOptions = {}): Promise<Venue> {
   const { config } = ctx;
   let batcher: Batcher | null = null;
   const exchange = await Exchange.open({
@@ -75,12 +68,6 @@ export async function openVenue(ctx: ServiceContext, services: Services, opts: O
       }
       return { market, marketId: market.marketId };
     };
-
-    services.allowance = engineAllowanceSource(exchange);
-    useMarketDataSource(ctx, "committed", engineDataSource(exchange, () => ctx.clock.now()));
-    useCommittedTradeLane(ctx, committedLane({ exchange, marketAt, accountOf }));
-    const marketEvents = new ExchangeMarketEvents(exchange, () => ctx.clock.now());
-    closers.unshift(connectRealtimeSources(ctx, services, { reports: exchange, market: marketEvents }));
 
     return {
       exchange,

@@ -1,14 +1,14 @@
 /**
  * The committed-lane venue as the API sees it: the journal-backed exchange, the engine account of each agent and the
- * engine market behind each catalog address. Built once in `startService` (api/domain/venue/open-venue.ts) and shared through
- * `Services.venue`; operations never build their own.
+ * engine market behind each catalog address. Opened once by `createServices` (api/services.ts, with
+ * api/domain/venue/open-venue.ts) before the app is built, and shared through `Services.venue`; operations never build
+ * their own.
  */
 import type { Address } from "viem";
 import type { Exchange } from "../../../relayer/exchange/exchange";
 import type { Batcher } from "../../../relayer/batcher";
 import type { KeyPrincipal } from "../auth/principal";
 import type { CatalogMarket } from "../markets/catalog-types";
-import { ApiError } from "../../platform/errors/api-error";
 
 export interface VenueMarket {
   market: CatalogMarket;
@@ -31,10 +31,4 @@ export interface Venue {
   /** A committed-lane market by catalog address; ApiError MARKET_NOT_FOUND otherwise. */
   marketAt(address: string): Promise<VenueMarket>;
   close(): Promise<void>;
-}
-
-/** The venue of a running service; SERVICE_UNAVAILABLE before it is open (or in a process without one). */
-export function venueOf(services: { venue: Venue | null }): Venue {
-  if (!services.venue) throw new ApiError("SERVICE_UNAVAILABLE", "the committed venue is not open", {}, { "Retry-After": "5" });
-  return services.venue;
 }

@@ -32,7 +32,7 @@ export const postMarketComment = defineOperation({
   response: commentSchema,
   mcpTool: "svc_post_market_comment",
   async handler(ctx, { params, query, body }, call) {
-    const p = call.principal!;
+    const p = call.principal;
     if (!p.walletAddress) throw new ApiError("WALLET_REQUIRED", "commenting needs a bound wallet: bind one with POST /agents/me/bind-wallet");
     const text = checkCommentText(body.text);
     const m = await requireMarket(ctx, params.address, query.chainId);

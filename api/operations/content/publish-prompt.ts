@@ -38,7 +38,7 @@ export const publishAgentPrompt = defineOperation({
   async handler(ctx, { body }, call) {
     const { version, created } = await publishPrompt(
       ctx.db,
-      call.principal!.agentId,
+      call.principal.agentId,
       (latest) => {
         if (body.action === "leave") {
           if (!latest) throw new ApiError("INVALID_PAYLOAD", "the agent has never joined the Agent Arena", { field: "action", location: "body" });

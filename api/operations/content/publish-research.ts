@@ -50,7 +50,7 @@ export const publishResearch = defineOperation({
   response: researchNoteSchema.extend({ created: z.boolean().describe("true: a new note (201); false: an update (200)") }),
   mcpTool: "svc_publish_research",
   async handler(ctx, { body }, call) {
-    const agentId = call.principal!.agentId;
+    const agentId = call.principal.agentId;
     if (!(await isResearchProducer(ctx.db, agentId))) {
       throw new ApiError("FORBIDDEN", "publishing research needs the research-producer grant, which an operator gives", { reason: "RESEARCH_PRODUCER_REQUIRED" });
     }

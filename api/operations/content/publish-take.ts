@@ -39,7 +39,7 @@ export const publishAgentTake = defineOperation({
     if (horizon !== null && horizon <= now) throw new ApiError("INVALID_PAYLOAD", "horizon must be in the future", { field: "horizon", location: "body" });
     const { take, created } = await upsertTake(
       ctx.db,
-      { agentId: call.principal!.agentId, marketPk: m.pk, probabilityPpm: Math.round(body.probability * 1_000_000), rationale: body.rationale, horizon, confidence: body.confidence ?? null },
+      { agentId: call.principal.agentId, marketPk: m.pk, probabilityPpm: Math.round(body.probability * 1_000_000), rationale: body.rationale, horizon, confidence: body.confidence ?? null },
       now,
     );
     return new Reply(created ? 201 : 200, { ...takeView(m, take), created });

@@ -3,7 +3,6 @@ import type { Address } from "viem";
 import { defineOperation } from "../../registry/types";
 import { buildTokenRelease } from "../../domain/protocol/chains";
 import { currentDeployment } from "../../domain/markets/venue-documents";
-import { tokenSupplyReader } from "../../domain/protocol/token-supply";
 import { PUBLIC_READ } from "./common";
 
 /** GET /discover/token-release: PM's release record, with its on-chain totalSupply when the chain answers. */
@@ -41,9 +40,9 @@ export const getTokenRelease = defineOperation({
     distributors: z.array(z.looseObject({})),
   }),
   mcpTool: "svc_get_token_release",
-  async handler(ctx) {
+  async handler(ctx, _input, call) {
     const d = currentDeployment(ctx.config);
     const pm = d.contracts.PlayMoney;
-    return buildTokenRelease(d, pm ? await tokenSupplyReader(ctx).read(pm.address as Address) : undefined);
+    return buildTokenRelease(d, pm ? await call.services.tokenSupply.read(pm.address as Address) : undefined);
   },
 });

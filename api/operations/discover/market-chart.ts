@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { chartSchema, marketDataSourceFor } from "../../domain/markets/data-source";
+import { chartSchema } from "../../domain/markets/data-source";
 import { addressParams, chainIdQuery, PUBLIC_READ, requireMarket } from "./common";
 
 /** GET /discover/markets/{address}/chart: price frames of a window (1H, 1D, 1W, ALL) and the latest prices. */
@@ -14,8 +14,8 @@ export const marketChart = defineOperation({
   request: { params: addressParams, query: z.strictObject({ chainId: chainIdQuery.optional(), window: z.enum(["1H", "1D", "1W", "ALL"]).default("ALL") }) },
   response: chartSchema,
   mcpTool: "svc_get_market_chart",
-  async handler(ctx, { params, query }) {
+  async handler(ctx, { params, query }, call) {
     const m = await requireMarket(ctx, params.address, query.chainId);
-    return marketDataSourceFor(ctx, m).chart(m, query.window);
+    return call.services.marketData[m.settlement].chart(m, query.window);
   },
 });

@@ -1,5 +1,5 @@
 import { defineOperation } from "../../registry/types";
-import { depthSchema, marketDataSourceFor } from "../../domain/markets/data-source";
+import { depthSchema } from "../../domain/markets/data-source";
 import { addressParams, marketChainQuery, PUBLIC_READ, requireMarket } from "./common";
 
 /** GET /discover/markets/{address}/depth: 5 levels, LMSR buy ladder or live order book, discriminated by `kind`. */
@@ -13,8 +13,8 @@ export const marketDepth = defineOperation({
   request: { params: addressParams, query: marketChainQuery },
   response: depthSchema,
   mcpTool: "svc_get_market_depth",
-  async handler(ctx, { params, query }) {
+  async handler(ctx, { params, query }, call) {
     const m = await requireMarket(ctx, params.address, query.chainId);
-    return marketDataSourceFor(ctx, m).depth(m, 5);
+    return call.services.marketData[m.settlement].depth(m, 5);
   },
 });

@@ -1,5 +1,5 @@
 import { defineOperation } from "../../registry/types";
-import { holdersSchema, marketDataSourceFor } from "../../domain/markets/data-source";
+import { holdersSchema } from "../../domain/markets/data-source";
 import { addressParams, marketChainQuery, PUBLIC_READ, requireMarket } from "./common";
 
 /** GET /discover/markets/{address}/holders: holder distribution per outcome and open interest. */
@@ -13,8 +13,8 @@ export const marketHolders = defineOperation({
   request: { params: addressParams, query: marketChainQuery },
   response: holdersSchema,
   mcpTool: "svc_get_market_holders",
-  async handler(ctx, { params, query }) {
+  async handler(ctx, { params, query }, call) {
     const m = await requireMarket(ctx, params.address, query.chainId);
-    return marketDataSourceFor(ctx, m).holders(m);
+    return call.services.marketData[m.settlement].holders(m);
   },
 });

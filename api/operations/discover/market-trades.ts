@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { marketDataSourceFor, tradesSchema } from "../../domain/markets/data-source";
+import { tradesSchema } from "../../domain/markets/data-source";
 import { addressParams, chainIdQuery, PUBLIC_READ, requireMarket } from "./common";
 
 /** GET /discover/markets/{address}/trades: recent trades, newest first. */
@@ -14,8 +14,8 @@ export const marketTrades = defineOperation({
   request: { params: addressParams, query: z.strictObject({ chainId: chainIdQuery.optional(), limit: z.coerce.number().int().min(1).max(100).default(20) }) },
   response: tradesSchema,
   mcpTool: "svc_get_market_trades",
-  async handler(ctx, { params, query }) {
+  async handler(ctx, { params, query }, call) {
     const m = await requireMarket(ctx, params.address, query.chainId);
-    return marketDataSourceFor(ctx, m).trades(m, query.limit);
+    return call.services.marketData[m.settlement].trades(m, query.limit);
   },
 });

@@ -18,7 +18,7 @@ export const getProjectionHealth = defineOperation({
   request: {},
   response: projectionFreshnessSchema,
   mcpTool: "svc_get_projection_health",
-  async handler(ctx) {
-    return projectionFreshness(ctx);
+  async handler(_ctx, _input, call) {
+    return projectionFreshness(call.services.onchain);
   },
 });

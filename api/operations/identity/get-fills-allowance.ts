@@ -21,7 +21,7 @@ export const getFillAllowance = defineOperation({
   errors: ["AGENT_NOT_FOUND", "WALLET_REQUIRED"],
   mcpTool: "svc_get_fill_allowance",
   async handler(ctx, _input, call) {
-    const fills = await fillsOf(ctx, call, await agentOf(ctx, call.principal!));
+    const fills = await fillsOf(ctx, call, await agentOf(ctx, call.principal));
     if (!fills) throw new ApiError("WALLET_REQUIRED", "fill allowances belong to wallets: bind one with POST /agents/me/bind-wallet");
     return fills;
   },

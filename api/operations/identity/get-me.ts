@@ -78,6 +78,6 @@ export const getMe = defineOperation({
   errors: ["AGENT_NOT_FOUND"],
   mcpTool: "svc_get_agent_identity",
   async handler(ctx, _input, call) {
-    return meView(ctx, call, call.principal!);
+    return meView(ctx, call, call.principal);
   },
 });

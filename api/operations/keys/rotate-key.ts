@@ -28,7 +28,7 @@ export const rotateKey = defineOperation({
   // without a bound wallet rotate over REST (docs/mcp.md).
   walletProof: true,
   async handler(ctx, { params }, call) {
-    const p = call.principal!;
+    const p = call.principal;
     const now = ctx.clock.now();
     const fresh = await ctx.db.transaction(async (tx) => {
       if (!(await revokeKey(tx, p.agentId, params.keyId, now))) throw new ApiError("NOT_FOUND", `the agent has no live key ${params.keyId}`, { field: "keyId" });

@@ -16,7 +16,7 @@ export const cancelAllOrders = defineOperation({
   response: z.object({ cancelled: z.array(z.string()) }),
   mcpTool: "svc_cancel_all_orders",
   async handler(_ctx, { body }, call) {
-    const { venue, account } = await venueAndAccount(call.services, call.principal!);
+    const { venue, account } = await venueAndAccount(call.services, call.principal);
     const marketId = body.market === undefined ? undefined : (await venue.marketAt(body.market)).marketId;
     const applied = await venue.exchange.submit({ type: "cancelAll", account, ...(marketId !== undefined ? { marketId } : {}) });
     return { cancelled: (applied.result as { cancelled: string[] }).cancelled };

@@ -23,7 +23,7 @@ export const cancelOrder = defineOperation({
   response: z.object({ order: orderResultSchema }),
   mcpTool: "svc_cancel_order",
   async handler(_ctx, { body }, call) {
-    const { venue, account } = await venueAndAccount(call.services, call.principal!);
+    const { venue, account } = await venueAndAccount(call.services, call.principal);
     // Look-up and submit run in one turn of the event loop: no other command can change the order in between.
     const view = ownOrder(venue, account, body);
     if (!isResting(view)) {

@@ -7,7 +7,6 @@ import { EngineRejection, type Applied, type AllowanceView, type Command, type O
 import { ApiError } from "../../platform/errors/api-error";
 import type { KeyPrincipal } from "../../domain/auth/principal";
 import type { Services } from "../../services";
-import { venueOf } from "../../domain/venue/types";
 import type { Venue, VenueMarket } from "../../domain/venue/types";
 import type { OrderInput } from "./schemas";
 import { TRADE_EXECUTE_ACCESS } from "../../registry/types";
@@ -30,7 +29,7 @@ export const FILLS_REMAINING_HEADER = "X-Fills-Remaining";
 
 /** The venue and the caller's engine account (opened with its starting grant on first use). */
 export async function venueAndAccount(services: Services, principal: KeyPrincipal): Promise<{ venue: Venue; account: Address }> {
-  const venue = venueOf(services);
+  const { venue } = services;
   return { venue, account: await venue.accountOf(principal) };
 }
 

@@ -33,7 +33,7 @@ export const confirmOrderCancel = defineOperation({
   }),
   mcpTool: "svc_confirm_order_cancel",
   async handler(ctx, { body }, call) {
-    const { venue, account } = await venueAndAccount(call.services, call.principal!);
+    const { venue, account } = await venueAndAccount(call.services, call.principal);
     const view = ownOrder(venue, account, body);
     if (isResting(view)) {
       throw new ApiError("CONFLICT", `order ${view.orderId} is still ${view.status}: cancel it first (POST /orderbook/cancel-order)`, { reason: "ORDER_STILL_OPEN", orderId: view.orderId, orderStatus: view.status, order: orderResult(view) });

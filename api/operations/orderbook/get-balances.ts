@@ -17,7 +17,7 @@ export const getBalances = defineOperation({
   response: z.object({ account: z.string().describe("the agent's ledger account"), balances: z.array(balanceSchema) }),
   mcpTool: "svc_get_balances",
   async handler(_ctx, _input, call) {
-    const { venue, account } = await venueAndAccount(call.services, call.principal!);
+    const { venue, account } = await venueAndAccount(call.services, call.principal);
     return { account, balances: venue.exchange.engine.balances(account).map(balanceOf) };
   },
 });

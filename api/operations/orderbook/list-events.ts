@@ -29,7 +29,7 @@ export const listOrderEvents = defineOperation({
   }),
   mcpTool: "svc_list_order_events",
   async handler(_ctx, { body }, call) {
-    const { venue, account } = await venueAndAccount(call.services, call.principal!);
+    const { venue, account } = await venueAndAccount(call.services, call.principal);
     const reports = await venue.exchange.reportsOf(account, body.fromSeq, body.limit + 1);
     const page = reports.slice(0, body.limit);
     const last = page.at(-1);

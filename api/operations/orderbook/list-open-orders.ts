@@ -17,7 +17,7 @@ export const listOpenOrders = defineOperation({
   response: z.object({ orders: z.array(orderResultSchema) }),
   mcpTool: "svc_list_open_orders",
   async handler(_ctx, { query }, call) {
-    const { venue, account } = await venueAndAccount(call.services, call.principal!);
+    const { venue, account } = await venueAndAccount(call.services, call.principal);
     const marketId = query.market === undefined ? undefined : (await venue.marketAt(query.market)).marketId;
     return { orders: venue.exchange.engine.openOrders(account, marketId).map((v) => orderResult(v)) };
   },

@@ -43,8 +43,8 @@ export const placeLimitOrder = defineOperation({
   },
 });
 
-async function place(ctx: ServiceContext, body: { market: string; batch: boolean; orders: OrderInput[] }, call: CallContext): Promise<Reply<z.input<typeof placementSchema>>> {
-  const { venue, account } = await venueAndAccount(call.services, call.principal!);
+async function place(ctx: ServiceContext, body: { market: string; batch: boolean; orders: OrderInput[] }, call: CallContext<"api-key-execute">): Promise<Reply<z.input<typeof placementSchema>>> {
+  const { venue, account } = await venueAndAccount(call.services, call.principal);
   const { marketId } = await orderbookMarketAt(venue, body.market);
   const specs = body.orders.map(toSpec);
   const applied = body.batch

@@ -21,7 +21,7 @@ export const replaceQuotes = defineOperation({
   response: placementSchema.extend({ cancelled: z.array(z.string()).describe("ids of the orders this call cancelled") }),
   mcpTool: "svc_replace_quotes",
   async handler(ctx, { body }, call) {
-    const { venue, account } = await venueAndAccount(call.services, call.principal!);
+    const { venue, account } = await venueAndAccount(call.services, call.principal);
     const { marketId } = await orderbookMarketAt(venue, body.market);
     const applied = await submitPlacement(venue, { type: "replaceQuotes", account, marketId, orders: body.orders.map(toSpec) });
     const r = applied.result as { cancelled: string[]; orders: OrderView[] };

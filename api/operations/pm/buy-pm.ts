@@ -1,9 +1,7 @@
 import { defineOperation, Reply, TRADE_EXECUTE_ACCESS } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
-import { venueOf } from "../../domain/venue/types";
 import { exactRequirements } from "../../domain/pm/x402/exact-evm";
 import { decodePayment, paymentHeaderOf, paymentResponseHeader, PAYMENT_RESPONSE_HEADER } from "../../domain/pm/x402/headers";
-import { x402Runtime } from "../../domain/pm/x402/runtime";
 import { bundleOf, PM_BUNDLES, usdcPrice } from "../../domain/pm/bundles";
 import { buyBundle, paymentRequired, PM_BUY_PATH } from "./purchase";
 import { pmPurchaseBody, pmPurchaseResponse } from "./schemas";
@@ -27,13 +25,13 @@ export const buyPm = defineOperation({
   response: pmPurchaseResponse,
   mcpTool: null,
   async handler(ctx, { body }, call) {
-    if (!call.principal!.walletAddress) throw new ApiError("WALLET_REQUIRED", "PM is credited to a wallet's ledger account: bind one with POST /agents/me/bind-wallet");
+    if (!call.principal.walletAddress) throw new ApiError("WALLET_REQUIRED", "PM is credited to a wallet's ledger account: bind one with POST /agents/me/bind-wallet");
     const bundle = bundleOf(BigInt(body.pm));
     if (!bundle) {
       throw new ApiError("PURCHASE_NOT_A_BUNDLE", `${body.pm} PM is not a bundle; buy one of ${PM_BUNDLES.map((b) => b.pm).join(", ")} PM (GET /pm/bundles)`, { bundles: PM_BUNDLES.map((b) => b.pm) });
     }
-    const venue = venueOf(call.services);
-    const rt = x402Runtime(ctx);
+    const { venue } = call.services;
+    const rt = call.services.x402();
     const requirements = exactRequirements({ chainId: rt.chainId, asset: rt.asset, payTo: rt.payTo, amount: usdcPrice(bundle), domain: await rt.domain() });
     const raw = paymentHeaderOf(call.header);
     if (raw === undefined) {

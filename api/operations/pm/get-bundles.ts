@@ -3,7 +3,6 @@ import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
 import { X402_VERSION } from "../../domain/pm/x402/headers";
 import { networkOf } from "../../domain/pm/x402/exact-evm";
-import { x402Runtime } from "../../domain/pm/x402/runtime";
 import { bundleView, PM_BUNDLES, PM_PER_FILL } from "../../domain/pm/bundles";
 import { pmBundlesResponse } from "./schemas";
 
@@ -24,10 +23,10 @@ export const listPmBundles = defineOperation({
   request: { query: z.strictObject({}) },
   response: pmBundlesResponse,
   mcpTool: "svc_list_pm_bundles",
-  async handler(ctx) {
+  async handler(_ctx, _input, call) {
     let payment = null;
     try {
-      const rt = x402Runtime(ctx);
+      const rt = call.services.x402();
       payment = { protocol: "x402" as const, x402Version: X402_VERSION, scheme: "exact" as const, network: networkOf(rt.chainId), asset: rt.asset, payTo: rt.payTo, decimals: 6 };
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "SERVICE_UNAVAILABLE")) throw err;

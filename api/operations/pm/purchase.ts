@@ -58,12 +58,12 @@ async function exclusively<T>(id: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function buyBundle(ctx: ServiceContext, call: CallContext, venue: Venue, rt: X402Runtime, bundle: PmBundle, requirements: PaymentRequirements, payment: PaymentPayload): Promise<Paid> {
+export async function buyBundle(ctx: ServiceContext, call: CallContext<"api-key-execute">, venue: Venue, rt: X402Runtime, bundle: PmBundle, requirements: PaymentRequirements, payment: PaymentPayload): Promise<Paid> {
   const parsed = exactEip3009PayloadSchema.safeParse(payment.payload);
   if (!parsed.success) throw paymentRequired(call, requirements, "the payment is refused", { reason: "invalid_exact_evm_failed_to_parse_signature", message: "payload must be {signature, authorization{from,to,value,validAfter,validBefore,nonce}}" });
   const auth = parsed.data.authorization;
   const key = { chainId: rt.chainId, asset: rt.asset.toLowerCase(), payer: auth.from.toLowerCase(), nonce: auth.nonce.toLowerCase() };
-  const principal = call.principal!;
+  const principal = call.principal;
   const nonceUsed = () => paymentRequired(call, requirements, "the payment is refused", { reason: "invalid_exact_evm_nonce_already_used", message: `nonce ${key.nonce} of ${key.payer} already paid for a purchase; sign a new authorization` });
 
   let row = await findPurchase(ctx.db, key);

@@ -27,7 +27,7 @@ export const bindEmail = defineOperation({
   errors: ["AGENT_NOT_FOUND", "CONFLICT", "EMAIL_ALREADY_REGISTERED"],
   mcpTool: null,
   async handler(ctx, { body }, call) {
-    const row = await agentOf(ctx, call.principal!);
+    const row = await agentOf(ctx, call.principal);
     const email = body.email.toLowerCase();
     if (row.email_verified && row.email === email) throw new ApiError("CONFLICT", "this email is already bound and verified", { reason: "ALREADY_VERIFIED" });
     if (row.email_verified && row.email) throw new ApiError("CONFLICT", "this agent already has a verified email", { reason: "EMAIL_ALREADY_BOUND" });

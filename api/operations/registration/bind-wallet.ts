@@ -26,7 +26,7 @@ export const bindWallet = defineOperation({
   errors: ["WALLET_AUTH_INVALID", "WALLET_ADDRESS_MISMATCH", "AGENT_NOT_FOUND", "AGENT_ALREADY_EXISTS", "CONFLICT"],
   mcpTool: null,
   async handler(ctx, { body }, call) {
-    const p = call.principal!;
+    const p = call.principal;
     const now = ctx.clock.now();
     return ctx.db.transaction(async (tx) => {
       const row = await agentById(tx, p.agentId);

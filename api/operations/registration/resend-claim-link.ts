@@ -26,7 +26,7 @@ export const resendClaimLink = defineOperation({
   mcpTool: null,
   async handler(ctx, _input, call) {
     requireClaimOpen(ctx);
-    const row = await agentOf(ctx, call.principal!);
+    const row = await agentOf(ctx, call.principal);
     if (row.registration_path !== "claim" || !row.owner_email) throw new ApiError("CONFLICT", "this agent was not registered on the claimed-agent path", { reason: "NOT_A_CLAIMED_AGENT" });
     if (row.claimed_at !== null) throw new ApiError("CONFLICT", "this agent is already claimed", { reason: "ALREADY_CLAIMED" });
     const link = await createLink(ctx.db, row.id, "claim", row.owner_email, ctx.clock.now());

@@ -1,10 +1,11 @@
 /** Shared request schemas and lane dispatch of the trade operations (docs/trading-onchain.md). */
 import { z } from "zod";
 import type { ServiceContext } from "../../context";
+import type { Services } from "../../services";
 import { ApiError } from "../../platform/errors/api-error";
 import { getMarket } from "../../domain/markets/catalog-store";
 import { TRADE_DEFAULTS } from "../../domain/trading/trade-defaults";
-import { committedTradeLane, type CommittedTradeLane, type TradeRequest } from "../../domain/trading/lanes";
+import type { CommittedTradeLane, TradeRequest } from "../../domain/trading/lanes";
 import type { OnchainMarket } from "../../domain/onchain/reads";
 import { onchainMarketOrNull } from "./onchain-lane";
 
@@ -25,14 +26,14 @@ export type Lane = { lane: "onchain"; market: OnchainMarket } | { lane: "committ
  * committed when the catalog lists the address on the committed lane (a local read, so PM trading never waits on the
  * projection); onchain when the projection knows it; else 404.
  */
-export async function laneOf(ctx: ServiceContext, address: string): Promise<Lane> {
+export async function laneOf(ctx: ServiceContext, services: Services, address: string): Promise<Lane> {
   const listed = await getMarket(ctx.db, ctx.config.CHAIN_ID, address, ctx.clock.now());
   if (listed?.settlement === "committed") {
-    const impl = committedTradeLane(ctx);
-    if (impl && (await impl.owns(address))) return { lane: "committed", impl };
+    const impl = services.trading.committed;
+    if (await impl.owns(address)) return { lane: "committed", impl };
     throw new ApiError("SERVICE_UNAVAILABLE", "committed-lane trading is not available on this instance", { lane: "committed" }, { "Retry-After": "30" });
   }
-  const m = await onchainMarketOrNull(ctx, address);
+  const m = await onchainMarketOrNull(services.onchain, address);
   if (m) return { lane: "onchain", market: m };
   throw new ApiError("MARKET_NOT_FOUND", `no tradable market at ${address}`);
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
-import { onchainRuntime } from "../../domain/onchain/reads";
+import type { IntentExecutionRow } from "../../domain/onchain/rows";
 import { loadIntent } from "./intent-store";
 
 /** GET /trade/intent/{digest}: a prepared intent, its submission and its execution as the indexer projected it. */
@@ -23,11 +23,11 @@ export const getTradeIntent = defineOperation({
   mcpTool: "svc_get_trade_intent",
   async handler(ctx, { params }, call) {
     const stored = await loadIntent(ctx.db, params.digest);
-    if (!stored || stored.agentId !== call.principal!.agentId) throw new ApiError("NOT_FOUND", `no intent ${params.digest} of this agent`);
-    let executions: Awaited<ReturnType<ReturnType<typeof onchainRuntime>["reader"]["intentExecutions"]>> = [];
+    if (!stored || stored.agentId !== call.principal.agentId) throw new ApiError("NOT_FOUND", `no intent ${params.digest} of this agent`);
+    let executions: IntentExecutionRow[] = [];
     let projection: "ok" | "unreachable" = "ok";
     try {
-      executions = await onchainRuntime(ctx).reader.intentExecutions(stored.digest);
+      executions = await call.services.onchain.reader.intentExecutions(stored.digest);
     } catch {
       projection = "unreachable";
     }

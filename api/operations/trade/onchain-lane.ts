@@ -10,7 +10,7 @@ import type { ServiceContext } from "../../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { approvalRecipes } from "../../domain/protocol/chains";
 import { deploymentFile, readDeployment, type Deployment } from "../../domain/protocol/deployment";
-import { getOnchainMarket, type OnchainMarket } from "../../domain/onchain/reads";
+import { getOnchainMarket, type OnchainMarket, type OnchainProjection } from "../../domain/onchain/reads";
 import { intentRouterAbi, lmsrMarketAbi, outcomeTokenAbi, testUSDCAbi } from "../../../generated/abis";
 import { quoteBuyShares, quoteSell, slippageLimit, WAD } from "../../../relayer/pricing/lmsr";
 import { TRADE_DEFAULTS } from "../../domain/trading/trade-defaults";
@@ -33,42 +33,40 @@ export const TRADE_INTENT_TYPES = {
   ],
 } as const;
 
-interface Runtime {
+/** The deployment and chain clients of the on-chain lane. */
+export interface OnchainLaneClients {
   deployment: Deployment;
   client: ReturnType<typeof createPublicClient>;
   wallet: ReturnType<typeof createWalletClient>;
   /** Operator sends are serialised so their nonces never collide. */
   sendChain: Promise<unknown>;
 }
-const runtimes = new WeakMap<ServiceContext, Runtime>();
+/** The lane's clients as `Services.trading.onchain` holds them: opened on first use (the deployment may come later). */
+export type OnchainLaneRuntime = () => OnchainLaneClients;
 
-function runtime(ctx: ServiceContext): Runtime {
-  let rt = runtimes.get(ctx);
-  if (!rt) {
-    const deployment = readDeployment(deploymentFile(ctx.config.CHAIN_ID));
-    const chain = rpcChain(ctx.config.CHAIN_ID, ctx.config.rpcUrl);
-    const transport = http(ctx.config.rpcUrl);
-    rt = {
-      deployment,
-      client: createPublicClient({ chain, transport }),
-      wallet: createWalletClient({ chain, transport, account: privateKeyToAccount(ctx.config.OPERATOR_PRIVATE_KEY as Hex) }),
-      sendChain: Promise.resolve(),
-    };
-    runtimes.set(ctx, rt);
-  }
-  return rt;
+/** Reads deployments/<chainId>.json and builds the clients; throws while the file is missing. */
+export function openOnchainLaneClients(config: ServiceContext["config"]): OnchainLaneClients {
+  const deployment = readDeployment(deploymentFile(config.CHAIN_ID));
+  const chain = rpcChain(config.CHAIN_ID, config.rpcUrl);
+  const transport = http(config.rpcUrl);
+  return {
+    deployment,
+    client: createPublicClient({ chain, transport }),
+    wallet: createWalletClient({ chain, transport, account: privateKeyToAccount(config.OPERATOR_PRIVATE_KEY as Hex) }),
+    sendChain: Promise.resolve(),
+  };
 }
 
-export async function onchainMarketOrNull(ctx: ServiceContext, address: string): Promise<OnchainMarket | null> {
+export async function onchainMarketOrNull(projection: OnchainProjection, address: string): Promise<OnchainMarket | null> {
   try {
-    return await getOnchainMarket(ctx, address);
+    return await getOnchainMarket(projection, address);
   } catch (err) {
     throw new ApiError("SERVICE_UNAVAILABLE", `the on-chain projection is unreachable: ${(err as Error).message}`, {}, { "Retry-After": "2" }, { cause: err });
   }
 }
 
-function collateralOf(ctx: ServiceContext, m: OnchainMarket) {
-  const c = runtime(ctx).deployment.collaterals.find((x) => x.token.toLowerCase() === m.collateral.toLowerCase());
+function collateralOf(runtime: OnchainLaneRuntime, m: OnchainMarket) {
+  const c = runtime().deployment.collaterals.find((x) => x.token.toLowerCase() === m.collateral.toLowerCase());
   if (!c) throw new ApiError("CONFLICT", `market ${m.address} uses a collateral without a router`);
   return c;
 }
@@ -93,10 +91,10 @@ export interface OnchainQuote {
   recommendedRefreshMs: number;
 }
 
-export async function quoteOnchain(ctx: ServiceContext, m: OnchainMarket, req: TradeRequest): Promise<OnchainQuote> {
+export async function quoteOnchain(ctx: ServiceContext, runtime: OnchainLaneRuntime, m: OnchainMarket, req: TradeRequest): Promise<OnchainQuote> {
   if (req.outcome >= m.outcomeCount) throw new ApiError("INVALID_PAYLOAD", `outcome must be below ${m.outcomeCount}`, { field: "outcome" });
   if (m.status !== "open") throw new ApiError("MARKET_CLOSED", `market ${m.address} is ${m.status}`);
-  const rt = runtime(ctx);
+  const rt = runtime();
   const q = (await rt.client.readContract({ address: m.address as Address, abi: lmsrMarketAbi, functionName: "outstanding" })) as readonly bigint[];
   const state = { b: BigInt(m.b), q: [...q] };
   let amount: bigint;
@@ -108,7 +106,7 @@ export async function quoteOnchain(ctx: ServiceContext, m: OnchainMarket, req: T
   } catch (err) {
     throw new ApiError("INVALID_PAYLOAD", (err as Error).message, { field: "shares" });
   }
-  const c = collateralOf(ctx, m);
+  const c = collateralOf(runtime, m);
   return {
     lane: "onchain",
     market: m.address,
@@ -129,9 +127,9 @@ export async function quoteOnchain(ctx: ServiceContext, m: OnchainMarket, req: T
 }
 
 /** 409 CONFLICT with the approval recipes when the trader has not approved the router for this trade. */
-export async function checkApprovals(ctx: ServiceContext, m: OnchainMarket, trader: Address, quote: OnchainQuote): Promise<void> {
-  const rt = runtime(ctx);
-  const c = collateralOf(ctx, m);
+export async function checkApprovals(runtime: OnchainLaneRuntime, m: OnchainMarket, trader: Address, quote: OnchainQuote): Promise<void> {
+  const rt = runtime();
+  const c = collateralOf(runtime, m);
   const router = c.router as Address;
   if (quote.side === "buy") {
     const allowance = (await rt.client.readContract({ address: c.token as Address, abi: testUSDCAbi, functionName: "allowance", args: [trader, router] })) as bigint;
@@ -166,8 +164,8 @@ export interface PreparedIntent {
   expiresAt: string;
 }
 
-export function buildIntent(ctx: ServiceContext, m: OnchainMarket, trader: Address, quote: OnchainQuote): PreparedIntent {
-  const router = collateralOf(ctx, m).router as Address;
+export function buildIntent(ctx: ServiceContext, runtime: OnchainLaneRuntime, m: OnchainMarket, trader: Address, quote: OnchainQuote): PreparedIntent {
+  const router = collateralOf(runtime, m).router as Address;
   const deadline = BigInt(Math.floor(ctx.clock.now() / 1000) + INTENT_TTL_SECONDS);
   const nonce = BigInt(`0x${randomBytes(16).toString("hex")}`);
   const domain = { name: "IntentRouter", version: "1", chainId: ctx.config.CHAIN_ID, verifyingContract: router } as const;
@@ -205,8 +203,8 @@ export async function signatureMatches(ctx: ServiceContext, router: Address, int
 }
 
 /** Sends executeTradeIntent with the operator key and waits for the receipt. */
-export async function relayIntent(ctx: ServiceContext, router: Address, intent: PreparedIntent["intent"], signature: Hex): Promise<{ txHash: Hex; status: "success" | "reverted"; blockNumber: bigint }> {
-  const rt = runtime(ctx);
+export async function relayIntent(runtime: OnchainLaneRuntime, router: Address, intent: PreparedIntent["intent"], signature: Hex): Promise<{ txHash: Hex; status: "success" | "reverted"; blockNumber: bigint }> {
+  const rt = runtime();
   const run = rt.sendChain.then(async () => {
     const { request } = await rt.client.simulateContract({ account: rt.wallet.account!, address: router, abi: intentRouterAbi, functionName: "executeTradeIntent", args: [intentArgs(intent), signature] });
     return rt.wallet.writeContract(request);

@@ -38,8 +38,8 @@ export const prepareTrade = defineOperation({
   mcpTool: "svc_prepare_trade",
   async handler(ctx, { body }, call) {
     const req = toRequest(body);
-    const p = call.principal!;
-    const lane = await laneOf(ctx, req.market);
+    const p = call.principal;
+    const lane = await laneOf(ctx, call.services, req.market);
     const bounds: PrepareBounds = {
       limitPriceBps: body.limitPriceBps === undefined ? undefined : Number(body.limitPriceBps),
       maxCost: body.maxCost === undefined ? undefined : BigInt(body.maxCost),
@@ -53,9 +53,10 @@ export const prepareTrade = defineOperation({
     if (p.walletAddress && trader !== p.walletAddress.toLowerCase()) {
       throw new ApiError("INVALID_PAYLOAD", "`trader` must be the agent's bound wallet", { field: "trader" });
     }
-    const quote = await quoteOnchain(ctx, lane.market, req);
-    await checkApprovals(ctx, lane.market, trader, quote);
-    const prepared = buildIntent(ctx, lane.market, trader, quote);
+    const runtime = call.services.trading.onchain;
+    const quote = await quoteOnchain(ctx, runtime, lane.market, req);
+    await checkApprovals(runtime, lane.market, trader, quote);
+    const prepared = buildIntent(ctx, runtime, lane.market, trader, quote);
     await saveIntent(ctx.db, { agentId: p.agentId, chainId: ctx.config.CHAIN_ID, prepared, quote, now: ctx.clock.now() });
     return new Reply(201, { lane: "onchain" as const, market: lane.market.address, status: "prepared", ...prepared, quote, submit: { method: "POST", path: "/trade/submit" } });
   },

@@ -22,8 +22,8 @@ export const quoteTrade = defineOperation({
   mcpTool: "svc_quote_trade",
   async handler(ctx, { body }, call) {
     const req = toRequest(body);
-    const lane = await laneOf(ctx, req.market);
-    if (lane.lane === "committed") return { lane: "committed" as const, market: req.market, ...(await lane.impl.quote(req, call.principal!)) };
-    return { ...(await quoteOnchain(ctx, lane.market, req)) };
+    const lane = await laneOf(ctx, call.services, req.market);
+    if (lane.lane === "committed") return { lane: "committed" as const, market: req.market, ...(await lane.impl.quote(req, call.principal)) };
+    return { ...(await quoteOnchain(ctx, call.services.trading.onchain, lane.market, req)) };
   },
 });

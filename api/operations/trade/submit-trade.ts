@@ -22,14 +22,14 @@ export const submitTrade = defineOperation({
   mcpTool: "svc_submit_trade",
   async handler(ctx, { body }, call) {
     const stored = await loadIntent(ctx.db, body.digest);
-    if (!stored || stored.agentId !== call.principal!.agentId) throw new ApiError("NOT_FOUND", `no intent ${body.digest} of this agent`);
+    if (!stored || stored.agentId !== call.principal.agentId) throw new ApiError("NOT_FOUND", `no intent ${body.digest} of this agent`);
     if (stored.expiresAt <= ctx.clock.now()) throw new ApiError("CONFLICT", "the intent's deadline has passed: prepare a new one", { reason: "expired" });
     if (!(await signatureMatches(ctx, stored.router as Address, stored.intent, body.signature as Hex))) {
       throw new ApiError("INVALID_PAYLOAD", "the signature is not the trader's over this intent", { field: "signature" });
     }
     if (!(await claimIntent(ctx.db, stored.digest))) throw new ApiError("CONFLICT", `intent ${stored.digest} is already ${stored.status}`, { reason: "already_submitted" });
     try {
-      const r = await relayIntent(ctx, stored.router as Address, stored.intent, body.signature as Hex);
+      const r = await relayIntent(call.services.trading.onchain, stored.router as Address, stored.intent, body.signature as Hex);
       const failed = r.status !== "success";
       await markIntent(ctx.db, stored.digest, failed ? "failed" : "executed", r.txHash, failed ? "reverted" : null);
       return { digest: stored.digest, status: failed ? ("failed" as const) : ("submitted" as const), txHash: r.txHash, blockNumber: Number(r.blockNumber), error: failed ? "reverted" : null };

@@ -24,7 +24,7 @@ export const createWebhook = defineOperation({
   mcpTool: "svc_create_webhook",
   async handler(ctx, { body }, call) {
     const url = await checkTargetUrl(body.url, ctx.config.WEBHOOKS_ALLOW_PRIVATE);
-    const p = call.principal!;
+    const p = call.principal;
     const now = ctx.clock.now();
     const { sub, secret } = await createSubscription(ctx.db, { agentId: p.agentId, account: await ledgerAccountFor(ctx, p), url: url.toString(), eventTypes: [...new Set(body.eventTypes)], description: body.description }, now);
     return { ...subscriptionView(sub, now), secret };

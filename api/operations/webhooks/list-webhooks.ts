@@ -18,7 +18,7 @@ export const listWebhooks = defineOperation({
   mcpTool: "svc_list_webhooks",
   async handler(ctx, _input, call) {
     const now = ctx.clock.now();
-    return { webhooks: (await subscriptionsOf(ctx.db, call.principal!.agentId)).map((s) => subscriptionView(s, now)) };
+    return { webhooks: (await subscriptionsOf(ctx.db, call.principal.agentId)).map((s) => subscriptionView(s, now)) };
   },
 });
 
@@ -37,6 +37,6 @@ export const getWebhook = defineOperation({
   response: subscriptionSchema,
   mcpTool: "svc_get_webhook",
   async handler(ctx, { params }, call) {
-    return subscriptionView(await subscriptionOf(ctx.db, call.principal!.agentId, params.webhookId), ctx.clock.now());
+    return subscriptionView(await subscriptionOf(ctx.db, call.principal.agentId, params.webhookId), ctx.clock.now());
   },
 });

@@ -21,7 +21,7 @@ export const rotateWebhookSecret = defineOperation({
   mcpTool: "svc_rotate_webhook_secret",
   async handler(ctx, { params, body }, call) {
     const now = ctx.clock.now();
-    const { sub, secret } = await rotateSecret(ctx.db, call.principal!.agentId, params.webhookId, body.graceSeconds * 1000, now);
+    const { sub, secret } = await rotateSecret(ctx.db, call.principal.agentId, params.webhookId, body.graceSeconds * 1000, now);
     return { ...subscriptionView(sub, now), secret };
   },
 });

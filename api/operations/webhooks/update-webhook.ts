@@ -27,7 +27,7 @@ export const updateWebhook = defineOperation({
   async handler(ctx, { params, body }, call) {
     const url = body.url === undefined ? undefined : (await checkTargetUrl(body.url, ctx.config.WEBHOOKS_ALLOW_PRIVATE)).toString();
     const now = ctx.clock.now();
-    const sub = await updateSubscription(ctx.db, call.principal!.agentId, params.webhookId, { url, eventTypes: body.eventTypes && [...new Set(body.eventTypes)], description: body.description, enabled: body.enabled }, now);
+    const sub = await updateSubscription(ctx.db, call.principal.agentId, params.webhookId, { url, eventTypes: body.eventTypes && [...new Set(body.eventTypes)], description: body.description, enabled: body.enabled }, now);
     return subscriptionView(sub, now);
   },
 });
@@ -47,7 +47,7 @@ export const deleteWebhook = defineOperation({
   response: z.object({ id: z.string(), deleted: z.literal(true) }),
   mcpTool: "svc_delete_webhook",
   async handler(ctx, { params }, call) {
-    await deleteSubscription(ctx.db, call.principal!.agentId, params.webhookId);
+    await deleteSubscription(ctx.db, call.principal.agentId, params.webhookId);
     return new Reply(200, { id: params.webhookId, deleted: true as const });
   },
 });

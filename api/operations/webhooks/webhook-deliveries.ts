@@ -43,7 +43,7 @@ export const listWebhookDeliveries = defineOperation({
   response: z.object({ deliveries: z.array(deliverySchema), nextCursor: z.string().nullable() }),
   mcpTool: "svc_list_webhook_deliveries",
   async handler(ctx, { params, query }, call) {
-    await subscriptionOf(ctx.db, call.principal!.agentId, params.webhookId);
+    await subscriptionOf(ctx.db, call.principal.agentId, params.webhookId);
     const rows = await deliveryLog(ctx.db, params.webhookId, query.limit, parseCursor(query.cursor));
     const last = rows[rows.length - 1];
     return {
@@ -76,7 +76,7 @@ export const testWebhook = defineOperation({
   response: z.object({ messageId: z.string(), status: z.literal("pending") }),
   mcpTool: "svc_test_webhook",
   async handler(ctx, { params }, call) {
-    const sub = await subscriptionOf(ctx.db, call.principal!.agentId, params.webhookId);
+    const sub = await subscriptionOf(ctx.db, call.principal.agentId, params.webhookId);
     if (sub.status !== "enabled") throw new ApiError("CONFLICT", "the subscription is disabled; re-enable it with PATCH {\"enabled\":true}", { subscriptionStatus: sub.status, reason: sub.disabledReason });
     const messageId = await enqueueDelivery(ctx.db, sub.id, "webhook.test", { webhookId: sub.id, message: "test delivery" }, ctx.clock.now());
     call.services.webhooks.wake();

@@ -2,7 +2,9 @@
  * Idempotency records in the database (spec rule 3): per owner and key, the operation, the request hash and, once
  * done, the stored status, headers and body. Same owner + key + request within 24 h replays; a different request
  * is refused with IDEMPOTENCY_KEY_REUSED; a duplicate while the first is running gets IDEMPOTENCY_REQUEST_IN_FLIGHT.
- * The primary key makes the claim atomic, so a request never runs twice, across instances too.
+ * The primary key makes the claim atomic, so a request never runs twice, across instances too. What becomes of a claim
+ * once its call has answered (`IdempotentOutcome`) is written by the call's unit of work
+ * (api/transports/middleware/call-record/unit-of-work.ts), together with the call's public record.
  */
 import type { SqlRunner } from "../../../relayer/db/client";
 import { ApiError } from "../errors/api-error";
@@ -61,21 +63,35 @@ export interface IdempotentCompletion {
   response: StoredResponse;
 }
 
-/** The UPDATE that completes a claim, its parameters numbered from `$${first}` (so another statement can carry it). */
-export function completionStatement(c: IdempotentCompletion, first = 1): { sql: string; params: unknown[] } {
+/**
+ * What becomes of a claim once its call has answered: `complete` stores the response to replay; `forget` deletes the
+ * claim of a call whose answer is worth retrying (5xx, 429, 402), so the retry runs again.
+ */
+export type IdempotentOutcome = ({ kind: "complete" } & IdempotentCompletion) | { kind: "forget"; owner: string; key: string };
+
+/** The statement that writes `o`, its parameters numbered from `$${first}` (so another statement can carry it as a CTE). */
+export function outcomeStatement(o: IdempotentOutcome, first = 1): { sql: string; params: unknown[] } {
   const $ = (i: number) => `$${first + i}`;
+  if (o.kind === "forget") {
+    return { sql: `DELETE FROM api_idempotency WHERE owner = ${$(0)} AND idem_key = ${$(1)} AND state = 'in_flight'`, params: [o.owner, o.key] };
+  }
   return {
     sql: `UPDATE api_idempotency SET state = 'done', status = ${$(2)}, headers = ${$(3)}::jsonb, body = ${$(4)} WHERE owner = ${$(0)} AND idem_key = ${$(1)}`,
-    params: [c.owner, c.key, c.response.status, JSON.stringify(c.response.headers), c.response.body],
+    params: [o.owner, o.key, o.response.status, JSON.stringify(o.response.headers), o.response.body],
   };
 }
 
-export async function completeIdempotent(db: SqlRunner, owner: string, key: string, res: StoredResponse): Promise<void> {
-  const { sql, params } = completionStatement({ owner, key, response: res });
+/** Writes `o` alone. */
+export async function settleIdempotent(db: SqlRunner, o: IdempotentOutcome): Promise<void> {
+  const { sql, params } = outcomeStatement(o);
   await db.query(sql, params);
 }
 
-/** Forgets a claim whose request failed in a way worth retrying (5xx, 429). */
+export async function completeIdempotent(db: SqlRunner, owner: string, key: string, response: StoredResponse): Promise<void> {
+  await settleIdempotent(db, { kind: "complete", owner, key, response });
+}
+
+/** Forgets a claim whose request failed in a way worth retrying (5xx, 429, 402). */
 export async function abandonIdempotent(db: SqlRunner, owner: string, key: string): Promise<void> {
-  await db.query(`DELETE FROM api_idempotency WHERE owner = $1 AND idem_key = $2 AND state = 'in_flight'`, [owner, key]);
+  await settleIdempotent(db, { kind: "forget", owner, key });
 }

@@ -2,7 +2,9 @@
  * The REST adapter: one Hono route per registry operation, each with the same middleware chain
  *   call-record -> auth -> rate-limit -> validate -> idempotency -> [deprecation] -> handler
  * (global before them: request-id -> ip-limit -> svc-version). The handler's answer is checked against the
- * operation's response schema, so a response can never drift from /openapi.json.
+ * operation's response schema, so a response can never drift from /openapi.json. Once the response is decided, the
+ * call-record middleware persists the call's outcome (record and idempotent answer) in one unit of work
+ * (../middleware/call-record/unit-of-work.ts; docs/api.md "How a request flows").
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -16,7 +18,7 @@ import { idempotency } from "../middleware/idempotency";
 import { rateLimit } from "../middleware/rate-limit";
 import { validate } from "../middleware/validate";
 import { fullPath, honoPath, type Registry } from "../../registry/registry";
-import { Reply, type AnyOperation, type CallContext } from "../../registry/types";
+import { Reply, requiresKey, type AnyOperation, type CallContext } from "../../registry/types";
 import { internalCallOf } from "./client";
 
 /** The origin clients use: PUBLIC_URL when set, else the request's own origin. */
@@ -61,9 +63,14 @@ function operationHandler(op: AnyOperation, ctx: ServiceContext, services: Servi
   const checkedBodies = new WeakSet<object>();
   // ... and serialized once: a shared body's JSON text is kept as long as the body itself is.
   const serialized = new WeakMap<object, string>();
+  const keyOnly = requiresKey(op.permission);
   return async function handle(c: Context): Promise<Response> {
+    const principal = c.get("principal");
+    // The auth middleware refuses a keyless call of a key permission before this point, which is what lets the
+    // registry type `call.principal` as non-null for those operations.
+    if (keyOnly && !principal) throw new Error(`${op.id} reached its handler without a key`);
     const call: CallContext = {
-      principal: c.get("principal"),
+      principal,
       requestId: c.get("requestId"),
       ip: c.get("ip"),
       version: c.get("apiVersion") ?? "",

@@ -1,26 +1,18 @@
 /**
  * The x402 `exact` scheme on EVM with EIP-3009 (transferWithAuthorization): the requirements a resource answers with
- * and the payload a client signs. Field names and the EIP-712 typed data are the protocol's (@x402/evm), so any x402
- * client pays us unchanged.
+ * and the shape of the payload a client signs. Field names and the EIP-712 typed data are the protocol's (@x402/evm),
+ * so any x402 client pays us unchanged; verifying and settling it is @x402/evm's too (./facilitator.ts).
  */
-import { getAddress, type Address, type Hex } from "viem";
+import { getAddress, type Address } from "viem";
 import { z } from "zod";
+import { authorizationTypes } from "@x402/evm";
 import type { PaymentRequirements } from "@x402/core/types";
 
 /** How long a client has to sign and send after the 402 (it sets validBefore from it). */
 export const MAX_TIMEOUT_SECONDS = 300;
 
-/** The EIP-712 message of EIP-3009 (Circle's FiatToken, our TestUSDC). */
-export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
+/** The EIP-712 message of EIP-3009 (Circle's FiatToken, our TestUSDC), as @x402/evm signs and checks it. */
+export const TRANSFER_WITH_AUTHORIZATION_TYPES = authorizationTypes;
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const uint = z.string().regex(/^\d{1,78}$/);
@@ -57,10 +49,4 @@ export function exactRequirements(p: { chainId: number; asset: Address; payTo: A
     maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
     extra: { name: p.domain.name, version: p.domain.version, assetTransferMethod: "eip3009" },
   };
-}
-
-/** The authorization's arguments as the token takes them. */
-export function authorizationArgs(p: ExactEip3009Payload) {
-  const a = p.authorization;
-  return [getAddress(a.from), getAddress(a.to), BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce as Hex, p.signature as Hex] as const;
 }

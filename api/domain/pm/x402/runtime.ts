@@ -2,8 +2,8 @@
  * Where the service takes USDC over x402: the chain's USDC (deployments/<chainId>.json, collateral `USDC`), the
  * treasury as payee, the token's EIP-712 domain (read once from the token: `eip712Domain()`), and the facilitator
  * (LocalFacilitator signing with DEPLOYER_PRIVATE_KEY, a key the batcher and the trade relay never send from, so
- * settlement nonces never race theirs). Built on first use per service; SERVICE_UNAVAILABLE while no USDC is deployed
- * or the chain does not answer.
+ * settlement nonces never race theirs). `Services.x402` opens it on first use (the deployment may be written after the
+ * service started); SERVICE_UNAVAILABLE while no USDC is deployed or the chain does not answer.
  */
 import { existsSync } from "node:fs";
 import { createPublicClient, createWalletClient, getAddress, http, type Address, type Hex } from "viem";
@@ -25,11 +25,8 @@ export interface X402Runtime {
   domain(): Promise<TokenDomain>;
 }
 
-const runtimes = new WeakMap<ServiceContext, X402Runtime>();
-
-export function x402Runtime(ctx: ServiceContext): X402Runtime {
-  const known = runtimes.get(ctx);
-  if (known) return known;
+/** The runtime of the chain's USDC; SERVICE_UNAVAILABLE (and nothing kept) while none is deployed. */
+export function openX402Runtime(ctx: ServiceContext): X402Runtime {
   const { config } = ctx;
   const file = deploymentFile(config.CHAIN_ID);
   const deployment = existsSync(file) ? readDeployment(file) : null;
@@ -45,7 +42,7 @@ export function x402Runtime(ctx: ServiceContext): X402Runtime {
     chainId: config.CHAIN_ID,
     asset,
     payTo: getAddress(config.TREASURY_ADDRESS),
-    facilitator: new LocalFacilitator({ client, wallet, clock: ctx.clock, fromBlock: BigInt(deployment?.contracts.TestUSDC?.blockNumber ?? 0) }),
+    facilitator: new LocalFacilitator({ client, wallet, fromBlock: BigInt(deployment?.contracts.TestUSDC?.blockNumber ?? 0) }),
     domain() {
       domain ??= client.readContract({ address: asset, abi: testUSDCAbi, functionName: "eip712Domain" }).then(([, name, version]) => ({ name, version }));
       return domain.catch((err) => {
@@ -54,7 +51,6 @@ export function x402Runtime(ctx: ServiceContext): X402Runtime {
       });
     },
   };
-  runtimes.set(ctx, rt);
   return rt;
 }
 

@@ -1,20 +1,24 @@
 /**
  * Idempotency middleware for writes (spec rule 3): requires `Idempotency-Key` (1..256 chars), claims it for the
- * owner (the agent, or the client IP for keyless writes), replays a stored response, and stores the new one.
- * Responses of 5xx, 429 or 402 are forgotten so a retry runs again (after a 402 the client pays and retries with
- * the same key: docs/pm-purchase.md). Fields named in `op.secretFields` (raw API keys) are
- * stored redacted: a secret is shown once, and a replay says so.
+ * owner (the agent, or the client IP for keyless writes) and replays a stored response. Once the handler answered it
+ * decides the claim's outcome (`c.var.idempotentOutcome`): the response to store, or, for 5xx, 429 or 402, the claim
+ * forgotten so a retry runs again (after a 402 the client pays and retries with the same key: docs/pm-purchase.md).
+ * It writes nothing after the handler: the call-record middleware persists the outcome with the call's record in one
+ * unit of work (../call-record/unit-of-work.ts). Fields named in `op.secretFields` (raw API keys) are stored redacted:
+ * a secret is shown once, and a replay says so.
  */
 import type { MiddlewareHandler } from "hono";
 import type { SqlRunner } from "../../../../relayer/db/client";
 import type { Clock } from "../../../../relayer/clock";
 import { ApiError } from "../../../platform/errors/api-error";
 import { payloadHash } from "../../../platform/hashing/canonical-json";
-import { abandonIdempotent, beginIdempotent, completeIdempotent } from "../../../platform/idempotency/store";
+import { beginIdempotent, type IdempotentOutcome } from "../../../platform/idempotency/store";
 import type { AnyOperation } from "../../../registry/types";
 
 export interface IdempotencyVariables {
   idempotencyKey: string | null;
+  /** Set once the handler answered a call that claimed its key; persisted by the call-record middleware. */
+  idempotentOutcome: IdempotentOutcome;
 }
 
 declare module "hono" {
@@ -45,7 +49,7 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
     await next();
     const status = c.res.status;
     if (status >= 500 || status === 429 || status === 402) {
-      await abandonIdempotent(deps.db, owner, key);
+      c.set("idempotentOutcome", { kind: "forget", owner, key });
       return;
     }
     const headers: Record<string, string> = {};
@@ -54,10 +58,7 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
     });
     let body = await c.res.clone().text();
     if (op.secretFields?.length && status < 300) body = redact(body, op.secretFields);
-    const completion = { owner, key, response: { status, headers, body } };
-    // The call-record middleware writes it together with the record (one round trip) when it records this call.
-    if (c.get("deferIdempotentCompletion")?.(completion)) return;
-    await completeIdempotent(deps.db, owner, key, completion.response);
+    c.set("idempotentOutcome", { kind: "complete", owner, key, response: { status, headers, body } });
   };
 }
 
