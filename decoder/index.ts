@@ -17,3 +17,7 @@ export * from "./journal/ops";
 export { movementsOf, applyOp, applyOps, matchNotional } from "./journal/movements";
 export { encodePayload, decodePayload, PMJ5_MAGIC, PMJ5_VERSION, type EncodeContext, type DecodedPayload } from "./journal/codec";
 export { journalCommitmentOf, payloadHashOf, ZERO_HASH } from "./journal/commitment";
+export * from "./journal/market-states";
+export { ballotHashOf, type BallotPreimage } from "./journal/ballot";
+export { lifecycleSummary, LIFECYCLE_PAYMENT_TYPES, type LifecyclePaymentType, type MarketLifecycleSummary } from "./journal/lifecycle-summary";
+export { BallotBook, type BallotCheck, type BallotFailure, type BallotFailureCode } from "./replay/ballots";
