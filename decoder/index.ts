@@ -1,6 +1,7 @@
 /**
  * Public API of the decoder package: ledger rules (assets, state, root, proofs), the PMJ5 codec, the journal
- * state transition and the commitment chain. The relayer imports these, so its batches and the auditor's
+ * state transition and the commitment chain, market-state codes, the ballot commitment and its replay check, and
+ * the lifecycle summary of a batch. The relayer imports these, so its batches and the auditor's
  * replay run the same code.
  */
 export * from "./assets";
