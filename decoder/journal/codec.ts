@@ -82,6 +82,9 @@ class Encoder {
 
 type FieldList = readonly (readonly [string, OpField])[];
 
+/** The operation types with a rule across their fields ({@link crossFieldError}). */
+const CROSS_FIELD_TYPES: ReadonlySet<JournalOp["type"]> = new Set(["MARKET_STATE"]);
+
 /** Why `op` breaks a rule across its fields (beyond each field's own range), and which field; null when it does not. */
 function crossFieldError(op: JournalOp): { field: string; message: string } | null {
   if (op.type !== "MARKET_STATE") return null;
@@ -117,8 +120,8 @@ function encodeField(e: Encoder, name: string, field: OpField, value: unknown): 
 }
 
 function encodeOp(e: Encoder, op: JournalOp): void {
-  const tag = (OP_TAGS as Record<string, number | undefined>)[op.type];
-  if (tag === undefined) throw new JournalEncodeError(`unknown operation type ${String(op.type)}`);
+  if (!Object.hasOwn(OP_TAGS, op.type)) throw new JournalEncodeError(`unknown operation type ${String(op.type)}`);
+  const tag = OP_TAGS[op.type];
   const bad = crossFieldError(op);
   if (bad) throw new JournalEncodeError(`${op.type} ${bad.field}: ${bad.message}`);
   e.w.byte(tag);
@@ -230,14 +233,17 @@ function decodeOp(d: Decoder): JournalOp {
   if (!type) throw new JournalDecodeError("UNKNOWN_OP", at, `unknown operation tag 0x${tag.toString(16).padStart(2, "0")}`);
   // Keys in wire order, after `type`: the decoded op reads like the bytes.
   const op: Record<string, unknown> = { type };
-  const offsets = new Map<string, number>();
-  for (const [name, field] of OP_FIELDS[type] as FieldList) {
-    offsets.set(name, d.r.offset);
-    op[name] = decodeField(d, name, field);
+  const fields = OP_FIELDS[type] as FieldList;
+  // Field offsets are kept only for the types with a rule across fields, to name where a broken one sits.
+  const starts: number[] | null = CROSS_FIELD_TYPES.has(type) ? [] : null;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    if (starts) starts.push(d.r.offset);
+    op[f[0]] = decodeField(d, f[0], f[1]);
   }
   const decoded = op as unknown as JournalOp;
-  const bad = crossFieldError(decoded);
-  if (bad) throw new JournalDecodeError("INVALID_VALUE", offsets.get(bad.field)!, bad.message);
+  const bad = starts && crossFieldError(decoded);
+  if (bad) throw new JournalDecodeError("INVALID_VALUE", starts[fields.findIndex(([name]) => name === bad.field)], bad.message);
   return decoded;
 }
 

@@ -98,7 +98,7 @@ export interface MarketStateOp { type: "MARKET_STATE"; marketId: bigint; state: 
 /** Part of `account`'s bond awarded to `recipient` (challenger, creator, keeper, or the vote escrow): bond escrow -> recipient. */
 export interface BondAwardOp { type: "BOND_AWARD"; marketId: bigint; account: Address; recipient: Address; amount: bigint }
 /**
- * A ballot's stake locked, with the public commitment to the sealed ballot (see ../journal/ballot.ts):
+ * A ballot's stake locked, with the public commitment to the sealed ballot (see ./ballot.ts):
  * account -> vote escrow.
  */
 export interface StakeLockOp { type: "STAKE_LOCK"; marketId: bigint; session: number; account: Address; amount: bigint; ballotHash: Hex }
