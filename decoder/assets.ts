@@ -61,3 +61,11 @@ export function poolAccountOf(marketId: bigint): Address {
 export function bondEscrowOf(marketId: bigint): Address {
   return derivedAccount("PMJ5/bond", marketId);
 }
+
+/**
+ * The vote escrow account of a market (stakes of its ballots and the voter pool):
+ * last 20 bytes of keccak256(abi.encodePacked("PMJ5/vote", uint64 marketId)).
+ */
+export function voteEscrowOf(marketId: bigint): Address {
+  return derivedAccount("PMJ5/vote", marketId);
+}

@@ -12,9 +12,17 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPublicClient, encodePacked, hexToBigInt, http, keccak256, concat, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, encodePacked, hexToBigInt, http, keccak256, concat, toHex, type Address, type Hex, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { runLedgerDemo } from "../scripts/ledger-demo";
+import { rpcChain } from "../relayer/rpc-chain";
 import { committedLedgerAbi } from "./replay/abi";
+import { replayLedger } from "./replay/replay";
+import { encodePayload } from "./journal/codec";
+import { applyOps } from "./journal/movements";
+import { journalCommitmentOf } from "./journal/commitment";
+import { ballotHashOf } from "./journal/ballot";
+import type { JournalOp } from "./journal/ops";
 
 const root = join(__dirname, "..");
 const ready = existsSync(join(root, "generated", "abis.ts")) && (() => {
@@ -44,6 +52,35 @@ function freePort(): Promise<number> {
     });
     server.on("error", reject);
   });
+}
+
+/** Hardhat's first development key (public knowledge): the operator of the ledgers ledger:demo deploys. */
+const OPERATOR_KEY: Hex = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+
+/** Commits each list of ops as one journal batch on top of the ledger's replayed state; returns the tx hashes. */
+async function commitJournalBatches(rpc: string, ledger: Address, batches: JournalOp[][]): Promise<Hex[]> {
+  const client = createPublicClient({ transport: http(rpc) }) as PublicClient;
+  const chain = rpcChain(await client.getChainId(), rpc);
+  const wallet = createWalletClient({ chain, account: privateKeyToAccount(OPERATOR_KEY), transport: http(rpc) });
+  const abi = committedLedgerAbi();
+  const { state, batches: done } = await replayLedger({ client, ledger });
+  let nonce = done.at(-1)!.nonce;
+  let prevRoot = done.at(-1)!.computedRoot;
+  let commitment = done.at(-1)!.computedCommitment;
+  const treasury = (await client.readContract({ address: ledger, abi, functionName: "treasury" })) as Address;
+  const hashes: Hex[] = [];
+  for (const ops of batches) {
+    const payload = toHex(encodePayload(ops, { treasury }));
+    applyOps(state, ops, { treasury });
+    const newRoot = await state.root();
+    nonce += 1n;
+    const hash = await wallet.writeContract({ address: ledger, abi, functionName: "commitJournalBatch", args: [nonce, prevRoot, newRoot, commitment, keccak256(payload), payload] });
+    assert.equal((await client.waitForTransactionReceipt({ hash })).status, "success");
+    commitment = journalCommitmentOf(commitment, nonce, newRoot, keccak256(payload));
+    prevRoot = newRoot;
+    hashes.push(hash);
+  }
+  return hashes;
 }
 
 /** The spec's root rule, naively: sort, double-hash leaves, sorted pairs, odd node promoted. */
@@ -179,5 +216,44 @@ describe("decoder end to end", { skip: ready ? false : "CommittedLedger not comp
     const out = await run("npx", ["--no-install", "decode", hash, "--rpc", rpc]);
     assert.equal(out.code, 2, `${out.stdout}\n${out.stderr}`);
     assert.match(out.stderr, /^decode: NOT_A_BATCH: transaction 0x[0-9a-f]{64} to 0x0+e0 is not a CommittedLedger batch call/m);
+  });
+
+  it("a lifecycle batch: decode sums up the market and checks its ballots against locks of an earlier batch; a changed ballot exits 1", async () => {
+    const { ledger } = await runLedgerDemo({ rpc, batches: 1, seed: 5, root });
+    const [C, D, E] = ["0x00000000000000000000000000000000000000c1", "0x00000000000000000000000000000000000000d1", "0x00000000000000000000000000000000000000e1"] as Address[];
+    const salt = (n: number): Hex => `0x${n.toString(16).padStart(2, "0").repeat(32)}`;
+    const lock = (marketId: bigint, account: Address, outcome: 0 | 1, s: number): JournalOp => ({
+      type: "STAKE_LOCK", marketId, session: 1, account, amount: 100n, ballotHash: ballotHashOf({ marketId, session: 1, account, outcome, salt: salt(s) }),
+    });
+    const reveal = (marketId: bigint, account: Address, outcome: 0 | 1, s: number): JournalOp => ({ type: "BALLOT_REVEAL", marketId, session: 1, account, outcome, salt: salt(s) });
+    const grant = (account: Address): JournalOp => ({ type: "CREDIT", account, assetId: 0n, amount: 1_000n, reason: 0 });
+    const [, resolvedTx, , changedTx] = await commitJournalBatches(rpc, ledger, [
+      [grant(C), grant(D), grant(E), { type: "MARKET_STATE", marketId: 40n, state: "human_voting", outcome: 255 }, lock(40n, C, 1, 1), lock(40n, D, 0, 2)],
+      [
+        { type: "MARKET_STATE", marketId: 40n, state: "council_review", outcome: 1 },
+        reveal(40n, C, 1, 1),
+        reveal(40n, D, 0, 2),
+        { type: "MARKET_STATE", marketId: 40n, state: "resolved", outcome: 1 },
+        { type: "STAKE_RETURN", marketId: 40n, session: 1, account: C, amount: 100n },
+        { type: "VOTE_REWARD", marketId: 40n, session: 1, account: C, amount: 100n },
+      ],
+      [lock(41n, E, 1, 3)],
+      [reveal(41n, E, 0, 3)],
+    ]);
+
+    const resolved = await run("npx", ["--no-install", "decode", resolvedTx, "--rpc", rpc]);
+    assert.equal(resolved.code, 0, `${resolved.stdout}\n${resolved.stderr}`);
+    assert.match(resolved.stdout, /^lifecycle:\n {2}market 40: council_review \(outcome 1\), resolved \(outcome 1\)\n {4}ballots revealed: 2 \(outcome 0: 1, outcome 1: 1\)\n {4}STAKE_RETURN: 1 totalling 100\n {4}VOTE_REWARD: 1 totalling 100$/m);
+    assert.match(resolved.stdout, /^ballots ok \(2 reveal\(s\) match their commitments\)$/m);
+
+    const changed = await run("npx", ["--no-install", "decode", changedTx, "--rpc", rpc, "--json"]);
+    assert.equal(changed.code, 1, `${changed.stdout}\n${changed.stderr}`);
+    const json = JSON.parse(changed.stdout.trim().split("\n").at(-1)!);
+    assert.deepEqual([json.rootOk, json.commitmentOk, json.ballotOk], [true, true, false]);
+    assert.deepEqual(json.ballotFailures.map((f: { index: number; code: string; marketId: string; account: string }) => [f.index, f.code, f.marketId, f.account]), [[0, "BALLOT_MISMATCH", "41", E]]);
+
+    const verified = await run("npx", ["--no-install", "decode", "verify", "--rpc", rpc, "--ledger", ledger]);
+    assert.equal(verified.code, 1, `${verified.stdout}\n${verified.stderr}`);
+    assert.match(verified.stdout, /^MISMATCH at batch nonce 5 .*; ballot BALLOT_MISMATCH at op 0: market 41 session 1 voter 0x0+e1: outcome 0 /m);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Public API of the decoder package: ledger rules (assets, state, root, proofs), the PMJ5 codec, the journal
- * state transition and the commitment chain. The relayer imports these, so its batches and the auditor's
+ * state transition and the commitment chain, market-state codes, the ballot commitment and its replay check, and
+ * the lifecycle summary of a batch. The relayer imports these, so its batches and the auditor's
  * replay run the same code.
  */
 export * from "./assets";
@@ -17,3 +18,7 @@ export * from "./journal/ops";
 export { movementsOf, applyOp, applyOps, matchNotional } from "./journal/movements";
 export { encodePayload, decodePayload, PMJ5_MAGIC, PMJ5_VERSION, type EncodeContext, type DecodedPayload } from "./journal/codec";
 export { journalCommitmentOf, payloadHashOf, ZERO_HASH } from "./journal/commitment";
+export * from "./journal/market-states";
+export { ballotHashOf, type BallotPreimage } from "./journal/ballot";
+export { lifecycleSummary, LIFECYCLE_PAYMENT_TYPES, type LifecyclePaymentType, type MarketLifecycleSummary } from "./journal/lifecycle-summary";
+export { BallotBook, type BallotCheck, type BallotFailure, type BallotFailureCode } from "./replay/ballots";

@@ -1,6 +1,6 @@
 /**
- * The `decode` CLI (see USAGE). Exit codes: 0 all checks pass; 1 a root or commitment mismatch; 2 bad input,
- * an unreachable RPC, or a transaction that is not a batch commit.
+ * The `decode` CLI (see USAGE). Exit codes: 0 all checks pass; 1 a root or commitment mismatch or a failed ballot
+ * check; 2 bad input, an unreachable RPC, or a transaction that is not a batch commit.
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -8,17 +8,19 @@ import { type Hash } from "viem";
 import { DecoderBaseError } from "../errors";
 import { committedLedgerAbi } from "../replay/abi";
 import { ReplayError } from "../replay/errors";
-import { replayLedger } from "../replay/replay";
+import { lifecycleSummary } from "../journal/lifecycle-summary";
+import { batchOk, replayLedger } from "../replay/replay";
 import { openChain, readDeployment, txTarget, verifyTarget, type LedgerFlags, type Target } from "./connect";
-import { batchJson, describeMismatch, describeOp } from "./format";
+import { batchJson, describeBallotFailure, describeLifecycle, describeMismatch, describeOp } from "./format";
 import { progressBar } from "./progress";
 
 export const USAGE = `usage:
   decode <txHash> --rpc <url> [--ledger <address>] [--json] [--from-block <n>] [--chunk <blocks>] [--deployments <dir>]
-      Decodes that transaction's batch, replays the ledger up to and including it, checks root and commitment.
+      Decodes that transaction's batch, replays the ledger up to and including it, checks root, commitment and
+      ballot reveals, and sums up the lifecycle of the batch's markets (states entered, payments per kind).
       Without --ledger, the ledger is the contract the transaction calls.
   decode verify --rpc <url> [--ledger <address>] [--from-block <n>] [--chunk <blocks>] [--deployments <dir>]
-      Replays every batch. Without --ledger, the ledger is the CommittedLedger of <dir>/<chainId>.json.
+      Replays every batch, with the same checks. Without --ledger, the ledger is the CommittedLedger of <dir>/<chainId>.json.
 options:
   --from-block <n>     first block to scan for ledger events (default: the deployment block in the
                        deployments file when it names this ledger, else 0)
@@ -95,6 +97,8 @@ async function verify(target: Target, chunkSize: bigint, out: (line: string) => 
   out(`${report.batches.length} batch(es) verified${last ? `; nonce ${last.nonce} root ${last.computedRoot}` : ""}`);
   out("root ok");
   out("commitment ok");
+  const reveals = report.batches.reduce((n, b) => n + b.ops.filter((op) => op.type === "BALLOT_REVEAL").length, 0);
+  out(`ballots ok (${reveals} reveal(s) checked, ${report.ballots.size} locked ballot(s) not yet revealed)`);
   return 0;
 }
 
@@ -123,11 +127,15 @@ async function decodeTx(target: Target, hash: Hash, blockNumber: bigint, chunkSi
     if (batch.treasury) out(`treasury ${batch.treasury}`);
     for (const op of batch.ops) out(`  ${describeOp(op)}`);
     if (batch.kind === "legacy") for (const m of batch.movements) out(`  MOVE ${m.from} -> ${m.to} asset=${m.assetId} amount=${m.amount}`);
+    for (const line of describeLifecycle(lifecycleSummary(batch.ops))) out(line);
     if (batch.error) out(`error: ${batch.error}`);
     out(batch.rootOk ? "root ok" : `root MISMATCH expected ${batch.expectedRoot} computed ${batch.computedRoot}`);
     out(batch.commitmentOk ? "commitment ok" : `commitment MISMATCH expected ${batch.expectedCommitment} computed ${batch.computedCommitment}`);
+    const reveals = batch.ops.filter((op) => op.type === "BALLOT_REVEAL").length;
+    if (batch.ballotOk && reveals > 0) out(`ballots ok (${reveals} reveal(s) match their commitments)`);
+    for (const f of batch.ballotFailures) out(describeBallotFailure(f));
   }
-  return batch.rootOk && batch.commitmentOk ? 0 : 1;
+  return batchOk(batch) ? 0 : 1;
 }
 
 if (require.main === module) {

@@ -4,8 +4,9 @@ import fc from "fast-check";
 import { decodePayload, encodePayload, PMJ5_VERSION } from "./codec";
 import { JournalDecodeError, JournalEncodeError } from "../errors";
 import { accountArb, opArb } from "../test-support/arbitraries";
-import type { JournalOp } from "./ops";
-import { outcomeAssetId } from "../assets";
+import { OP_FIELDS, OP_TAGS, opFieldsOfKind, type JournalOp } from "./ops";
+import { MARKET_STATES, MarketStateCode, OUTCOME_NONE, marketStateOfCode } from "./market-states";
+import { outcomeAssetId, voteEscrowOf } from "../assets";
 
 const treasury = "0x7777777777777777777777777777777777777777" as const;
 const lower = (ops: JournalOp[]): JournalOp[] =>
@@ -116,6 +117,72 @@ describe("PMJ5 codec", () => {
     assert.throws(() => encodePayload([{ ...ops[1]!, side: 3 } as unknown as JournalOp], { treasury }), JournalEncodeError);
     assert.throws(() => encodePayload([{ type: "MATCH", maker: A, taker: treasury, marketId: 1n, side: 2, kind: 0, shares: 1n, priceBps: 5000, fee: 0n } as unknown as JournalOp], { treasury }), JournalEncodeError);
     assert.throws(() => encodePayload([{ ...credit, assetId: outcomeAssetId(7n, 2) + 1n } as JournalOp], { treasury }), JournalEncodeError);
+  });
+
+  it("MARKET_STATE carries each state as its code (open 0 … void 8) and its outcome, 255 = none", () => {
+    assert.deepEqual(MARKET_STATES.map((state) => MarketStateCode[state]), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    assert.deepEqual(Object.keys(MarketStateCode), ["open", "closed", "creator_proposal", "challenge", "creator_mia", "human_voting", "council_review", "resolved", "void"]);
+    for (const state of MARKET_STATES) {
+      const outcome = state === "void" ? OUTCOME_NONE : 1;
+      const op: JournalOp = { type: "MARKET_STATE", marketId: 12n, state, outcome };
+      const bytes = encodePayload([op], { treasury });
+      // tag 0d at 26, new market 12 (00 0c) at 27..28, state code at 29, outcome at 30.
+      assert.deepEqual([...bytes.subarray(26)], [0x0d, 0x00, 0x0c, MarketStateCode[state], outcome]);
+      assert.equal(marketStateOfCode(bytes[29]), state);
+      assert.deepEqual(decodePayload(bytes).ops, [op]);
+    }
+    assert.equal(marketStateOfCode(9), undefined);
+  });
+
+  it("a reveal, a lock and an award travel with their session, hash, salt and recipient", () => {
+    const C = "0x3333333333333333333333333333333333333333" as const;
+    const hash = `0x${"ab".repeat(32)}` as const;
+    const ops: JournalOp[] = [
+      { type: "STAKE_LOCK", marketId: 12n, session: 300, account: C, amount: 5n, ballotHash: hash },
+      { type: "BALLOT_REVEAL", marketId: 12n, session: 300, account: C, outcome: 2, salt: hash },
+      { type: "BOND_AWARD", marketId: 12n, account: C, recipient: voteEscrowOf(12n), amount: 9n },
+    ];
+    const bytes = encodePayload(ops, { treasury });
+    assert.deepEqual(decodePayload(bytes).ops, ops);
+    // STAKE_LOCK: tag, new market (2 bytes), session 300 as varint ac 02, new account (21 bytes), amount 05, 32 hash bytes.
+    assert.deepEqual([...bytes.subarray(26, 31)], [0x0f, 0x00, 0x0c, 0xac, 0x02]);
+    assert.equal(bytes.length, 26 + (1 + 2 + 2 + 21 + 1 + 32) + (1 + 1 + 2 + 1 + 1 + 32) + (1 + 1 + 1 + 21 + 1));
+  });
+
+  it("refuses lifecycle operations that break a rule when encoding", () => {
+    const C = "0x3333333333333333333333333333333333333333" as const;
+    const hash = `0x${"ab".repeat(32)}` as const;
+    const bad: unknown[] = [
+      { type: "MARKET_STATE", marketId: 1n, state: "resolved", outcome: OUTCOME_NONE },
+      { type: "MARKET_STATE", marketId: 1n, state: "void", outcome: 0 },
+      { type: "MARKET_STATE", marketId: 1n, state: "closed", outcome: 3 },
+      { type: "MARKET_STATE", marketId: 1n, state: "settled", outcome: OUTCOME_NONE },
+      { type: "BALLOT_REVEAL", marketId: 1n, session: 1, account: C, outcome: OUTCOME_NONE, salt: hash },
+      { type: "BALLOT_REVEAL", marketId: 1n, session: 1, account: C, outcome: 0, salt: `0x${"ab".repeat(31)}` },
+      { type: "STAKE_LOCK", marketId: 1n, session: 0x10000, account: C, amount: 1n, ballotHash: hash },
+      { type: "STAKE_LOCK", marketId: 1n, session: -1, account: C, amount: 1n, ballotHash: hash },
+      { type: "STAKE_LOCK", marketId: 1n, session: 1, account: C, amount: 0n, ballotHash: hash },
+      { type: "STAKE_RETURN", marketId: 1n, session: 1, account: C, amount: 0n },
+      { type: "VOTE_REWARD", marketId: 1n, session: 1.5, account: C, amount: 1n },
+      { type: "BOND_AWARD", marketId: 1n, account: C, recipient: "0x12", amount: 1n },
+      { type: "BOND_AWARD", marketId: 1n, account: C, recipient: C, amount: 0n },
+      { type: "VOTE_ESCROW_SWEEP", marketId: 1n, amount: 0n },
+      { type: "VOTE_ESCROW_SWEEP", marketId: 0n, amount: 1n },
+    ];
+    for (const op of bad) assert.throws(() => encodePayload([op as JournalOp], { treasury }), JournalEncodeError, JSON.stringify(op, (_k, v) => (typeof v === "bigint" ? `${v}` : v)));
+  });
+
+  it("OP_FIELDS declares every tag's fields; their JSON kinds say which are bigint and which are hex strings", () => {
+    assert.deepEqual(Object.keys(OP_FIELDS), Object.keys(OP_TAGS));
+    assert.deepEqual(opFieldsOfKind("STAKE_LOCK", "bigint"), ["marketId", "amount"]);
+    assert.deepEqual(opFieldsOfKind("STAKE_LOCK", "hex"), ["account", "ballotHash"]);
+    assert.deepEqual(opFieldsOfKind("STAKE_LOCK", "number"), ["session"]);
+    assert.deepEqual(opFieldsOfKind("MARKET_STATE", "string"), ["state"]);
+    assert.deepEqual(opFieldsOfKind("MARKET_STATE", "number"), ["outcome"]);
+    assert.deepEqual(opFieldsOfKind("BALLOT_REVEAL", "hex"), ["account", "salt"]);
+    assert.deepEqual(opFieldsOfKind("BOND_AWARD", "hex"), ["account", "recipient"]);
+    assert.deepEqual(opFieldsOfKind("RESOLUTION_PAYOUT", "bigint"), ["marketId", "shares", "payout"]);
+    assert.deepEqual(opFieldsOfKind("CREDIT", "bigint"), ["assetId", "amount"]);
   });
 
   it("refuses invalid operations when encoding", () => {

@@ -3,11 +3,15 @@
  *
  * Payloads are self-contained: the account and market dictionaries start empty in every payload, so any one
  * batch decodes on its own (at the cost of one 20-byte literal per account per batch).
+ *
+ * Each operation's fields are read and written in the order, and with the encoding, that `OP_FIELDS` (./ops.ts)
+ * declares; the only rule across fields (a MARKET_STATE's outcome against its state) is `crossFieldError`.
  */
-import { isAddress, type Address } from "viem";
-import { COLLATERAL_ASSET, MAX_MARKET_ID, MAX_OUTCOMES, normalizeAccount, outcomeAssetId, parseOutcomeAssetId, type OutcomeIndex, type Side } from "../assets";
+import { bytesToHex, hexToBytes, isAddress, type Address, type Hex } from "viem";
+import { COLLATERAL_ASSET, MAX_MARKET_ID, MAX_OUTCOMES, normalizeAccount, outcomeAssetId, parseOutcomeAssetId, type OutcomeIndex } from "../assets";
 import { JournalDecodeError, JournalEncodeError } from "../errors";
-import { OP_TAGS, type CreditReason, type JournalOp, type MatchKind } from "./ops";
+import { marketStateOutcomeError } from "./market-states";
+import { OP_FIELDS, OP_TAGS, type JournalOp, type OpField } from "./ops";
 import { ByteReader, ByteWriter } from "./wire";
 
 /** "PMJ5" in ASCII. */
@@ -32,10 +36,6 @@ export interface DecodedPayload {
 }
 
 const TAG_TO_TYPE = new Map<number, JournalOp["type"]>(Object.entries(OP_TAGS).map(([t, tag]) => [tag, t as JournalOp["type"]]));
-const AMOUNT_BITS = 255;
-const U128 = 128;
-/** Largest outcome index of LMSR_TRADE, RESOLUTION_PAYOUT and VOID_REFUND (MATCH stays binary: 0..1). */
-const MAX_OUTCOME = MAX_OUTCOMES - 1;
 
 class Encoder {
   readonly w = new ByteWriter();
@@ -53,7 +53,7 @@ class Encoder {
   }
 
   market(id: bigint): void {
-    if (id < 1n || id > MAX_MARKET_ID) throw new JournalEncodeError(`market id ${id} outside 1..2^64-1`);
+    if (typeof id !== "bigint" || id < 1n || id > MAX_MARKET_ID) throw new JournalEncodeError(`market id ${id} outside 1..2^64-1`);
     const index = this.#markets.get(id);
     if (index !== undefined) return this.w.varint(BigInt(index + 1));
     this.#markets.set(id, this.#markets.size);
@@ -62,7 +62,7 @@ class Encoder {
   }
 
   amount(value: bigint, bits: number, min: bigint, what: string): void {
-    if (value < min || value >> BigInt(bits) !== 0n) throw new JournalEncodeError(`${what} ${value} outside ${min}..2^${bits}-1`);
+    if (typeof value !== "bigint" || value < min || value >> BigInt(bits) !== 0n) throw new JournalEncodeError(`${what} ${value} outside ${min}..2^${bits}-1`);
     this.w.varint(value);
   }
 
@@ -73,72 +73,60 @@ class Encoder {
 
   asset(assetId: bigint): void {
     if (assetId === COLLATERAL_ASSET) return this.w.byte(0);
-    const outcome = parseOutcomeAssetId(assetId);
+    const outcome = typeof assetId === "bigint" ? parseOutcomeAssetId(assetId) : null;
     if (!outcome) throw new JournalEncodeError(`asset id ${assetId} is neither collateral nor a market outcome`);
     this.w.byte(1 + outcome.side);
     this.market(outcome.marketId);
   }
 }
 
-function encodeOp(e: Encoder, op: JournalOp): void {
-  e.w.byte(OP_TAGS[op.type]);
-  switch (op.type) {
-    case "CREDIT":
-    case "DEBIT":
-      e.account(op.account);
-      e.asset(op.assetId);
-      e.amount(op.amount, AMOUNT_BITS, 1n, "amount");
-      e.small(op.reason, 8, "reason");
-      return;
-    case "MATCH":
-      e.account(op.maker);
-      e.account(op.taker);
-      e.market(op.marketId);
-      e.small(op.side, 1, "side");
-      e.small(op.kind, 3, "kind");
-      e.amount(op.shares, U128, 1n, "shares");
-      if (!Number.isInteger(op.priceBps) || op.priceBps < 1 || op.priceBps > 9999) throw new JournalEncodeError(`priceBps ${op.priceBps} outside 1..9999`);
-      e.w.varint(BigInt(op.priceBps));
-      e.amount(op.fee, U128, 0n, "fee");
-      return;
-    case "LMSR_TRADE":
-      e.account(op.account);
-      e.market(op.marketId);
-      e.small(op.side, MAX_OUTCOME, "side");
-      e.small(op.direction === "BUY" ? 0 : op.direction === "SELL" ? 1 : -1, 1, "direction");
-      e.amount(op.shares, U128, 1n, "shares");
-      e.amount(op.collateral, U128, 0n, "collateral");
-      e.amount(op.fee, U128, 0n, "fee");
-      return;
-    case "RESOLUTION_PAYOUT":
-    case "VOID_REFUND":
-      e.market(op.marketId);
-      e.account(op.account);
-      e.small(op.side, MAX_OUTCOME, "side");
-      e.small(op.source === "SUPPLY" ? 0 : op.source === "POOL" ? 1 : -1, 1, "source");
-      e.amount(op.shares, AMOUNT_BITS, 0n, "shares");
-      e.amount(op.type === "RESOLUTION_PAYOUT" ? op.payout : op.refund, AMOUNT_BITS, 0n, "paid amount");
-      return;
-    case "FEE_SWEEP":
-      e.market(op.marketId);
-      e.amount(op.amount, AMOUNT_BITS, 1n, "amount");
-      return;
-    case "MARKET_SEED":
-      e.market(op.marketId);
-      e.account(op.funder);
-      e.amount(op.amount, AMOUNT_BITS, 1n, "amount");
-      return;
-    case "POOL_WITHDRAW":
-    case "BOND_LOCK":
-    case "BOND_RETURN":
-    case "BOND_SLASH":
-      e.market(op.marketId);
-      e.account(op.account);
-      e.amount(op.amount, AMOUNT_BITS, 1n, "amount");
-      return;
-    default:
-      throw new JournalEncodeError(`unknown operation type ${(op as { type: unknown }).type}`);
+type FieldList = readonly (readonly [string, OpField])[];
+
+/** The operation types with a rule across their fields ({@link crossFieldError}). */
+const CROSS_FIELD_TYPES: ReadonlySet<JournalOp["type"]> = new Set(["MARKET_STATE"]);
+
+/** Why `op` breaks a rule across its fields (beyond each field's own range), and which field; null when it does not. */
+function crossFieldError(op: JournalOp): { field: string; message: string } | null {
+  if (op.type !== "MARKET_STATE") return null;
+  const message = marketStateOutcomeError(op.state, op.outcome);
+  return message === null ? null : { field: "outcome", message };
+}
+
+function encodeField(e: Encoder, name: string, field: OpField, value: unknown): void {
+  switch (field.kind) {
+    case "account":
+      return e.account(value as Address);
+    case "market":
+      return e.market(value as bigint);
+    case "asset":
+      return e.asset(value as bigint);
+    case "amount":
+      return e.amount(value as bigint, field.bits, field.min, field.label ?? name);
+    case "u8":
+      if (field.none !== undefined && value === field.none) return e.w.byte(field.none);
+      return e.small(value as number, field.max, name);
+    case "enum":
+      if (!field.values.includes(value as string)) throw new JournalEncodeError(`${name} ${String(value)} is not one of ${field.values.join(", ")}`);
+      return e.w.byte(field.values.indexOf(value as string));
+    case "varint":
+      if (!Number.isInteger(value) || (value as number) < field.min || (value as number) > field.max) {
+        throw new JournalEncodeError(`${name} ${String(value)} outside ${field.min}..${field.max}`);
+      }
+      return e.w.varint(BigInt(value as number));
+    case "bytes32":
+      if (typeof value !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(value)) throw new JournalEncodeError(`${name} ${String(value)} is not 32 bytes of hex`);
+      return e.w.bytes(hexToBytes(value as Hex));
   }
+}
+
+function encodeOp(e: Encoder, op: JournalOp): void {
+  if (!Object.hasOwn(OP_TAGS, op.type)) throw new JournalEncodeError(`unknown operation type ${String(op.type)}`);
+  const tag = OP_TAGS[op.type];
+  const bad = crossFieldError(op);
+  if (bad) throw new JournalEncodeError(`${op.type} ${bad.field}: ${bad.message}`);
+  e.w.byte(tag);
+  const values = op as unknown as Record<string, unknown>;
+  for (const [name, field] of OP_FIELDS[op.type] as FieldList) encodeField(e, name, field, values[name]);
 }
 
 /** Encodes operations into one self-contained PMJ5 payload. Throws {@link JournalEncodeError} on an invalid op. */
@@ -207,70 +195,56 @@ class Decoder {
   }
 }
 
+function decodeField(d: Decoder, name: string, field: OpField): unknown {
+  switch (field.kind) {
+    case "account":
+      return d.account();
+    case "market":
+      return d.market();
+    case "asset":
+      return d.asset();
+    case "amount":
+      return d.amount(field.bits, field.min, field.label ?? name);
+    case "u8": {
+      const at = d.r.offset;
+      const v = d.r.byte(name);
+      if (v > field.max && v !== field.none) {
+        throw new JournalDecodeError("INVALID_VALUE", at, `${name} ${v} outside 0..${field.max}${field.none === undefined ? "" : ` and not ${field.none}`}`);
+      }
+      return v;
+    }
+    case "enum":
+      return field.values[d.small(field.values.length - 1, name)];
+    case "varint": {
+      const at = d.r.offset;
+      const v = Number(d.r.varint(field.bits, name));
+      if (v < field.min || v > field.max) throw new JournalDecodeError("INVALID_VALUE", at, `${name} ${v} outside ${field.min}..${field.max}`);
+      return v;
+    }
+    case "bytes32":
+      return bytesToHex(d.r.take(32, name));
+  }
+}
+
 function decodeOp(d: Decoder): JournalOp {
   const at = d.r.offset;
   const tag = d.r.byte("operation tag");
   const type = TAG_TO_TYPE.get(tag);
   if (!type) throw new JournalDecodeError("UNKNOWN_OP", at, `unknown operation tag 0x${tag.toString(16).padStart(2, "0")}`);
-  switch (type) {
-    case "CREDIT":
-    case "DEBIT": {
-      const account = d.account();
-      const assetId = d.asset();
-      const amount = d.amount(AMOUNT_BITS, 1n, "amount");
-      return { type, account, assetId, amount, reason: d.small(8, "reason") as CreditReason };
-    }
-    case "MATCH": {
-      const maker = d.account();
-      const taker = d.account();
-      const marketId = d.market();
-      const side = d.small(1, "side") as Side;
-      const kind = d.small(3, "kind") as MatchKind;
-      const shares = d.amount(U128, 1n, "shares");
-      const priceAt = d.r.offset;
-      const priceBps = Number(d.r.varint(32, "priceBps"));
-      if (priceBps < 1 || priceBps > 9999) throw new JournalDecodeError("INVALID_VALUE", priceAt, `priceBps ${priceBps} outside 1..9999`);
-      return { type, maker, taker, marketId, side, kind, shares, priceBps, fee: d.amount(U128, 0n, "fee") };
-    }
-    case "LMSR_TRADE": {
-      const account = d.account();
-      const marketId = d.market();
-      const side = d.small(MAX_OUTCOME, "side") as OutcomeIndex;
-      const direction = d.small(1, "direction") === 0 ? "BUY" : "SELL";
-      const shares = d.amount(U128, 1n, "shares");
-      const collateral = d.amount(U128, 0n, "collateral");
-      return { type, account, marketId, side, direction, shares, collateral, fee: d.amount(U128, 0n, "fee") };
-    }
-    case "RESOLUTION_PAYOUT":
-    case "VOID_REFUND": {
-      const marketId = d.market();
-      const account = d.account();
-      const side = d.small(MAX_OUTCOME, "side") as OutcomeIndex;
-      const source = d.small(1, "source") === 0 ? "SUPPLY" : "POOL";
-      const shares = d.amount(AMOUNT_BITS, 0n, "shares");
-      const paid = d.amount(AMOUNT_BITS, 0n, "paid amount");
-      return type === "RESOLUTION_PAYOUT"
-        ? { type, marketId, account, side, source, shares, payout: paid }
-        : { type, marketId, account, side, source, shares, refund: paid };
-    }
-    case "FEE_SWEEP": {
-      const marketId = d.market();
-      return { type, marketId, amount: d.amount(AMOUNT_BITS, 1n, "amount") };
-    }
-    case "MARKET_SEED": {
-      const marketId = d.market();
-      const funder = d.account();
-      return { type, marketId, funder, amount: d.amount(AMOUNT_BITS, 1n, "amount") };
-    }
-    case "POOL_WITHDRAW":
-    case "BOND_LOCK":
-    case "BOND_RETURN":
-    case "BOND_SLASH": {
-      const marketId = d.market();
-      const account = d.account();
-      return { type, marketId, account, amount: d.amount(AMOUNT_BITS, 1n, "amount") };
-    }
+  // Keys in wire order, after `type`: the decoded op reads like the bytes.
+  const op: Record<string, unknown> = { type };
+  const fields = OP_FIELDS[type] as FieldList;
+  // Field offsets are kept only for the types with a rule across fields, to name where a broken one sits.
+  const starts: number[] | null = CROSS_FIELD_TYPES.has(type) ? [] : null;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    if (starts) starts.push(d.r.offset);
+    op[f[0]] = decodeField(d, f[0], f[1]);
   }
+  const decoded = op as unknown as JournalOp;
+  const bad = starts && crossFieldError(decoded);
+  if (bad) throw new JournalDecodeError("INVALID_VALUE", starts[fields.findIndex(([name]) => name === bad.field)], bad.message);
+  return decoded;
 }
 
 /** Decodes a PMJ5 payload. Throws {@link JournalDecodeError} (code + byte offset) for any malformed input. */

@@ -3,7 +3,7 @@
  * The relayer and the decoder both call these, so the replay is the relayer's own logic.
  * Zero-amount legs (fee 0, payout 0) are left out: every movement has amount > 0.
  */
-import { COLLATERAL_ASSET, SUPPLY_ACCOUNT, bondEscrowOf, outcomeAssetId, poolAccountOf, type Side } from "../assets";
+import { COLLATERAL_ASSET, SUPPLY_ACCOUNT, bondEscrowOf, outcomeAssetId, poolAccountOf, voteEscrowOf, type Side } from "../assets";
 import type { Movement } from "../ledger/movement";
 import type { LedgerState } from "../ledger/state";
 import type { Address } from "viem";
@@ -101,6 +101,23 @@ export function movementsOf(op: JournalOp, ctx: MovementContext): Movement[] {
       break;
     case "BOND_SLASH":
       move(out, bondEscrowOf(op.marketId), ctx.treasury, C, op.amount);
+      break;
+    case "BOND_AWARD":
+      move(out, bondEscrowOf(op.marketId), op.recipient, C, op.amount);
+      break;
+    case "STAKE_LOCK":
+      move(out, op.account, voteEscrowOf(op.marketId), C, op.amount);
+      break;
+    case "STAKE_RETURN":
+    case "VOTE_REWARD":
+      move(out, voteEscrowOf(op.marketId), op.account, C, op.amount);
+      break;
+    case "VOTE_ESCROW_SWEEP":
+      move(out, voteEscrowOf(op.marketId), ctx.treasury, C, op.amount);
+      break;
+    case "MARKET_STATE":
+    case "BALLOT_REVEAL":
+      // Records of the lifecycle: they move nothing (a reveal is checked against its STAKE_LOCK by replay).
       break;
   }
   return out;

@@ -6,6 +6,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { encodeAbiParameters, encodeEventTopics, encodeFunctionData, keccak256, parseAbi, toHex, type Address, type Hex, type PublicClient } from "viem";
 import { replayLedger } from "./replay";
+import { BallotBook } from "./ballots";
 import { LedgerState } from "../ledger/state";
 import { encodePayload } from "../journal/codec";
 import { applyOps } from "../journal/movements";
@@ -13,6 +14,7 @@ import { journalCommitmentOf, ZERO_HASH } from "../journal/commitment";
 import { legacyCalldataMovements } from "./legacy";
 import type { JournalOp } from "../journal/ops";
 import { outcomeAssetId } from "../assets";
+import { ballotHashOf } from "../journal/ballot";
 
 const abi = parseAbi([
   "event JournalBatchCommitted(uint64 indexed nonce, bytes32 newRoot, bytes32 journalCommitment)",
@@ -100,6 +102,11 @@ class FakeChain {
 }
 
 const grant = (account: Address, amount: bigint): JournalOp => ({ type: "CREDIT", account, assetId: 0n, amount, reason: 0 });
+const SALT: Hex = `0x${"5a".repeat(32)}`;
+const lock = (account: Address, outcome: 0 | 1): JournalOp => ({
+  type: "STAKE_LOCK", marketId: 7n, session: 1, account, amount: 100n, ballotHash: ballotHashOf({ marketId: 7n, session: 1, account, outcome, salt: SALT }),
+});
+const reveal = (account: Address, outcome: 0 | 1): JournalOp => ({ type: "BALLOT_REVEAL", marketId: 7n, session: 1, account, outcome, salt: SALT });
 
 describe("replayLedger", () => {
   it("replays journal and legacy batches (calldata and transfer events) and matches every root and commitment", async () => {
@@ -190,5 +197,43 @@ describe("replayLedger", () => {
     const topics = encodeEventTopics({ abi, eventName: "JournalBatchCommitted", args: { nonce: 2n } }) as Hex[];
     chain.push("0xdeadbeef", [{ topics, data: encodeAbiParameters([{ type: "bytes32" }, { type: "bytes32" }], [ZERO_HASH, ZERO_HASH]) }], B);
     await assert.rejects(replayLedger({ client: chain.client(), ledger: LEDGER, abi }), (e: Error & { code?: string }) => e.code === "NOT_A_BATCH" && /does not call the ledger directly/.test(e.message));
+  });
+
+  it("checks each ballot reveal against the lock of an earlier batch; a changed ballot stops the replay with root and commitment ok", async () => {
+    const chain = new FakeChain();
+    await chain.journal([grant(A, 1_000n), grant(B, 1_000n)]);
+    await chain.journal([lock(A, 1), lock(B, 0)]);
+    await chain.journal([grant(A, 1n)]);
+    await chain.journal([reveal(A, 1)]);
+    const changed = await chain.journal([reveal(B, 1)]);
+    await chain.journal([grant(B, 1n)]);
+    const report = await replayLedger({ client: chain.client(), ledger: LEDGER, abi });
+    assert.equal(report.batches.length, 5);
+    assert.deepEqual(report.batches.slice(0, 4).map((b) => b.ballotOk), [true, true, true, true]);
+    const bad = report.mismatch!;
+    assert.equal(bad.txHash, changed);
+    assert.equal(bad.rootOk, true);
+    assert.equal(bad.commitmentOk, true);
+    assert.equal(bad.ballotOk, false);
+    assert.deepEqual(bad.ballotFailures.map((f) => [f.index, f.code, f.account]), [[0, "BALLOT_MISMATCH", B]]);
+    assert.equal(bad.error, undefined);
+  });
+
+  it("a resume carries the pending ballots, so a reveal after the resume point is checked against its earlier lock", async () => {
+    const chain = new FakeChain();
+    await chain.journal([grant(A, 1_000n), lock(A, 1)]);
+    const first = await replayLedger({ client: chain.client(), ledger: LEDGER, abi });
+    assert.equal(first.mismatch, null);
+    assert.equal(first.ballots.size, 1);
+    await chain.journal([reveal(A, 1)]);
+    const resume = { state: first.state, ballots: first.ballots, commitment: first.batches.at(-1)!.computedCommitment, nonce: 1n };
+    const second = await replayLedger({ client: chain.client(), ledger: LEDGER, abi, fromBlock: first.toBlock + 1n, resume });
+    assert.equal(second.mismatch, null);
+    assert.equal(second.batches.length, 1);
+    assert.equal(second.ballots.size, 0);
+    // Without the earlier lock (a fresh book), the same reveal has no lock.
+    const state = (await replayLedger({ client: chain.client(), ledger: LEDGER, abi, toBlock: first.toBlock })).state;
+    const blind = await replayLedger({ client: chain.client(), ledger: LEDGER, abi, fromBlock: first.toBlock + 1n, resume: { ...resume, state, ballots: new BallotBook() } });
+    assert.deepEqual(blind.mismatch?.ballotFailures.map((f) => f.code), ["BALLOT_NO_LOCK"]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Replays the CommittedLedger from genesis: journal batches are decoded and applied op by op; legacy batches
  * apply their transfer events or calldata. After each batch the recomputed root and journal commitment are
- * compared with the chain's; the first mismatch stops the run and is returned with its location.
+ * compared with the chain's, and every ballot reveal is checked against its commitment (./ballots.ts); the first
+ * batch that fails a check stops the run and is returned with its location.
  *
  * Assumes the operator calls the ledger directly (the batch calldata is the transaction input).
  */
@@ -16,6 +17,7 @@ import { journalCommitmentOf, ZERO_HASH } from "../journal/commitment";
 import { legacyCalldataSteps, transferSteps, type LegacyCredit, type LegacyMatch, type BatchStep, type TransferEvent, opKindOf } from "./legacy";
 import { decodeLedgerLog, readLedgerLogs, type LedgerLog } from "./logs";
 import { ReplayError } from "./errors";
+import { BallotBook, type BallotFailure } from "./ballots";
 
 const BATCH_EVENTS = new Set(["JournalBatchCommitted", "BatchCommitted"]);
 
@@ -35,6 +37,13 @@ export interface BatchResult {
   readonly expectedCommitment: Hex;
   readonly computedCommitment: Hex;
   readonly commitmentOk: boolean;
+  /**
+   * Whether every ballot reveal of the batch opened its STAKE_LOCK's commitment (and no lock was doubled or left
+   * unrevealed at finality); independent of `rootOk` and `commitmentOk`. Always true for legacy batches.
+   */
+  readonly ballotOk: boolean;
+  /** The failed ballot checks, in op order; empty when `ballotOk`. */
+  readonly ballotFailures: BallotFailure[];
   /** Why the batch could not be applied (undecodable payload, invalid movement, a nonce gap). */
   readonly error?: string;
   /**
@@ -69,18 +78,27 @@ export interface ReplayOptions {
   readonly resume?: ReplayResume;
 }
 
+/** Whether a batch passed every check: root, commitment and ballots. */
+export function batchOk(batch: BatchResult): boolean {
+  return batch.rootOk && batch.commitmentOk && batch.ballotOk;
+}
+
 /** Where an earlier replay ended (see {@link ReplayOptions.resume}). */
 export interface ReplayResume {
   readonly state: LedgerState;
   readonly commitment: Hex;
   readonly nonce: bigint;
+  /** The ballots locked and not yet revealed at that point (mutated in place, like `state`). */
+  readonly ballots: BallotBook;
 }
 
 /** The end state of a replay. */
 export interface ReplayReport {
   readonly state: LedgerState;
+  /** The ballots locked and not yet revealed at the end (carry them into a resume). */
+  readonly ballots: BallotBook;
   readonly batches: BatchResult[];
-  /** The first batch whose root or commitment differs; the replay stopped there. */
+  /** The first batch whose root or commitment differs or whose ballot check failed; the replay stopped there. */
   readonly mismatch: BatchResult | null;
   /** The batch of `untilTx`, when asked for and found. */
   readonly target: BatchResult | null;
@@ -128,6 +146,7 @@ export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
   const logs = await readLedgerLogs(client, abi, ledger, opts.fromBlock ?? 0n, toBlock, opts.chunkSize ?? 2000n, opts.onScan);
   const batchLogs = logs.filter((l) => BATCH_EVENTS.has(l.eventName));
   const state = opts.resume?.state ?? new LedgerState();
+  const ballots = opts.resume?.ballots ?? new BallotBook();
   const batches: BatchResult[] = [];
   let commitment: Hex = opts.resume?.commitment ?? ZERO_HASH;
   let lastNonce = opts.resume?.nonce ?? 0n;
@@ -142,7 +161,7 @@ export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
     const args = call.args;
     let result: BatchResult;
     if (call.functionName === "commitJournalBatch") {
-      result = await replayJournal(opts, state, log, args, commitment);
+      result = await replayJournal(opts, state, ballots, log, args, commitment);
     } else {
       treasury ??= (await readAt(opts, "treasury", log.blockNumber)) as Address;
       result = await replayLegacy(opts, state, log, args, commitment, treasury);
@@ -157,13 +176,13 @@ export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
     batches.push(result);
     opts.onProgress?.(i + 1, batchLogs.length);
     if (opts.untilTx && log.transactionHash.toLowerCase() === opts.untilTx.toLowerCase()) target = result;
-    if (!result.rootOk || !result.commitmentOk) return { state, batches, mismatch: result, target, toBlock };
+    if (!batchOk(result)) return { state, ballots, batches, mismatch: result, target, toBlock };
     if (target) break;
   }
-  return { state, batches, mismatch: null, target, toBlock };
+  return { state, ballots, batches, mismatch: null, target, toBlock };
 }
 
-async function replayJournal(opts: ReplayOptions, state: LedgerState, log: LedgerLog, args: readonly unknown[], prev: Hex): Promise<BatchResult> {
+async function replayJournal(opts: ReplayOptions, state: LedgerState, ballots: BallotBook, log: LedgerLog, args: readonly unknown[], prev: Hex): Promise<BatchResult> {
   const [nonce, , newRoot, , , payloadHex] = args as [bigint, Hex, Hex, Hex, Hex, Hex];
   const expectedRoot = (arg(log.args, "newRoot", "root") as Hex | undefined) ?? newRoot;
   const eventCommitment = arg(log.args, "journalCommitment", "newJournalCommitment", "commitment") as Hex | undefined;
@@ -187,6 +206,7 @@ async function replayJournal(opts: ReplayOptions, state: LedgerState, log: Ledge
     movements = steps.flatMap((step) => step.movements);
     ({ error, failedOp } = applySteps(state, steps));
   }
+  const ballotFailures = ballots.check(ops).failures;
   const computedRoot = await state.root();
   const computedCommitment = journalCommitmentOf(prev, nonce, computedRoot, keccak256(payloadHex));
   return {
@@ -198,6 +218,8 @@ async function replayJournal(opts: ReplayOptions, state: LedgerState, log: Ledge
     rootOk: error === undefined && computedRoot.toLowerCase() === expectedRoot.toLowerCase(),
     computedCommitment,
     commitmentOk: error === undefined && computedCommitment.toLowerCase() === expectedCommitment.toLowerCase(),
+    ballotOk: ballotFailures.length === 0,
+    ballotFailures,
     ...(error === undefined ? {} : { error }),
     ...(failedOp === undefined ? {} : { failedOp }),
   };
@@ -250,6 +272,8 @@ async function replayLegacy(
     expectedCommitment: prev,
     computedCommitment: prev,
     commitmentOk: true,
+    ballotOk: true,
+    ballotFailures: [],
     ...(error === undefined ? {} : { error }),
     ...(failedOp === undefined ? {} : { failedOp }),
   };

@@ -1,7 +1,8 @@
 /** fast-check arbitraries of journal operations, shared by the codec and state tests. */
 import fc from "fast-check";
-import type { Address } from "viem";
+import type { Address, Hex } from "viem";
 import { outcomeAssetId, type OutcomeIndex, type Side } from "../assets";
+import { MARKET_STATES, OUTCOME_NONE, type OutcomeOrNone } from "../journal/market-states";
 import type { JournalOp } from "../journal/ops";
 
 const hex40 = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => `0x${Buffer.from(b).toString("hex")}` as Address);
@@ -18,6 +19,12 @@ const amount = fc.bigInt({ min: 1n, max: (1n << 255n) - 1n });
 const small = fc.bigInt({ min: 1n, max: 10n ** 24n });
 const u128 = (min: bigint) => fc.bigInt({ min, max: (1n << 128n) - 1n });
 const assetArb = fc.oneof(fc.constant(0n), fc.tuple(marketArb, outcomeArb).map(([m, s]) => outcomeAssetId(m, s)));
+const hex32 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `0x${Buffer.from(b).toString("hex")}` as Hex);
+const sessionArb = fc.oneof(fc.constantFrom(0, 1, 2), fc.integer({ min: 0, max: 0xffff }));
+/** A MARKET_STATE's state and outcome: `resolved` names an outcome, `void` none, the others either. */
+const marketStateArb = fc.constantFrom(...MARKET_STATES).chain((state) =>
+  (state === "resolved" ? outcomeArb : state === "void" ? fc.constant(OUTCOME_NONE) : fc.constantFrom<OutcomeOrNone>(0, 1, 2, OUTCOME_NONE)).map((outcome) => ({ state, outcome: outcome as OutcomeOrNone })),
+);
 const reason = fc.integer({ min: 0, max: 8 }) as fc.Arbitrary<0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8>;
 
 /** Any valid operation; `big` selects full-width amounts (codec) or modest ones (state, no int256 overflow). */
@@ -48,5 +55,11 @@ export function opArb(big = true): fc.Arbitrary<JournalOp> {
     }),
     fc.record({ type: fc.constant("FEE_SWEEP" as const), marketId: marketArb, amount: amt }),
     fc.record({ type: fc.constantFrom("BOND_LOCK" as const, "BOND_RETURN" as const, "BOND_SLASH" as const), marketId: marketArb, account: accountArb, amount: amt }),
+    fc.tuple(marketArb, marketStateArb).map(([marketId, s]): JournalOp => ({ type: "MARKET_STATE", marketId, ...s })),
+    fc.record({ type: fc.constant("BOND_AWARD" as const), marketId: marketArb, account: accountArb, recipient: accountArb, amount: amt }),
+    fc.record({ type: fc.constant("STAKE_LOCK" as const), marketId: marketArb, session: sessionArb, account: accountArb, amount: amt, ballotHash: hex32 }),
+    fc.record({ type: fc.constantFrom("STAKE_RETURN" as const, "VOTE_REWARD" as const), marketId: marketArb, session: sessionArb, account: accountArb, amount: amt }),
+    fc.record({ type: fc.constant("BALLOT_REVEAL" as const), marketId: marketArb, session: sessionArb, account: accountArb, outcome: outcomeArb, salt: hex32 }),
+    fc.record({ type: fc.constant("VOTE_ESCROW_SWEEP" as const), marketId: marketArb, amount: amt }),
   );
 }

@@ -6,8 +6,10 @@ import { bytesToHex, concat, type Address, type Hex } from "viem";
 import { LedgerState } from "../ledger/state";
 import { encodePayload, decodePayload } from "../journal/codec";
 import { applyOps } from "../journal/movements";
-import { SUPPLY_ACCOUNT, outcomeAssetId } from "../assets";
+import { SUPPLY_ACCOUNT, outcomeAssetId, voteEscrowOf } from "../assets";
 import { JournalDecodeError, type JournalDecodeErrorCode } from "../errors";
+import { ballotHashOf } from "../journal/ballot";
+import { OUTCOME_NONE } from "../journal/market-states";
 import type { JournalOp } from "../journal/ops";
 
 const jsonBig = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)));
@@ -86,6 +88,91 @@ export async function buildMerkleVectors(): Promise<unknown> {
 
 const A = acct(0x11);
 const B = acct(0x22);
+const C = acct(0x33);
+const D = acct(0x44);
+const E = acct(0x55);
+const K = acct(0x66);
+const salt = (n: number): Hex => `0x${n.toString(16).padStart(2, "0").repeat(32)}` as Hex;
+/** A ballot's STAKE_LOCK (with its real commitment) and its BALLOT_REVEAL. */
+const ballot = (marketId: bigint, session: number, account: Address, outcome: 0 | 1 | 2, saltByte: number, amount: bigint): [JournalOp, JournalOp] => [
+  { type: "STAKE_LOCK", marketId, session, account, amount, ballotHash: ballotHashOf({ marketId, session, account, outcome, salt: salt(saltByte) }) },
+  { type: "BALLOT_REVEAL", marketId, session, account, outcome, salt: salt(saltByte) },
+];
+const NONE = OUTCOME_NONE;
+
+// Market 20: created by A, proposed 0, challenged by B, voted 1 by C and D and 0 by E, resolved 1 (challenger
+// right). Creation bond 10,004: 5,002 to B, 2,501 to the treasury, 2,501 to the voter pool. Pool and stakes
+// (5,501) pay back C's and D's stakes and 1,750 each; the 1 left is swept.
+const [lockC, revealC] = ballot(20n, 1, C, 1, 0xc1, 1_000n);
+const [lockD, revealD] = ballot(20n, 1, D, 1, 0xd1, 1_000n);
+const [lockE, revealE] = ballot(20n, 1, E, 0, 0xe1, 1_000n);
+const CHALLENGED: JournalOp[] = [
+  { type: "CREDIT", account: A, assetId: 0n, amount: 500_000n, reason: 0 },
+  { type: "CREDIT", account: B, assetId: 0n, amount: 20_000n, reason: 0 },
+  { type: "CREDIT", account: C, assetId: 0n, amount: 5_000n, reason: 0 },
+  { type: "CREDIT", account: D, assetId: 0n, amount: 20_000n, reason: 0 },
+  { type: "CREDIT", account: E, assetId: 0n, amount: 5_000n, reason: 0 },
+  { type: "MARKET_STATE", marketId: 20n, state: "open", outcome: NONE },
+  { type: "BOND_LOCK", marketId: 20n, account: A, amount: 10_004n },
+  { type: "MARKET_SEED", marketId: 20n, funder: A, amount: 100_000n },
+  { type: "LMSR_TRADE", account: D, marketId: 20n, side: 1, direction: "BUY", shares: 20_000n, collateral: 11_000n, fee: 110n },
+  { type: "MARKET_STATE", marketId: 20n, state: "closed", outcome: NONE },
+  { type: "MARKET_STATE", marketId: 20n, state: "creator_proposal", outcome: 0 },
+  { type: "BOND_LOCK", marketId: 20n, account: B, amount: 10_004n },
+  { type: "MARKET_STATE", marketId: 20n, state: "challenge", outcome: 0 },
+  { type: "MARKET_STATE", marketId: 20n, state: "human_voting", outcome: NONE },
+  lockC,
+  lockD,
+  lockE,
+  { type: "MARKET_STATE", marketId: 20n, state: "council_review", outcome: 1 },
+  revealC,
+  revealD,
+  revealE,
+  { type: "MARKET_STATE", marketId: 20n, state: "resolved", outcome: 1 },
+  { type: "RESOLUTION_PAYOUT", marketId: 20n, account: D, side: 1, shares: 20_000n, payout: 19_800n, source: "POOL" },
+  { type: "FEE_SWEEP", marketId: 20n, amount: 200n },
+  { type: "BOND_RETURN", marketId: 20n, account: B, amount: 10_004n },
+  { type: "BOND_AWARD", marketId: 20n, account: A, recipient: B, amount: 5_002n },
+  { type: "BOND_SLASH", marketId: 20n, account: A, amount: 2_501n },
+  { type: "BOND_AWARD", marketId: 20n, account: A, recipient: voteEscrowOf(20n), amount: 2_501n },
+  { type: "STAKE_RETURN", marketId: 20n, session: 1, account: C, amount: 1_000n },
+  { type: "VOTE_REWARD", marketId: 20n, session: 1, account: C, amount: 1_750n },
+  { type: "STAKE_RETURN", marketId: 20n, session: 1, account: D, amount: 1_000n },
+  { type: "VOTE_REWARD", marketId: 20n, session: 1, account: D, amount: 1_750n },
+  { type: "VOTE_ESCROW_SWEEP", marketId: 20n, amount: 1n },
+  { type: "POOL_WITHDRAW", marketId: 20n, account: A, amount: 91_000n },
+];
+
+// Market 30 (order book, bond 1,000): the creator misses its window; keeper K takes 100, the treasury 300 and
+// the voter pool 600. Session 1 is restarted by the council (stakes refunded), session 2 ends below quorum and
+// the council stays silent: a neutral void, every stake refunded, the pool to the treasury.
+const [lock1, reveal1] = ballot(30n, 1, C, 0, 0x31, 500n);
+const [lock2, reveal2] = ballot(30n, 2, C, 1, 0x32, 500n);
+const MIA_RESTART_VOID: JournalOp[] = [
+  { type: "CREDIT", account: A, assetId: 0n, amount: 1_000n, reason: 0 },
+  { type: "CREDIT", account: C, assetId: 0n, amount: 500n, reason: 0 },
+  { type: "MARKET_STATE", marketId: 30n, state: "open", outcome: NONE },
+  { type: "BOND_LOCK", marketId: 30n, account: A, amount: 1_000n },
+  { type: "CREDIT", account: D, assetId: outcomeAssetId(30n, 0), amount: 7n, reason: 8 },
+  { type: "MARKET_STATE", marketId: 30n, state: "closed", outcome: NONE },
+  { type: "MARKET_STATE", marketId: 30n, state: "creator_mia", outcome: NONE },
+  { type: "BOND_AWARD", marketId: 30n, account: A, recipient: K, amount: 100n },
+  { type: "BOND_SLASH", marketId: 30n, account: A, amount: 300n },
+  { type: "BOND_AWARD", marketId: 30n, account: A, recipient: voteEscrowOf(30n), amount: 600n },
+  { type: "MARKET_STATE", marketId: 30n, state: "human_voting", outcome: NONE },
+  lock1,
+  { type: "MARKET_STATE", marketId: 30n, state: "council_review", outcome: 0 },
+  reveal1,
+  { type: "STAKE_RETURN", marketId: 30n, session: 1, account: C, amount: 500n },
+  { type: "MARKET_STATE", marketId: 30n, state: "human_voting", outcome: NONE },
+  lock2,
+  { type: "MARKET_STATE", marketId: 30n, state: "council_review", outcome: NONE },
+  reveal2,
+  { type: "MARKET_STATE", marketId: 30n, state: "void", outcome: NONE },
+  { type: "STAKE_RETURN", marketId: 30n, session: 2, account: C, amount: 500n },
+  { type: "VOTE_ESCROW_SWEEP", marketId: 30n, amount: 600n },
+  { type: "VOID_REFUND", marketId: 30n, account: D, side: 0, shares: 7n, refund: 3n, source: "SUPPLY" },
+];
 const PAYLOADS: { name: string; ops: JournalOp[] }[] = [
   { name: "empty batch", ops: [] },
   { name: "one grant", ops: [{ type: "CREDIT", account: A, assetId: 0n, amount: 5n, reason: 0 }] },
@@ -151,6 +238,8 @@ const PAYLOADS: { name: string; ops: JournalOp[] }[] = [
       { type: "VOID_REFUND", marketId: 13n, account: A, side: 2, shares: 3_001n, refund: 1_000n, source: "SUPPLY" },
     ],
   },
+  { name: "lifecycle: created, proposed, challenged, voted (sealed ballots revealed), resolved and paid", ops: CHALLENGED },
+  { name: "lifecycle: creator MIA (keeper award), council restart, neutral void", ops: MIA_RESTART_VOID },
 ];
 
 export async function buildJournalVectors(): Promise<unknown> {
@@ -181,6 +270,11 @@ const GRANT_ACCOUNT = `0x${"11".repeat(20)}` as Hex; // 28..47
 const grantPayload = (over: { count?: Hex; tag?: Hex; ref?: Hex; asset?: Hex; amount?: Hex; reason?: Hex } = {}): Hex =>
   concat([HEAD, TREASURY_BYTES, over.count ?? "0x01", over.tag ?? "0x01", over.ref ?? "0x00", GRANT_ACCOUNT, over.asset ?? "0x00", over.amount ?? "0x05", over.reason ?? "0x00"]);
 const cut = (hex: Hex, bytes: number): Hex => hex.slice(0, 2 + 2 * bytes) as Hex;
+/** One lifecycle operation `tag` on a new market 12, its other fields given as bytes. */
+const lifecycleOp = (tag: Hex, ...fields: Hex[]): Hex => concat([HEAD, TREASURY_BYTES, "0x01", tag, "0x000c", ...fields]);
+const NEW_ACCOUNT = concat(["0x00", GRANT_ACCOUNT]);
+const NEW_RECIPIENT = concat(["0x00", `0x${"22".repeat(20)}`]);
+const HASH = `0x${"ab".repeat(32)}` as Hex;
 
 /**
  * Malformed payloads and the error each must give: the code and the byte offset where the problem starts.
@@ -193,7 +287,7 @@ const MALFORMED: { name: string; payload: Hex; code: JournalDecodeErrorCode; off
   { name: "ends inside the treasury", payload: cut(grantPayload(), 15), code: "TRUNCATED", offset: 5 },
   { name: "count of 100 operations in 25 bytes", payload: grantPayload({ count: "0x64" }), code: "TRUNCATED", offset: 25 },
   { name: "count varint wider than 32 bits", payload: concat([HEAD, TREASURY_BYTES, "0xffffffff1f", "0x00"]), code: "VARINT_OVERSIZE", offset: 25 },
-  { name: "unknown operation tag 0x0d", payload: grantPayload({ tag: "0x0d" }), code: "UNKNOWN_OP", offset: 26 },
+  { name: "unknown operation tag 0x14", payload: grantPayload({ tag: "0x14" }), code: "UNKNOWN_OP", offset: 26 },
   { name: "account index 0 of an empty dictionary", payload: concat([HEAD, TREASURY_BYTES, "0x01", "0x01", "0x01", "0x00", "0x05", "0x00"]), code: "INDEX_OUT_OF_RANGE", offset: 27 },
   { name: "ends inside the account literal", payload: cut(grantPayload(), 40), code: "TRUNCATED", offset: 28 },
   { name: "asset selector 4", payload: grantPayload({ asset: "0x04" }), code: "INVALID_VALUE", offset: 48 },
@@ -217,6 +311,27 @@ const MALFORMED: { name: string; payload: Hex; code: JournalDecodeErrorCode; off
     offset: 55,
   },
   { name: "new market id 0", payload: concat([HEAD, TREASURY_BYTES, "0x01", "0x09", "0x00", "0x00", "0x05"]), code: "INVALID_VALUE", offset: 28 },
+  // Lifecycle operations, each alone in a payload: tag at 26, then a new market 12 (00 0c) at 27..28.
+  // MARKET_STATE: state at 29, outcome at 30.
+  { name: "MARKET_STATE state 9 (no such state)", payload: lifecycleOp("0x0d", "0x09", "0xff"), code: "INVALID_VALUE", offset: 29 },
+  { name: "MARKET_STATE outcome 3", payload: lifecycleOp("0x0d", "0x01", "0x03"), code: "INVALID_VALUE", offset: 30 },
+  { name: "MARKET_STATE resolved without an outcome (255)", payload: lifecycleOp("0x0d", "0x07", "0xff"), code: "INVALID_VALUE", offset: 30 },
+  { name: "MARKET_STATE void naming outcome 1", payload: lifecycleOp("0x0d", "0x08", "0x01"), code: "INVALID_VALUE", offset: 30 },
+  { name: "MARKET_STATE ends before the outcome", payload: lifecycleOp("0x0d", "0x07"), code: "TRUNCATED", offset: 30 },
+  // BOND_AWARD: account literal 29..49, recipient literal 50..70, amount at 71.
+  { name: "BOND_AWARD amount 0", payload: lifecycleOp("0x0e", NEW_ACCOUNT, NEW_RECIPIENT, "0x00"), code: "INVALID_VALUE", offset: 71 },
+  // STAKE_LOCK: session at 29, account literal 30..50, amount at 51, ballotHash 52..83.
+  { name: "STAKE_LOCK session 65536 (wider than 16 bits)", payload: lifecycleOp("0x0f", "0x808004", NEW_ACCOUNT, "0x64", HASH), code: "VARINT_OVERSIZE", offset: 29 },
+  { name: "STAKE_LOCK amount 0", payload: lifecycleOp("0x0f", "0x01", NEW_ACCOUNT, "0x00", HASH), code: "INVALID_VALUE", offset: 51 },
+  { name: "STAKE_LOCK ends inside the ballotHash", payload: cut(lifecycleOp("0x0f", "0x01", NEW_ACCOUNT, "0x64", HASH), 68), code: "TRUNCATED", offset: 52 },
+  // STAKE_RETURN and VOTE_REWARD: session at 29, account literal 30..50, amount at 51.
+  { name: "STAKE_RETURN session 1 as a non-canonical two-byte varint", payload: lifecycleOp("0x10", "0x8100", NEW_ACCOUNT, "0x64"), code: "VARINT_NONCANONICAL", offset: 29 },
+  { name: "VOTE_REWARD amount 0", payload: lifecycleOp("0x11", "0x01", NEW_ACCOUNT, "0x00"), code: "INVALID_VALUE", offset: 51 },
+  // BALLOT_REVEAL: session at 29, account literal 30..50, outcome at 51, salt 52..83.
+  { name: "BALLOT_REVEAL outcome 255 (a ballot names an outcome)", payload: lifecycleOp("0x12", "0x01", NEW_ACCOUNT, "0xff", HASH), code: "INVALID_VALUE", offset: 51 },
+  { name: "BALLOT_REVEAL ends inside the salt", payload: cut(lifecycleOp("0x12", "0x01", NEW_ACCOUNT, "0x01", HASH), 83), code: "TRUNCATED", offset: 52 },
+  // VOTE_ESCROW_SWEEP: amount at 29.
+  { name: "VOTE_ESCROW_SWEEP amount 0", payload: lifecycleOp("0x13", "0x00"), code: "INVALID_VALUE", offset: 29 },
 ];
 
 export function buildMalformedJournalVectors(): unknown {

@@ -8,6 +8,9 @@ import { decodePayload } from "../journal/codec";
 import { JournalDecodeError } from "../errors";
 import { verifyProof } from "../merkle/verify";
 import { naiveLeaf, naiveRoot } from "../test-support/naive-root";
+import { OP_TAGS } from "../journal/ops";
+import { MARKET_STATES } from "../journal/market-states";
+import { BallotBook } from "../replay/ballots";
 
 const load = (name: string) => JSON.parse(readFileSync(join(__dirname, name), "utf8"));
 
@@ -77,5 +80,26 @@ describe("test vectors", () => {
     assert.equal(dropped.leaves.length, 3);
     const ops = (load("journal.json").cases as { ops: { type: string; kind?: number }[] }[]).flatMap((c) => c.ops);
     for (const kind of [0, 1, 2, 3]) assert.ok(ops.some((op) => op.type === "MATCH" && op.kind === kind), `a MATCH of kind ${kind}`);
+    // Every operation type and every market state has a well-formed case.
+    for (const type of Object.keys(OP_TAGS)) assert.ok(ops.some((op) => op.type === type), `an op of type ${type}`);
+    for (const state of MARKET_STATES) assert.ok(ops.some((op) => op.type === "MARKET_STATE" && (op as { state?: string }).state === state), `MARKET_STATE ${state}`);
+    // Every operation tag after the first twelve has a malformed case.
+    const malformed = (load("journal-malformed.json").cases as { payload: Hex }[]).map((c) => hexToBytes(c.payload));
+    for (const tag of Object.values(OP_TAGS).filter((t) => t > 0x0c)) {
+      assert.ok(malformed.some((bytes) => bytes.length > 27 && bytes[25] === 1 && bytes[26] === tag), `a malformed case of tag 0x${tag.toString(16)}`);
+    }
+  });
+
+  it("every ballot of journal.json opens its commitment: the lifecycle cases pass the replay's ballot check", () => {
+    let reveals = 0;
+    for (const c of load("journal.json").cases as { name: string; payload: Hex }[]) {
+      const { ops } = decodePayload(hexToBytes(c.payload));
+      const book = new BallotBook();
+      const check = book.check(ops);
+      assert.deepEqual(check.failures, [], c.name);
+      assert.equal(book.size, 0, c.name);
+      reveals += check.revealsChecked;
+    }
+    assert.equal(reveals, 5);
   });
 });

@@ -12,6 +12,7 @@ import { createPublicClient, http, type Address, type PublicClient } from "viem"
 import { committedLedgerAbi } from "../../../generated/abis";
 import { accountProof, type AccountProof, type LedgerState } from "../../../decoder";
 import { replayLedger, type ReplayReport } from "../../../decoder/replay/replay";
+import type { BallotBook } from "../../../decoder/replay/ballots";
 import type { Hex } from "viem";
 
 export interface PublishedProof extends AccountProof {
@@ -25,6 +26,8 @@ interface Replayed {
   root: Hex;
   commitment: Hex;
   state: LedgerState;
+  /** Ballots locked and not yet revealed: a resume checks later reveals against them. */
+  ballots: BallotBook;
   /** Last block the replay scanned. */
   toBlock: bigint;
 }
@@ -58,7 +61,7 @@ export class PublishedLedger {
     if (from) {
       this.cached = null; // the resume mutates its state: never serve it half-applied
       try {
-        const report = await replayLedger({ client: this.client, ledger: this.ledger, fromBlock: from.toBlock + 1n, resume: { state: from.state, commitment: from.commitment, nonce: from.nonce } });
+        const report = await replayLedger({ client: this.client, ledger: this.ledger, fromBlock: from.toBlock + 1n, resume: { state: from.state, ballots: from.ballots, commitment: from.commitment, nonce: from.nonce } });
         if (!report.mismatch) {
           this.stats.incrementalReplays++;
           return (this.cached = replayedOf(report, from));
@@ -68,7 +71,7 @@ export class PublishedLedger {
       }
     }
     const report = await replayLedger({ client: this.client, ledger: this.ledger, fromBlock: this.fromBlock });
-    if (report.mismatch) throw new Error(`the published ledger does not replay at nonce ${report.mismatch.nonce}: ${report.mismatch.error ?? "root or commitment differs"}`);
+    if (report.mismatch) throw new Error(`the published ledger does not replay at nonce ${report.mismatch.nonce}: ${report.mismatch.error ?? report.mismatch.ballotFailures[0]?.message ?? "root or commitment differs"}`);
     this.stats.fullReplays++;
     return (this.cached = replayedOf(report, null));
   }
@@ -86,6 +89,7 @@ function replayedOf(report: ReplayReport, from: Replayed | null): Replayed {
     root: (last?.computedRoot ?? from?.root ?? `0x${"0".repeat(64)}`) as Hex,
     commitment: last?.computedCommitment ?? from?.commitment ?? (`0x${"0".repeat(64)}` as Hex),
     state: report.state,
+    ballots: report.ballots,
     toBlock: report.toBlock,
   };
 }
