@@ -8,7 +8,7 @@ import { maxUint256, type Address, type Hex } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import { lmsrMarketAbi, testUSDCAbi } from "../generated/abis";
 import { createLocalAgent } from "../api/domain/auth/local-agents";
-import { eventually, startOnchainStack } from "../indexer/test-stack";
+import { eventually, startOnchainStack } from "../test/support/stack/onchain";
 
 async function main() {
   const trades = Math.min(Number(process.env.TRADES ?? 60), 100); // the trades route pages at 100

@@ -11,11 +11,11 @@
 import { rmSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig, type Config } from "../api/config";
-import { startChild, stopChild, type Child } from "./stack/children";
-import { startLocalChain } from "./stack/chain";
+import { startChild, stopChild, type Child } from "../test/support/stack/children";
+import { startLocalChain } from "../test/support/stack/chain";
 import { ensureDeployment } from "./stack/deployment";
 import { startIndexer } from "./stack/indexer";
-import { GiveUp, waitFor } from "./stack/wait";
+import { GiveUp, waitFor } from "../test/support/stack/wait";
 import { watchParent } from "../api/platform/process/parent-watch";
 import { runMarketMaker } from "./demo-agents/market-maker";
 

@@ -3,8 +3,8 @@
  * an unreachable RPC, or a transaction that is not a batch commit.
  */
 import { parseArgs } from "node:util";
-import { join } from "node:path";
 import { type Hash } from "viem";
+import { DEPLOYMENTS_DIR } from "../deployment";
 import { DecoderBaseError } from "../errors";
 import { committedLedgerAbi } from "../replay/abi";
 import { ReplayError } from "../replay/errors";
@@ -34,7 +34,7 @@ export interface CliIo {
   readonly deploymentsDir: string;
 }
 
-const DEFAULT_IO: CliIo = { out: console.log, note: console.error, deploymentsDir: join(__dirname, "..", "..", "deployments") };
+const DEFAULT_IO: CliIo = { out: console.log, note: console.error, deploymentsDir: DEPLOYMENTS_DIR };
 
 function blockFlag(name: string, value: string | undefined, min: bigint): bigint | undefined {
   if (value === undefined) return undefined;

@@ -10,10 +10,10 @@ import { loadConfig } from "../../api/config";
 import { openDatabase } from "../../relayer/db/client";
 import { migrate } from "../../relayer/db/migrate";
 import { systemClock } from "../../relayer/clock";
-import { demoMarkets } from "./demo-markets";
-import { marketSpecSchema, type MarketSpec } from "./market-spec";
-import { importPolymarketJson } from "./polymarket-import";
-import { seedCatalog } from "./seed-catalog";
+import { demoMarkets } from "../../api/domain/markets/seed/demo-markets";
+import { marketSpecSchema, type MarketSpec } from "../../api/domain/markets/seed/market-spec";
+import { importPolymarketJson } from "../../api/domain/markets/seed/polymarket-import";
+import { seedCatalog } from "../../api/domain/markets/seed/seed-catalog";
 
 /** Reads a file of specs: MarketSpec JSON (bigint seed as a decimal string) or Polymarket-style entries. */
 export function specsFromJson(json: unknown, forcePolymarket: boolean): { specs: MarketSpec[]; errors: { index: number; message: string }[] } {

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import type { Address } from "viem";
 import { Exchange } from "../../../relayer/exchange/exchange";
-import { openBatcher } from "../../../relayer/batcher/from-config";
+import { openBatcher } from "../../../relayer/batcher/config";
 import type { Batcher } from "../../../relayer/batcher";
 import type { EngineConfig } from "../../../relayer/engine/types";
 import { ALLOWANCE_PERIOD_MS } from "../fills/allowance-source";
@@ -27,6 +27,7 @@ import { committedLane } from "./committed-lane";
 import { engineDataSource } from "./engine-data-source";
 import { createListedMarkets, seedDemoMarkets } from "./seed-markets";
 import { TradeRecorder } from "./trade-recorder";
+import { batcherConfigOf } from "./batcher-config";
 import type { Venue, VenueMarket } from "./types";
 
 export interface OpenVenueOptions {
@@ -105,7 +106,8 @@ async function batcherFor(ctx: ServiceContext): Promise<Batcher | null> {
   const file = deploymentFile(ctx.config.CHAIN_ID);
   if (!existsSync(file)) return null;
   const deployment = readDeployment(file);
-  if (!deployment.contracts.CommittedLedger) return null;
+  const ledger = deployment.contracts.CommittedLedger;
+  if (!ledger) return null;
   const treasury = deployment.treasury?.toLowerCase();
   if (treasury && treasury !== ctx.config.TREASURY_ADDRESS.toLowerCase()) {
     // The journal's header names the engine's fee sink; publishing it to a ledger deployed for another treasury would
@@ -113,5 +115,5 @@ async function batcherFor(ctx: ServiceContext): Promise<Batcher | null> {
     ctx.log.error({ deployed: treasury, configured: ctx.config.TREASURY_ADDRESS }, "TREASURY_ADDRESS differs from the deployment's treasury: batches are not published");
     return null;
   }
-  return openBatcher(ctx.db, ctx.config, { contracts: deployment.contracts as never, treasury: (treasury ?? ctx.config.TREASURY_ADDRESS.toLowerCase()) as Address }, ctx.log.child({ part: "batcher" }));
+  return openBatcher(ctx.db, batcherConfigOf(ctx.config, ledger, treasury ?? ctx.config.TREASURY_ADDRESS), ctx.log.child({ part: "batcher" }));
 }

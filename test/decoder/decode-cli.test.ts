@@ -13,10 +13,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, encodePacked, hexToBigInt, http, keccak256, concat, type Address, type Hex } from "viem";
-import { runLedgerDemo } from "../scripts/ledger-demo";
-import { committedLedgerAbi } from "./replay/abi";
+import { runLedgerDemo } from "../support/ledger-demo";
+import { committedLedgerAbi } from "../../decoder/replay/abi";
 
-const root = join(__dirname, "..");
+const root = join(__dirname, "..", "..");
 const ready = existsSync(join(root, "generated", "abis.ts")) && (() => {
   try {
     committedLedgerAbi();
