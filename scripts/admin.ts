@@ -8,7 +8,7 @@
 import { loadConfig, ConfigError } from "../api/config";
 import { openDatabase, type Database } from "../relayer/db/client";
 import { DirectoryLockedError } from "../relayer/db/lock";
-import { migrate } from "../relayer/db/migrate";
+import { migrateService } from "../api/platform/db/migrations";
 import { systemClock } from "../relayer/clock";
 import { createLocalAgent, parseTier } from "../api/domain/auth/local-agents";
 import { listOutbox } from "../api/platform/mail/mailer";
@@ -38,7 +38,7 @@ async function open(): Promise<Database> {
   const config = loadConfig();
   try {
     const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
-    await migrate(db);
+    await migrateService(db);
     return db;
   } catch (err) {
     if (err instanceof DirectoryLockedError) {

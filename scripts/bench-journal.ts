@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../relayer/clock";
 import { openDatabase, type Database } from "../relayer/db/client";
-import { migrate } from "../relayer/db/migrate";
+import { migrateService } from "../api/platform/db/migrations";
 import { Exchange } from "../relayer/exchange";
 import { runEngineConfig, setupCommands, tradeCommands } from "../relayer/exchange/trading-run";
 
@@ -23,7 +23,7 @@ const SUBMITTERS = Number(process.env.BENCH_SUBMITTERS ?? 256);
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 40_000);
 
 async function bench(name: "postgres" | "pglite", db: Database, commands: number): Promise<void> {
-  await migrate(db);
+  await migrateService(db);
   const ex = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig });
   for (const c of setupCommands(TRADERS, systemClock.now())) await ex.submit(c);
   const pairs = Math.floor(commands / 2);

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { loadConfig } from "../../api/config";
 import { openDatabase } from "../../relayer/db/client";
-import { migrate } from "../../relayer/db/migrate";
+import { migrateService } from "../../api/platform/db/migrations";
 import { systemClock } from "../../relayer/clock";
 import { demoMarkets } from "../../api/domain/markets/seed/demo-markets";
 import { marketSpecSchema, type MarketSpec } from "../../api/domain/markets/seed/market-spec";
@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig(process.env);
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
   try {
-    await migrate(db);
+    await migrateService(db);
     const { specs, errors } = file ? specsFromJson(JSON.parse(readFileSync(file, "utf8")), argv.includes("--polymarket")) : { specs: demoMarkets(systemClock.now()), errors: [] };
     for (const e of errors) console.log(JSON.stringify({ refused: e.index, message: e.message }));
     const seeded = await seedCatalog(db, systemClock, specs, { chainId: config.CHAIN_ID });
