@@ -54,7 +54,6 @@ export const deploymentSchema = z.object({
 /** A parsed deployment artifact. */
 export type Deployment = z.infer<typeof deploymentSchema>;
 export type DeployedContract = z.infer<typeof deployedContractSchema>;
-export type RouterInterface = z.infer<typeof routerInterfaceSchema>;
 
 /** Where deployment artifacts live: deployments/ at the repository root. */
 export const DEPLOYMENTS_DIR = join(__dirname, "..", "deployments");

@@ -40,7 +40,8 @@ const pct = (xs: number[], p: number) => {
   return Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(2));
 };
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the bench reads untyped JSON bodies
+type Json = Record<string, any>;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "pm-bench-api-"));

@@ -10,7 +10,7 @@
  */
 import { rmSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, loadConfig, type Config } from "../api/config";
+import { ConfigError, loadConfig } from "../api/config";
 import { startChild, stopChild, type Child } from "../test/support/stack/children";
 import { startLocalChain } from "../test/support/stack/chain";
 import { ensureDeployment } from "./stack/deployment";
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     const deployment = await ensureDeployment(config);
     console.error(`contracts: ${deployment.file}${deployment.deployedNow ? " (deployed now)" : " (reused)"}`);
 
-    const ready = await startServiceChild(config, flags, children);
+    const ready = await startServiceChild(flags, children);
     let indexerUrl: string | undefined;
     if (flags.indexer && config.INDEXER_ENABLED) {
       console.error("starting the indexer...");
@@ -118,7 +118,7 @@ interface ServiceReady {
 }
 
 /** Runs api/main.ts as a child and waits for its one `service-ready` JSON line. */
-async function startServiceChild(config: Config, flags: StartFlags, children: Child[]): Promise<ServiceReady> {
+async function startServiceChild(flags: StartFlags, children: Child[]): Promise<ServiceReady> {
   let ready: ServiceReady | undefined;
   const child = startChild("service", process.execPath, ["--import", "tsx", join(ROOT, "api", "main.ts")], {
     cwd: ROOT,

@@ -3,7 +3,7 @@
  * an unreachable RPC, or a transaction that is not a batch commit.
  */
 import { parseArgs } from "node:util";
-import { type Hash } from "viem";
+import type { Hash } from "viem";
 import { DEPLOYMENTS_DIR } from "../deployment";
 import { DecoderBaseError } from "../errors";
 import { committedLedgerAbi } from "../replay/abi";
@@ -42,12 +42,9 @@ function blockFlag(name: string, value: string | undefined, min: bigint): bigint
   return BigInt(value);
 }
 
-/** Runs the CLI with `argv` (without node and script); returns the exit code. */
-export async function runCli(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
-  const { out, note, deploymentsDir } = { ...DEFAULT_IO, ...io };
-  let parsed;
+function parseCliArgs(argv: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -63,7 +60,12 @@ export async function runCli(argv: string[], io: Partial<CliIo> = {}): Promise<n
   } catch (cause) {
     throw new ReplayError("BAD_INPUT", `${cause instanceof Error ? cause.message : String(cause)}\n${USAGE}`, cause);
   }
-  const { values, positionals } = parsed;
+}
+
+/** Runs the CLI with `argv` (without node and script); returns the exit code. */
+export async function runCli(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
+  const { out, note, deploymentsDir } = { ...DEFAULT_IO, ...io };
+  const { values, positionals } = parseCliArgs(argv);
   if (values.help) {
     out(USAGE);
     return 0;

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createPublicClient, createWalletClient, http, keccak256, type Abi, type Address, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { LedgerState, applyOps, bondEscrowOf, encodePayload, journalCommitmentOf, ZERO_HASH, type JournalOp } from "../../decoder";
+import { type LedgerState, applyOps, bondEscrowOf, encodePayload, journalCommitmentOf, ZERO_HASH, type JournalOp } from "../../decoder";
 import { committedLedgerAbi } from "../../decoder/replay/abi";
 import { replayLedger } from "../../decoder/replay/replay";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../../relayer/dev-accounts";

@@ -71,7 +71,7 @@ export async function openVenue(ctx: ServiceContext, services: Services, opts: O
     const accountOf = async (principal: Parameters<Venue["accountOf"]>[0]) => openAccount((await ledgerAccountFor(ctx, principal)) as Address, principal.createdAt);
     const marketAt = async (address: string): Promise<VenueMarket> => {
       const market = await getMarket(ctx.db, config.CHAIN_ID, address.toLowerCase(), ctx.clock.now());
-      if (!market || market.settlement !== "committed" || market.marketId === null || !exchange.engine.market(market.marketId)) {
+      if (market?.settlement !== "committed" || market.marketId === null || !exchange.engine.market(market.marketId)) {
         throw new ApiError("MARKET_NOT_FOUND", `no committed-lane market at ${address}`);
       }
       return { market, marketId: market.marketId };
