@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { serveMiddleware, type ServedApp } from "../../../../test/support/middleware";
+import { serveMiddleware } from "../../../../test/support/middleware";
 import { manualClock } from "../../../../relayer/clock";
 import { WINDOW_MS } from "../../../platform/rate-limit/limits";
 import { MemoryWindowStore } from "../../../platform/rate-limit/window-store";
