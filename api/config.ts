@@ -5,10 +5,7 @@
  */
 import { resolve } from "node:path";
 import { z } from "zod";
-
-/** Hardhat's well-known dev accounts #0 (deployer) and #1 (operator). Public keys: never use them off a local chain. */
-export const DEV_DEPLOYER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
-export const DEV_OPERATOR_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../relayer/dev-accounts";
 
 const port = z.coerce.number().int().min(1).max(65535);
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
@@ -33,6 +30,7 @@ export const configSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// URL").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Default: Hardhat dev account #0 (relayer/dev-accounts.ts), a public key for local chains only. */
   DEPLOYER_PRIVATE_KEY: privateKey.default(DEV_DEPLOYER_KEY),
   OPERATOR_PRIVATE_KEY: privateKey.default(DEV_OPERATOR_KEY),
   /** Ledger account that receives trading fees. Default: Hardhat dev account #2. */
@@ -40,7 +38,7 @@ export const configSchema = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{40}$/, "must be an address (0x + 40 hex digits)")
     .transform((v) => v as `0x${string}`)
-    .default("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
+    .default(DEV_TREASURY_ADDRESS),
   BATCH_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   BATCH_MAX_OPS: z.coerce.number().int().min(1).default(500),
   PONDER_PORT: port.default(42069),
@@ -83,11 +81,15 @@ export const configSchema = z.object({
   /** Fill allowance (spec "Trade allowance"): free executed wallet-sides per fixed seven-day period. */
   FILL_ALLOWANCE_ENABLED: bool.default(true),
   FILL_ALLOWANCE_FREE_PER_PERIOD: z.coerce.number().int().min(0).default(1000),
-  /** List the demo PM markets (scripts/seed/demo-markets.ts) in the catalog and the engine at start. */
+  /** List the demo PM markets (api/domain/markets/seed/demo-markets.ts) in the catalog and the engine at start. */
   SEED_DEMO_MARKETS: bool.default(true),
   /** In-process read caches (docs/api-performance.md): how stale a cached read may be across instances; 0 = off. */
   DISCOVERY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
   PRINCIPAL_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
+  /** Set by `npm start` for its service child: issue and print the demo agents' keys (docs/auth.md, docs/demo-agents.md). */
+  DEMO_AGENTS: bool.default(false),
+  /** Set by `npm start` for its service child: stop when the parent process is gone. */
+  STACK_CHILD: bool.default(false),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -9,9 +9,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const service = await startService(config, { publish: true });
   // `npm start` (DEMO_AGENTS=true) prints a ready key of the demo agent; it is re-issued on every start (docs/auth.md).
-  const demo = process.env.DEMO_AGENTS === "true" ? await issueDemoKey(service.ctx.db, service.ctx.clock) : null;
+  const demo = config.DEMO_AGENTS ? await issueDemoKey(service.ctx.db, service.ctx.clock) : null;
   // ...and one for the demo market maker it runs as an ordinary API client (docs/demo-agents.md).
-  const maker = process.env.DEMO_AGENTS === "true" ? await issueDemoKey(service.ctx.db, service.ctx.clock, DEMO_MARKET_MAKER_NAME) : null;
+  const maker = config.DEMO_AGENTS ? await issueDemoKey(service.ctx.db, service.ctx.clock, DEMO_MARKET_MAKER_NAME) : null;
   if (maker) await grantMarketMakerAllocation(service.ctx.db, service.ctx.clock, service.services.venue, maker);
   console.log(JSON.stringify({ event: "service-ready", baseUrl: service.baseUrl, mcpUrl: service.mcpUrl, data: service.ctx.db.location, ...(demo ? { demoKey: demo.apiKey } : {}), ...(maker ? { marketMakerKey: maker.apiKey } : {}) }));
   let stopping = false;
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
   // Started by `npm start`: never outlive it, even if it is killed without a chance to stop us.
-  if (process.env.STACK_CHILD === "true") watchParent(() => void stop("parent exited"));
+  if (config.STACK_CHILD) watchParent(() => void stop("parent exited"));
 }
 
 main().catch((err) => {

@@ -9,7 +9,7 @@ import pino from "pino";
 import { openDatabase } from "../relayer/db/client";
 import { configurePrincipalCache } from "./domain/auth/api-keys";
 import { configureCatalogCache } from "./domain/markets/catalog-cache";
-import { migrate } from "../relayer/db/migrate";
+import { migrateService } from "./platform/db/migrations";
 import { systemClock, type Clock } from "../relayer/clock";
 import { createApp, API_BASE_PATH } from "./app";
 import { createServices, type OpenServices, type Services } from "./services";
@@ -48,7 +48,7 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   const log = pino({ level: config.LOG_LEVEL, base: { svc: "api" } });
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
   try {
-    await migrate(db);
+    await migrateService(db);
   } catch (err) {
     await db.close();
     throw err;

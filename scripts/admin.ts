@@ -5,10 +5,11 @@
  *   npm run admin -- mail [--limit <n>] [--json]
  * With PGlite (no DATABASE_URL) only one process may open DATA_DIR: stop `npm start` first.
  */
+import { parseArgs } from "node:util";
 import { loadConfig, ConfigError } from "../api/config";
 import { openDatabase, type Database } from "../relayer/db/client";
 import { DirectoryLockedError } from "../relayer/db/lock";
-import { migrate } from "../relayer/db/migrate";
+import { migrateService } from "../api/platform/db/migrations";
 import { systemClock } from "../relayer/clock";
 import { createLocalAgent, parseTier } from "../api/domain/auth/local-agents";
 import { listOutbox } from "../api/platform/mail/mailer";
@@ -26,19 +27,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The data directory is held by a running service (PGlite): a clear message, no usage text. */
 class DatabaseBusyError extends Error {}
 
-function flag(argv: string[], name: string): string | undefined {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return undefined;
-  const v = argv[i + 1];
-  if (v === undefined || v.startsWith("--")) throw new UsageError(`--${name} needs a value`);
-  return v;
+function parseCommand(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { name: { type: "string" }, tier: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }
 
 async function open(): Promise<Database> {
   const config = loadConfig();
   try {
     const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
-    await migrate(db);
+    await migrateService(db);
     return db;
   } catch (err) {
     if (err instanceof DirectoryLockedError) {
@@ -51,12 +56,17 @@ async function open(): Promise<Database> {
 }
 
 export async function runAdmin(argv: string[], out: (line: string) => void = console.log): Promise<number> {
-  const [cmd, sub] = argv;
-  const json = argv.includes("--json");
+  const { values, positionals } = parseCommand(argv);
+  const [cmd, sub] = positionals;
+  const json = values.json === true;
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
   if (cmd === "agent" && sub === "create") {
-    const name = flag(argv, "name");
+    const name = values.name;
     if (!name) throw new UsageError("agent create needs --name <name>");
-    const tier = parseTier(flag(argv, "tier") ?? "execute");
+    const tier = parseTier(values.tier ?? "execute");
     const db = await open();
     try {
       const a = await createLocalAgent(db, systemClock, { name, tier });
@@ -75,8 +85,8 @@ export async function runAdmin(argv: string[], out: (line: string) => void = con
     }
   }
   if (cmd === "agent" && (sub === "grant-research" || sub === "revoke-research")) {
-    const agentId = argv[2];
-    if (!agentId || agentId.startsWith("--")) throw new UsageError(`agent ${sub} needs <agentId>`);
+    const agentId = positionals[2];
+    if (!agentId) throw new UsageError(`agent ${sub} needs <agentId>`);
     if (!UUID.test(agentId)) throw new UsageError(`agentId must be a UUID (the id GET /me shows); got ${JSON.stringify(agentId)}`);
     const granted = sub === "grant-research";
     const db = await open();
@@ -89,7 +99,7 @@ export async function runAdmin(argv: string[], out: (line: string) => void = con
     }
   }
   if (cmd === "mail") {
-    const limit = Number(flag(argv, "limit") ?? "20");
+    const limit = Number(values.limit ?? "20");
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive integer");
     const db = await open();
     try {

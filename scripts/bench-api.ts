@@ -21,11 +21,20 @@ import { startService } from "../api/service";
 import { systemClock } from "../relayer/clock";
 import { createLocalAgent, type LocalAgent } from "../api/domain/auth/local-agents";
 import { openSse, openWs } from "../api/transports/realtime/test-clients";
+import { z } from "zod";
+import { scriptEnv } from "./env";
 
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
-const ONLY = process.env.BENCH_ONLY;
+const ENV = scriptEnv({
+  BENCH_DURATION_S: z.coerce.number().int().positive().default(10),
+  BENCH_CONNECTIONS: z.coerce.number().int().positive().default(10),
+  BENCH_SAMPLES: z.coerce.number().int().positive().default(200),
+  BENCH_ONLY: z.enum(["reads", "orders", "fills"]).optional(),
+  DATABASE_URL: z.string().optional(),
+});
+const DURATION_S = ENV.BENCH_DURATION_S;
+const CONNECTIONS = ENV.BENCH_CONNECTIONS;
+const SAMPLES = ENV.BENCH_SAMPLES;
+const ONLY = ENV.BENCH_ONLY;
 const runs = (part: "reads" | "orders" | "fills") => ONLY === undefined || ONLY === part;
 const LOT = 10_000n;
 const UNLIMITED = "1000000000";
@@ -40,17 +49,18 @@ const pct = (xs: number[], p: number) => {
   return Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(2));
 };
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the bench reads untyped JSON bodies
+type Json = Record<string, any>;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "pm-bench-api-"));
-  const schema = process.env.DATABASE_URL ? `bench_api_${randomUUID().slice(0, 8)}` : undefined;
+  const schema = ENV.DATABASE_URL ? `bench_api_${randomUUID().slice(0, 8)}` : undefined;
   const config = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: dir,
     LOG_LEVEL: "silent",
-    DATABASE_URL: process.env.DATABASE_URL,
+    DATABASE_URL: ENV.DATABASE_URL,
     ...(schema ? { DATABASE_SCHEMA: schema } : {}),
     INDEXER_ENABLED: "false",
     RATE_LIMIT_IP_PER_MINUTE: UNLIMITED,

@@ -14,8 +14,10 @@ import { Book, type Acct, type Bal, type Market, type Order } from "../relayer/e
 import { Engine } from "../relayer/engine/engine";
 import { Undo } from "../relayer/engine/undo";
 import type { Command } from "../relayer/engine/types";
+import { z } from "zod";
+import { scriptEnv } from "./env";
 
-const OPS = Number(process.env.BENCH_ENGINE_OPS ?? 200_000);
+const OPS = scriptEnv({ BENCH_ENGINE_OPS: z.coerce.number().int().positive().default(200_000) }).BENCH_ENGINE_OPS;
 const SEED = 20_261_122;
 const MAKERS = 64;
 const LOT = 10_000n;

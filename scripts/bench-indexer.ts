@@ -8,11 +8,14 @@ import { maxUint256, type Address, type Hex } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import { lmsrMarketAbi, testUSDCAbi } from "../generated/abis";
 import { createLocalAgent } from "../api/domain/auth/local-agents";
-import { eventually, startOnchainStack } from "../indexer/test-stack";
+import { eventually, startOnchainStack } from "../test/support/stack/onchain";
+import { z } from "zod";
+import { scriptEnv } from "./env";
 
 async function main() {
-  const trades = Math.min(Number(process.env.TRADES ?? 60), 100); // the trades route pages at 100
-  const pollingMs = Number(process.env.PONDER_POLLING_MS ?? 100);
+  const env = scriptEnv({ TRADES: z.coerce.number().int().positive().default(60), PONDER_POLLING_MS: z.coerce.number().int().min(10).default(100), DATABASE_URL: z.string().optional() });
+  const trades = Math.min(env.TRADES, 100); // the trades route pages at 100
+  const pollingMs = env.PONDER_POLLING_MS;
   const s = await startOnchainStack({ pollingMs });
   try {
     const market = (await s.createMarket(10_000_000_000n)).toLowerCase() as Address;
@@ -35,7 +38,7 @@ async function main() {
     }
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]!);
-    console.log(JSON.stringify({ bench: "indexer", database: process.env.DATABASE_URL ? "postgres" : "pglite", trades, pollingMs, p50Ms: pct(50), p99Ms: pct(99), maxMs: Math.round(latencies[latencies.length - 1]!) }));
+    console.log(JSON.stringify({ bench: "indexer", database: env.DATABASE_URL ? "postgres" : "pglite", trades, pollingMs, p50Ms: pct(50), p99Ms: pct(99), maxMs: Math.round(latencies[latencies.length - 1]!) }));
   } finally {
     await s.stop();
   }

@@ -14,16 +14,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock } from "../relayer/clock";
 import { openDatabase, type Database } from "../relayer/db/client";
-import { migrate } from "../relayer/db/migrate";
+import { migrateService } from "../api/platform/db/migrations";
 import { Exchange } from "../relayer/exchange";
 import { runEngineConfig, setupCommands, tradeCommands } from "../relayer/exchange/trading-run";
+import { z } from "zod";
+import { scriptEnv } from "./env";
 
 const TRADERS = 64;
-const SUBMITTERS = Number(process.env.BENCH_SUBMITTERS ?? 256);
-const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 40_000);
+const ENV = scriptEnv({
+  BENCH_SUBMITTERS: z.coerce.number().int().positive().default(256),
+  BENCH_COMMANDS: z.coerce.number().int().positive().default(40_000),
+  DATABASE_URL: z.string().default("postgres://root@127.0.0.1:5432/test"),
+});
+const SUBMITTERS = ENV.BENCH_SUBMITTERS;
+const COMMANDS = ENV.BENCH_COMMANDS;
 
 async function bench(name: "postgres" | "pglite", db: Database, commands: number): Promise<void> {
-  await migrate(db);
+  await migrateService(db);
   const ex = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig });
   for (const c of setupCommands(TRADERS, systemClock.now())) await ex.submit(c);
   const pairs = Math.floor(commands / 2);
@@ -63,7 +70,7 @@ async function bench(name: "postgres" | "pglite", db: Database, commands: number
 }
 
 async function main() {
-  const url = process.env.DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
+  const url = ENV.DATABASE_URL;
   const schema = `bench_journal_${randomBytes(4).toString("hex")}`;
   const pg = await openDatabase({ databaseUrl: url, schema });
   try {

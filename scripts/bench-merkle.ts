@@ -6,7 +6,7 @@
  * Deterministic inputs (no randomness): accounts and balances are derived from the index.
  */
 import { SimpleMerkleTree } from "@openzeppelin/merkle-tree";
-import { type Address } from "viem";
+import type { Address } from "viem";
 import { LedgerState, loadKeccak256 } from "../decoder";
 
 const ASSETS_PER_ACCOUNT = 4;

@@ -19,10 +19,17 @@ import { connectRealtimeSources } from "../api/transports/realtime/wire";
 import { MemoryReportLog } from "../api/transports/realtime/memory-sources";
 import { openSse, openWs } from "../api/transports/realtime/test-clients";
 import { createSubscription, enqueueDelivery } from "../api/transports/webhooks/store";
+import { z } from "zod";
+import { scriptEnv } from "./env";
 
-const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
-const REPORTS = Number(process.env.BENCH_REPORTS ?? 1000);
-const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 300);
+const ENV = scriptEnv({
+  BENCH_CLIENTS: z.coerce.number().int().positive().default(50),
+  BENCH_REPORTS: z.coerce.number().int().positive().default(1000),
+  BENCH_DELIVERIES: z.coerce.number().int().positive().default(300),
+});
+const CLIENTS = ENV.BENCH_CLIENTS;
+const REPORTS = ENV.BENCH_REPORTS;
+const DELIVERIES = ENV.BENCH_DELIVERIES;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

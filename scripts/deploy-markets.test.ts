@@ -11,15 +11,16 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, createTestClient, createWalletClient, http, keccak256, parseEventLogs, toHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../api/config";
+import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../relayer/dev-accounts";
 import { buildContracts } from "../api/domain/protocol/chains";
 import { lmsrFactoryAbi, lmsrMarketAbi, orderbookFactoryAbi, testUSDCAbi } from "../generated/abis";
 import { FEE_DEFAULTS, FEE_POLICY_VERSIONS } from "../relayer/pricing/fees";
 import { rpcChain } from "../relayer/rpc-chain";
 import { freePort } from "../test/support/ports";
-import { deployAll, type DeploymentRecord } from "./deploy";
-import { startLocalChain } from "./stack/chain";
-import { stopChild, type Child } from "./stack/children";
+import { deployAll } from "../relayer/deploy";
+import type { Deployment } from "../decoder/deployment";
+import { startLocalChain } from "../test/support/stack/chain";
+import { stopChild, type Child } from "../test/support/stack/children";
 
 /** Hardhat's well-known dev account #3 (public key material, local chains only): a trader. */
 const TRADER_KEY: Hex = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
@@ -27,7 +28,7 @@ const TREASURY: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 const dir = mkdtempSync(join(tmpdir(), "pm-deploy-markets-"));
 let chain: Child | undefined;
 let rpcUrl = "";
-let record: DeploymentRecord;
+let record: Deployment;
 
 before(async () => {
   const port = await freePort();

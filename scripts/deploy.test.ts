@@ -5,14 +5,13 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { createPublicClient, createWalletClient, http, keccak256 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../api/config";
+import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../relayer/dev-accounts";
 import { committedLedgerAbi, playMoneyAbi } from "../generated/abis";
 import { freePort } from "../test/support/ports";
-import { deployAll } from "./deploy";
-import { loadDeployment } from "./deployments";
-import { startLocalChain } from "./stack/chain";
-import { stopChild } from "./stack/children";
-import { deploymentSchema } from "../api/domain/protocol/deployment";
+import { deployAll } from "../relayer/deploy";
+import { startLocalChain } from "../test/support/stack/chain";
+import { stopChild } from "../test/support/stack/children";
+import { deploymentFile, deploymentSchema, readDeployment } from "../decoder/deployment";
 import { buildTokenRelease } from "../api/domain/protocol/chains";
 import { TokenSupplyReader } from "../api/domain/protocol/token-supply";
 import { rpcChain } from "../relayer/rpc-chain";
@@ -64,7 +63,7 @@ describe("deployAll", () => {
     }
     assert.deepEqual(file.collaterals.map((c) => [c.symbol, c.router]), [["USDC", file.contracts["Router:USDC"].address], ["PM", file.contracts["Router:PM"].address]]);
     assert.equal(file.routerInterface?.functions.executeTradeIntent.signature, "executeTradeIntent((address,address,uint8,bool,uint256,uint256,uint256,uint256),bytes)");
-    assert.equal(loadDeployment(8453, join(dir, "a")).contracts.TernaryFactory.address, file.contracts.TernaryFactory.address);
+    assert.equal(readDeployment(deploymentFile(8453, join(dir, "a"))).contracts.TernaryFactory.address, file.contracts.TernaryFactory.address);
     for (const [name, c] of Object.entries(file.contracts)) assert.match(String(c.runtimeCodeHash), /^0x[0-9a-f]{64}$/, name);
     assert.equal(file.routerInterface?.runtimeCodeHash, file.contracts.RouterImplementation.runtimeCodeHash);
 

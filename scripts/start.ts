@@ -10,12 +10,13 @@
  */
 import { rmSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, loadConfig, type Config } from "../api/config";
-import { startChild, stopChild, type Child } from "./stack/children";
-import { startLocalChain } from "./stack/chain";
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "../api/config";
+import { startChild, stopChild, type Child } from "../test/support/stack/children";
+import { startLocalChain } from "../test/support/stack/chain";
 import { ensureDeployment } from "./stack/deployment";
 import { startIndexer } from "./stack/indexer";
-import { GiveUp, waitFor } from "./stack/wait";
+import { GiveUp, waitFor } from "../test/support/stack/wait";
 import { watchParent } from "../api/platform/process/parent-watch";
 import { runMarketMaker } from "./demo-agents/market-maker";
 
@@ -27,14 +28,28 @@ interface StartFlags {
   demoAgents: boolean;
 }
 
-function parseFlags(argv: string[]): StartFlags {
-  const known = new Set(["--fresh", "--no-indexer", "--no-demo-agents"]);
-  for (const a of argv) if (!known.has(a)) throw new ConfigError("argument", `${a} is not a flag of npm start (known: ${[...known].join(", ")})`);
-  return { fresh: argv.includes("--fresh"), indexer: !argv.includes("--no-indexer"), demoAgents: !argv.includes("--no-demo-agents") };
+const USAGE = "usage: npm start [-- --fresh] [--no-indexer] [--no-demo-agents]";
+const FLAGS = { fresh: { type: "boolean" }, "no-indexer": { type: "boolean" }, "no-demo-agents": { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
+
+function parseFlags(argv: string[]): StartFlags & { help: boolean } {
+  const values = (() => {
+    try {
+      return parseArgs({ args: argv, options: FLAGS }).values;
+    } catch {
+      const known = Object.keys(FLAGS).filter((f) => f !== "help").map((f) => `--${f}`);
+      const bad = argv.find((a) => !known.includes(a)) ?? argv.join(" ");
+      throw new ConfigError("argument", `${bad} is not a flag of npm start (known: ${known.join(", ")})`);
+    }
+  })();
+  return { fresh: values.fresh === true, indexer: values["no-indexer"] !== true, demoAgents: values["no-demo-agents"] !== true, help: values.help === true };
 }
 
 async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2));
+  if (flags.help) {
+    console.log(USAGE);
+    return;
+  }
   const config = loadConfig();
   if (flags.fresh) rmSync(config.dataDir, { recursive: true, force: true });
   mkdirSync(config.dataDir, { recursive: true });
@@ -66,7 +81,7 @@ async function main(): Promise<void> {
     const deployment = await ensureDeployment(config);
     console.error(`contracts: ${deployment.file}${deployment.deployedNow ? " (deployed now)" : " (reused)"}`);
 
-    const ready = await startServiceChild(config, flags, children);
+    const ready = await startServiceChild(flags, children);
     let indexerUrl: string | undefined;
     if (flags.indexer && config.INDEXER_ENABLED) {
       console.error("starting the indexer...");
@@ -118,7 +133,7 @@ interface ServiceReady {
 }
 
 /** Runs api/main.ts as a child and waits for its one `service-ready` JSON line. */
-async function startServiceChild(config: Config, flags: StartFlags, children: Child[]): Promise<ServiceReady> {
+async function startServiceChild(flags: StartFlags, children: Child[]): Promise<ServiceReady> {
   let ready: ServiceReady | undefined;
   const child = startChild("service", process.execPath, ["--import", "tsx", join(ROOT, "api", "main.ts")], {
     cwd: ROOT,

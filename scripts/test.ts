@@ -8,12 +8,22 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
 
+const USAGE = "usage: tsx scripts/test.ts [--ts-only | --contracts-only] [path-substring ...]";
 const root = join(__dirname, "..");
-const args = process.argv.slice(2);
-const tsOnly = args.includes("--ts-only");
-const contractsOnly = args.includes("--contracts-only");
-const filters = args.filter((a) => !a.startsWith("--"));
+// Not strict: an unknown flag is ignored, as it always was (e.g. flags meant for another runner).
+const { values, positionals: filters } = parseArgs({
+  allowPositionals: true,
+  strict: false,
+  options: { "ts-only": { type: "boolean" }, "contracts-only": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+});
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const tsOnly = values["ts-only"] === true;
+const contractsOnly = values["contracts-only"] === true;
 
 const TS_TEST_ROOTS = ["decoder", "relayer", "api", "indexer", "scripts", "test"];
 const SKIP_DIRS = new Set(["node_modules", "artifacts", "cache", ".ponder", ".data", "contracts", "generated"]);

@@ -5,7 +5,7 @@ require("tsx/cjs");
 require("../cli/main.ts").runCli(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e) => {
-    console.error(`decode: ${e && e.code ? `${e.code}: ` : ""}${e && e.message ? e.message : String(e)}`);
+    console.error(`decode: ${e?.code ? `${e.code}: ` : ""}${e?.message ? e.message : String(e)}`);
     process.exit(2);
   },
 );

@@ -6,9 +6,8 @@
  *   names another ledger (e.g. one `npm start` deployed while `ledger:demo` deployed its own).
  * The scan starts at `--from-block`, else at the deployment block when the ledger is the deployments file's, else 0.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { createPublicClient, http, isAddress, type Abi, type Address, type Hash, type PublicClient, type Transaction } from "viem";
+import { deploymentFile, readContractLocation } from "../deployment";
 import { ReplayError } from "../replay/errors";
 import { decodeBatchCall } from "../replay/replay";
 
@@ -38,23 +37,14 @@ export interface LedgerFlags {
   readonly fromBlock?: bigint;
 }
 
-/** Reads `<dir>/<chainId>.json`; null when absent or naming no CommittedLedger. */
+/** Reads the CommittedLedger of `<dir>/<chainId>.json`; null when absent or naming no CommittedLedger. */
 export function readDeployment(dir: string, chainId: number): Deployment | null {
-  const file = join(dir, `${chainId}.json`);
-  let text: string;
   try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-  let entry: { address?: string; blockNumber?: number | string } | undefined;
-  try {
-    entry = JSON.parse(text)?.contracts?.CommittedLedger;
+    const ledger = readContractLocation(dir, chainId, "CommittedLedger");
+    return ledger && { file: ledger.file, address: ledger.address, blockNumber: BigInt(ledger.blockNumber) };
   } catch (cause) {
-    throw new ReplayError("BAD_INPUT", `${file} is not valid JSON`, cause);
+    throw new ReplayError("BAD_INPUT", `${deploymentFile(chainId, dir)} is not valid JSON`, cause);
   }
-  if (!entry?.address || !isAddress(entry.address, { strict: false })) return null;
-  return { file, address: entry.address as Address, blockNumber: BigInt(entry.blockNumber ?? 0) };
 }
 
 /** Opens the RPC, failing clearly when it is unreachable. */

@@ -3,8 +3,8 @@
  * check; 2 bad input, an unreachable RPC, or a transaction that is not a batch commit.
  */
 import { parseArgs } from "node:util";
-import { join } from "node:path";
-import { type Hash } from "viem";
+import type { Hash } from "viem";
+import { DEPLOYMENTS_DIR } from "../deployment";
 import { DecoderBaseError } from "../errors";
 import { committedLedgerAbi } from "../replay/abi";
 import { ReplayError } from "../replay/errors";
@@ -36,7 +36,7 @@ export interface CliIo {
   readonly deploymentsDir: string;
 }
 
-const DEFAULT_IO: CliIo = { out: console.log, note: console.error, deploymentsDir: join(__dirname, "..", "..", "deployments") };
+const DEFAULT_IO: CliIo = { out: console.log, note: console.error, deploymentsDir: DEPLOYMENTS_DIR };
 
 function blockFlag(name: string, value: string | undefined, min: bigint): bigint | undefined {
   if (value === undefined) return undefined;
@@ -44,12 +44,9 @@ function blockFlag(name: string, value: string | undefined, min: bigint): bigint
   return BigInt(value);
 }
 
-/** Runs the CLI with `argv` (without node and script); returns the exit code. */
-export async function runCli(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
-  const { out, note, deploymentsDir } = { ...DEFAULT_IO, ...io };
-  let parsed;
+function parseCliArgs(argv: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -65,7 +62,12 @@ export async function runCli(argv: string[], io: Partial<CliIo> = {}): Promise<n
   } catch (cause) {
     throw new ReplayError("BAD_INPUT", `${cause instanceof Error ? cause.message : String(cause)}\n${USAGE}`, cause);
   }
-  const { values, positionals } = parsed;
+}
+
+/** Runs the CLI with `argv` (without node and script); returns the exit code. */
+export async function runCli(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
+  const { out, note, deploymentsDir } = { ...DEFAULT_IO, ...io };
+  const { values, positionals } = parseCliArgs(argv);
   if (values.help) {
     out(USAGE);
     return 0;

@@ -46,7 +46,10 @@ class Encoder {
     if (!isAddress(value, { strict: false })) throw new JournalEncodeError(`not an address: ${value}`);
     const key = normalizeAccount(value);
     const index = this.#accounts.get(key);
-    if (index !== undefined) return this.w.varint(BigInt(index + 1));
+    if (index !== undefined) {
+      this.w.varint(BigInt(index + 1));
+      return;
+    }
     this.#accounts.set(key, this.#accounts.size);
     this.w.varint(0n);
     this.w.address(key);
@@ -55,7 +58,10 @@ class Encoder {
   market(id: bigint): void {
     if (typeof id !== "bigint" || id < 1n || id > MAX_MARKET_ID) throw new JournalEncodeError(`market id ${id} outside 1..2^64-1`);
     const index = this.#markets.get(id);
-    if (index !== undefined) return this.w.varint(BigInt(index + 1));
+    if (index !== undefined) {
+      this.w.varint(BigInt(index + 1));
+      return;
+    }
     this.#markets.set(id, this.#markets.size);
     this.w.varint(0n);
     this.w.varint(id);
@@ -72,7 +78,10 @@ class Encoder {
   }
 
   asset(assetId: bigint): void {
-    if (assetId === COLLATERAL_ASSET) return this.w.byte(0);
+    if (assetId === COLLATERAL_ASSET) {
+      this.w.byte(0);
+      return;
+    }
     const outcome = typeof assetId === "bigint" ? parseOutcomeAssetId(assetId) : null;
     if (!outcome) throw new JournalEncodeError(`asset id ${assetId} is neither collateral nor a market outcome`);
     this.w.byte(1 + outcome.side);

@@ -1,6 +1,7 @@
 /** OutcomeToken handlers: market registrations and holder balances from transfers. Upserts only. */
 import { ponder } from "ponder:registry";
 import { outcomeHolder, outcomeMarket } from "ponder:schema";
+import { parseOutcomeAssetId } from "../../decoder/assets";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 
@@ -17,9 +18,12 @@ ponder.on("OutcomeToken:MarketRegistered", async ({ event, context }) => {
 
 async function move(db: Parameters<Parameters<typeof ponder.on>[1]>[0]["context"]["db"], holder: `0x${string}`, tokenId: bigint, delta: bigint) {
   if (holder.toLowerCase() === ZERO || delta === 0n) return;
+  // The asset-id rule is the decoder's; the OutcomeToken only mints outcome ids of registered markets.
+  const asset = parseOutcomeAssetId(tokenId);
+  if (!asset) return;
   await db
     .insert(outcomeHolder)
-    .values({ holder, tokenId, marketId: tokenId >> 8n, balance: delta })
+    .values({ holder, tokenId, marketId: asset.marketId, balance: delta })
     .onConflictDoUpdate((row) => ({ balance: row.balance + delta }));
 }
 

@@ -1,16 +1,13 @@
 /**
- * The one data layer: drizzle-orm over embedded PGlite (default) or Postgres (postgres.js) when a URL is given.
+ * The one data layer: embedded PGlite (default) or Postgres (postgres.js) when a URL is given.
  *
- * `drizzle` is for typed queries; `query`/`exec`/`transaction` send plain SQL, which hot paths (the journal's
- * set-based group commit) use. Both drivers answer the same SQL; results are always arrays of rows.
+ * `query`/`exec`/`transaction` send plain SQL (hot paths such as the journal's set-based group commit are single
+ * statements). Both drivers answer the same SQL; results are always arrays of rows.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { lockDirectory } from "./lock";
 import { writtenTables } from "./written-tables";
-
-export type Drizzle = PgDatabase<PgQueryResultHKT, Record<string, never>>;
 
 /** A connection-like handle: the database itself, or one transaction of it. */
 export interface SqlRunner {
@@ -24,7 +21,6 @@ export interface Database extends SqlRunner {
   readonly kind: "pglite" | "postgres";
   /** Where the data lives, for people: a directory or a redacted URL. */
   readonly location: string;
-  readonly drizzle: Drizzle;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
   /** Calls `onMessage` for each NOTIFY on `channel`. Resolves to an unsubscribe function. */
@@ -99,7 +95,6 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-  const { drizzle } = await import("drizzle-orm/pglite");
   let release = () => {};
   let dir: string | undefined;
   if (dataDir) {
@@ -134,7 +129,6 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   return {
     kind: "pglite",
     location: dir ?? "memory",
-    drizzle: drizzle(pg) as unknown as Drizzle,
     ...runner(pg, (sql) => writes.statement(sql)),
     transaction: (fn) => writes.transaction((collect) => pg.transaction((tx) => fn(runner(tx, collect)))),
     onWrite: (listener) => writes.subscribe(listener),
@@ -168,7 +162,6 @@ function preparable(text: string): boolean {
 
 async function openPostgres(url: string, schema?: string): Promise<Database> {
   const postgres = (await import("postgres")).default;
-  const { drizzle } = await import("drizzle-orm/postgres-js");
   const options = {
     max: 10,
     onnotice: () => {},
@@ -179,9 +172,7 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
     await admin.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, "")}"`);
     await admin.end();
   }
-  // Two clients: drizzle changes the serializers of the client it owns (see docs/toolchain.md).
   const raw = postgres(url, options);
-  const forDrizzle = postgres(url, { ...options, max: 4 });
   type Sql = typeof raw;
   const writes = new WriteNotifier();
   const runner = (q: Pick<Sql, "unsafe">, wrote: (sql: string) => void): SqlRunner => ({
@@ -203,7 +194,6 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
   return {
     kind: "postgres",
     location: redactUrl(url) + (schema ? ` (schema ${schema})` : ""),
-    drizzle: drizzle(forDrizzle) as unknown as Drizzle,
     ...runner(raw, (sql) => writes.statement(sql)),
     transaction: (fn) => writes.transaction((collect) => raw.begin((tx) => fn(runner(tx as unknown as Sql, collect))) as Promise<never>),
     onWrite: (listener) => writes.subscribe(listener),
@@ -212,7 +202,7 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
       return unlisten;
     },
     async close() {
-      await Promise.all([raw.end({ timeout: 5 }), forDrizzle.end({ timeout: 5 })]);
+      await raw.end({ timeout: 5 });
     },
   };
 }

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { openDatabase } from "./client";
 import { DirectoryLockedError, lockDirectory } from "./lock";
-import { migrate, readMigrations } from "./migrate";
+import { migrate, readMigrations, RELAYER_MIGRATIONS_DIR } from "./migrate";
 import { openTestDatabase } from "../../test/support/db";
 
 const tmp = mkdtempSync(join(tmpdir(), "pm-db-"));
@@ -61,9 +61,9 @@ describe("migrate", () => {
   it("applies each file once, in order, and records it", async () => {
     const db = await openTestDatabase({ migrate: false });
     try {
-      const all = readMigrations();
-      assert.deepEqual(await migrate(db), all.map((m) => m.version));
-      assert.deepEqual(await migrate(db), []);
+      const all = readMigrations([RELAYER_MIGRATIONS_DIR]);
+      assert.deepEqual(await migrate(db, all), all.map((m) => m.version));
+      assert.deepEqual(await migrate(db, all), []);
       const rows = await db.query<{ version: string }>(`SELECT version FROM schema_migrations ORDER BY version`);
       assert.deepEqual(rows.map((r) => r.version), all.map((m) => m.version));
     } finally {
@@ -110,7 +110,7 @@ describe("openDatabase", () => {
   it("keeps PGlite data across reopen and locks its directory", async () => {
     const dir = join(tmp, "pg1");
     const a = await openDatabase({ dataDir: dir });
-    await migrate(a);
+    await migrate(a, readMigrations([RELAYER_MIGRATIONS_DIR]));
     await a.query(`INSERT INTO service_meta (key, value) VALUES ('k', 'v')`);
     await assert.rejects(openDatabase({ dataDir: dir }), DirectoryLockedError);
     await a.close();

@@ -4,6 +4,11 @@
  * implicit transaction: a failing file leaves nothing behind. Keep the SQL within PostgreSQL 15 (the server here);
  * PGlite is PostgreSQL 17+ inside and accepts the same.
  *
+ * Each part owns its tables: the caller names the directories (the relayer's journal and ledger tables here, the
+ * service's in api/platform/db/migrations). Files of all directories run in one order, by version, and the
+ * bookkeeping names a migration by version and name only, never by directory: a database migrated when every file
+ * sat in one folder opens unchanged.
+ *
  * Numbering by area keeps parallel work apart: 001-099 foundation, 100-199 relayer (journal, engine),
  * 200-299 API core, 300-399 trading surface and realtime, 400-499 indexer reads.
  */
@@ -11,7 +16,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "./client";
 
-export const MIGRATIONS_DIR = join(__dirname, "migrations");
+/** The relayer's migrations: the data layer's foundation (001-099) and the journal and ledger tables (100-199). */
+export const RELAYER_MIGRATIONS_DIR = join(__dirname, "migrations");
 
 export interface Migration {
   version: string;
@@ -19,19 +25,21 @@ export interface Migration {
   sql: string;
 }
 
-/** Reads the migration files in order. Names must look like `001_name.sql`; versions must be unique. */
-export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
+/**
+ * Reads the migration files of `dirs`, merged into one order by file name (so by version). Names must look like
+ * `001_name.sql`; versions must be unique across all the directories.
+ */
+export function readMigrations(dirs: readonly string[]): Migration[] {
+  const files = dirs.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith(".sql")).map((file) => ({ dir, file })));
+  files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const seen = new Set<string>();
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".sql"))
-    .sort()
-    .map((file) => {
-      const m = /^(\d{3})_([a-z0-9_]+)\.sql$/.exec(file);
-      if (!m) throw new Error(`migration file name ${file} must look like 001_name.sql`);
-      if (seen.has(m[1])) throw new Error(`two migrations share version ${m[1]}`);
-      seen.add(m[1]);
-      return { version: m[1], name: m[2], sql: readFileSync(join(dir, file), "utf8") };
-    });
+  return files.map(({ dir, file }) => {
+    const m = /^(\d{3})_([a-z0-9_]+)\.sql$/.exec(file);
+    if (!m) throw new Error(`migration file name ${file} must look like 001_name.sql`);
+    if (seen.has(m[1])) throw new Error(`two migrations share version ${m[1]}`);
+    seen.add(m[1]);
+    return { version: m[1], name: m[2], sql: readFileSync(join(dir, file), "utf8") };
+  });
 }
 
 const BOOKKEEPING = `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -40,8 +48,11 @@ const BOOKKEEPING = `CREATE TABLE IF NOT EXISTS schema_migrations (
   applied_at timestamptz NOT NULL DEFAULT now()
 )`;
 
-/** Applies every pending migration; returns the versions applied by this call. Safe to run from two processes. */
-export async function migrate(db: Database, migrations = readMigrations()): Promise<string[]> {
+/**
+ * Applies every pending migration of `migrations` (see readMigrations); returns the versions applied by this call.
+ * Safe to run from two processes.
+ */
+export async function migrate(db: Database, migrations: readonly Migration[]): Promise<string[]> {
   await db.exec(BOOKKEEPING);
   const applied: string[] = [];
   for (const m of migrations) {

@@ -8,7 +8,7 @@
  * (`-` for the directory means Postgres at DATABASE_URL in the given schema.)
  */
 import { openDatabase } from "../db/client";
-import { migrate } from "../db/migrate";
+import { migrate, readMigrations, RELAYER_MIGRATIONS_DIR } from "../db/migrate";
 import { systemClock } from "../clock";
 import { Exchange } from "./exchange";
 import { runEngineConfig, setupCommands, tradeCommands } from "./trading-run";
@@ -18,7 +18,7 @@ const TRADERS = 8;
 async function main() {
   const [dir, schema, fromArg, countArg] = process.argv.slice(2);
   const db = await openDatabase(dir === "-" ? { databaseUrl: process.env.DATABASE_URL, schema } : { dataDir: dir });
-  await migrate(db);
+  await migrate(db, readMigrations([RELAYER_MIGRATIONS_DIR]));
   const exchange = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig });
   const from = Number(fromArg);
   const count = Number(countArg);

@@ -11,12 +11,13 @@ import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { createPublicClient, createWalletClient, http, parseEventLogs, zeroHash, type Address, type Hex, type Log } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../../api/config";
+import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../dev-accounts";
 import { lmsrFactoryAbi, lmsrMarketAbi, outcomeTokenAbi, testUSDCAbi } from "../../generated/abis";
 import { freePort } from "../../test/support/ports";
-import { deployAll, type DeploymentRecord } from "../../scripts/deploy";
-import { startLocalChain } from "../../scripts/stack/chain";
-import { stopChild, type Child } from "../../scripts/stack/children";
+import { deployAll } from "../deploy";
+import type { Deployment } from "../../decoder/deployment";
+import { startLocalChain } from "../../test/support/stack/chain";
+import { stopChild, type Child } from "../../test/support/stack/children";
 import { bFromSeed, prices, quoteBuyForCost, quoteBuyShares, quoteSell, applyTrade, type LmsrState } from "./lmsr";
 import { rpcChain } from "../rpc-chain";
 
@@ -25,7 +26,7 @@ const BIG = 10n ** 18n;
 const dir = mkdtempSync(join(tmpdir(), "pm-lmsr-"));
 let chain: Child | undefined;
 let rpcUrl = "";
-let record: DeploymentRecord;
+let record: Deployment;
 
 before(async () => {
   const port = await freePort();

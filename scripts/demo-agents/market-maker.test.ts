@@ -4,12 +4,10 @@
  */
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { loadConfig } from "../../api/config";
-import { startService, type RunningService } from "../../api/service";
+import type { RunningService } from "../../api/service";
+import { systemClock, type Clock } from "../../relayer/clock";
+import { startTestService, stopTestService, type TestService } from "../../test/support/service";
 import { DEMO_MARKET_MAKER_NAME, issueDemoKey } from "../../api/domain/auth/local-agents";
 import { abortableSleep, ladder, LOT, runMarketMaker, SHARE, type MarketMakerOptions } from "./market-maker";
 
@@ -119,21 +117,17 @@ describe("market maker against a fake server", () => {
 
 describe("market maker against the service", () => {
   let svc: RunningService;
-  let dir: string;
-  let schema: string | undefined;
+  let t: TestService<Clock>;
   let key: string;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "pm-mm-"));
-    schema = process.env.DATABASE_URL ? `t_mm_${randomUUID().slice(0, 8)}` : undefined;
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, INDEXER_ENABLED: "false", ...(schema ? { DATABASE_SCHEMA: schema } : {}) }), { publish: false });
+    t = await startTestService({ INDEXER_ENABLED: "false" }, { publish: false, clock: systemClock });
+    svc = t.svc;
     key = (await issueDemoKey(svc.ctx.db, svc.ctx.clock, DEMO_MARKET_MAKER_NAME)).apiKey;
   });
 
   after(async () => {
-    if (schema) await svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await svc.close();
-    rmSync(dir, { recursive: true, force: true });
+    await stopTestService(t);
   });
 
   const get = async (path: string, withKey = false): Promise<Json> => {

@@ -3,6 +3,7 @@
  * (PGlite in memory, or Postgres with DATABASE_URL in a throwaway schema). Markets and trades are generated in SQL;
  * each measured query runs 30 times after 3 warm-ups. Prints one JSON object per line.
  */
+import { parseArgs } from "node:util";
 import { openTestDatabase } from "../../test/support/db";
 import { listMarkets, type MarketListQuery } from "../../api/domain/markets/list-query";
 import { getMarket } from "../../api/domain/markets/catalog-store";
@@ -12,8 +13,12 @@ const NOW = 1_800_000_000_000;
 const WORDS = ["Bitcoin", "Ethereum", "election", "Senate", "inflation", "rain", "championship", "model", "launch", "merger", "record", "Pennsylvania", "Ontario", "tariff", "eclipse"];
 
 async function main(): Promise<void> {
-  const at = process.argv.indexOf("--markets");
-  const markets = at > 0 ? Number(process.argv[at + 1]) : 10_000;
+  const { values } = parseArgs({ options: { markets: { type: "string", default: "10000" }, help: { type: "boolean", short: "h" } } });
+  if (values.help) {
+    console.log("usage: npm run bench:discovery [-- --markets 10000]");
+    return;
+  }
+  const markets = Number(values.markets);
   const db = await openTestDatabase();
   // This bench measures the SQL behind discovery; bench:api measures the cached reads the API serves.
   configureCatalogCache(db, { ttlMs: 0 });

@@ -6,14 +6,15 @@
  * market and a summary line; exits 1 when an entry was refused.
  */
 import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
 import { loadConfig } from "../../api/config";
 import { openDatabase } from "../../relayer/db/client";
-import { migrate } from "../../relayer/db/migrate";
+import { migrateService } from "../../api/platform/db/migrations";
 import { systemClock } from "../../relayer/clock";
-import { demoMarkets } from "./demo-markets";
-import { marketSpecSchema, type MarketSpec } from "./market-spec";
-import { importPolymarketJson } from "./polymarket-import";
-import { seedCatalog } from "./seed-catalog";
+import { demoMarkets } from "../../api/domain/markets/seed/demo-markets";
+import { marketSpecSchema, type MarketSpec } from "../../api/domain/markets/seed/market-spec";
+import { importPolymarketJson } from "../../api/domain/markets/seed/polymarket-import";
+import { seedCatalog } from "../../api/domain/markets/seed/seed-catalog";
 
 /** Reads a file of specs: MarketSpec JSON (bigint seed as a decimal string) or Polymarket-style entries. */
 export function specsFromJson(json: unknown, forcePolymarket: boolean): { specs: MarketSpec[]; errors: { index: number; message: string }[] } {
@@ -34,15 +35,21 @@ export function specsFromJson(json: unknown, forcePolymarket: boolean): { specs:
   return { specs, errors };
 }
 
+const USAGE = "usage: npm run seed -- [--file markets.json] [--polymarket]";
+
 async function main(argv: string[]): Promise<number> {
-  const fileAt = argv.indexOf("--file");
-  const file = fileAt >= 0 ? argv[fileAt + 1] : undefined;
-  if (fileAt >= 0 && !file) throw new Error("--file needs a path");
+  const { values } = parseArgs({ args: argv, options: { file: { type: "string" }, polymarket: { type: "boolean" }, help: { type: "boolean", short: "h" } } });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const file = values.file;
+  if (file === "") throw new Error("--file needs a path");
   const config = loadConfig(process.env);
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
   try {
-    await migrate(db);
-    const { specs, errors } = file ? specsFromJson(JSON.parse(readFileSync(file, "utf8")), argv.includes("--polymarket")) : { specs: demoMarkets(systemClock.now()), errors: [] };
+    await migrateService(db);
+    const { specs, errors } = file ? specsFromJson(JSON.parse(readFileSync(file, "utf8")), values.polymarket === true) : { specs: demoMarkets(systemClock.now()), errors: [] };
     for (const e of errors) console.log(JSON.stringify({ refused: e.index, message: e.message }));
     const seeded = await seedCatalog(db, systemClock, specs, { chainId: config.CHAIN_ID });
     for (const s of seeded) console.log(JSON.stringify({ externalId: s.spec.externalId, marketId: s.marketId.toString(), address: s.address, created: s.created }));

@@ -3,12 +3,12 @@
  * chain still has code at its ledger address; a fresh local chain (Hardhat keeps no state across runs) gets a new
  * deployment, which lands at the same addresses because the deployer's nonces replay in the same order.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { createPublicClient, http, type Address } from "viem";
+import { existsSync } from "node:fs";
+import { createPublicClient, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../api/config";
-import { deployAll } from "../deploy";
-import { DEPLOYMENTS_DIR, deploymentFile } from "../../api/domain/protocol/deployment";
+import { DEPLOYMENTS_DIR, deploymentFile, readContractLocation } from "../../decoder/deployment";
+import { deployAll } from "../../relayer/deploy";
 
 export interface DeploymentHandle {
   file: string;
@@ -16,17 +16,13 @@ export interface DeploymentHandle {
   deployedNow: boolean;
 }
 
-
+/** Deploys unless `deployments/<CHAIN_ID>.json` names a ledger that the chain still has code for. */
 export async function ensureDeployment(config: Config): Promise<DeploymentHandle> {
   const file = deploymentFile(config.CHAIN_ID);
-  if (existsSync(file)) {
-    const existing = JSON.parse(readFileSync(file, "utf8")) as { contracts?: Record<string, { address: Address }> };
-    const ledger = existing.contracts?.CommittedLedger?.address;
-    if (ledger) {
-      const client = createPublicClient({ transport: http(config.rpcUrl) });
-      const code = await client.getCode({ address: ledger });
-      if (code && code !== "0x") return { file, chainId: config.CHAIN_ID, deployedNow: false };
-    }
+  const ledger = readContractLocation(DEPLOYMENTS_DIR, config.CHAIN_ID, "CommittedLedger");
+  if (ledger) {
+    const code = await createPublicClient({ transport: http(config.rpcUrl) }).getCode({ address: ledger.address });
+    if (code && code !== "0x") return { file, chainId: config.CHAIN_ID, deployedNow: false };
   }
   await deployAll({
     rpcUrl: config.rpcUrl,

@@ -8,8 +8,8 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createPublicClient, http } from "viem";
 import type { Config } from "../../api/config";
-import { startChild, stopChild, type Child } from "./children";
-import { GiveUp, waitFor } from "./wait";
+import { startChild, stopChild, type Child } from "../../test/support/stack/children";
+import { GiveUp, waitFor } from "../../test/support/stack/wait";
 
 const ROOT = join(__dirname, "..", "..");
 

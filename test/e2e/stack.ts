@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { deploymentFile } from "../../api/domain/protocol/deployment";
+import { deploymentFile } from "../../decoder/deployment";
 import { freePort } from "../support/ports";
 
 const ROOT = join(__dirname, "..", "..");

@@ -4,13 +4,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { openDatabase, type Database } from "../../relayer/db/client";
-import { migrate } from "../../relayer/db/migrate";
+import { migrateService } from "../../api/platform/db/migrations";
 
 export async function openTestDatabase(opts: { migrate?: boolean } = {}): Promise<Database> {
   const url = process.env.DATABASE_URL;
   const schema = url ? `t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}` : undefined;
   const db = await openDatabase({ databaseUrl: url, schema });
-  if (opts.migrate !== false) await migrate(db);
+  if (opts.migrate !== false) await migrateService(db);
   if (!url) return db;
   const close = db.close.bind(db);
   return Object.assign(db, {

@@ -1,6 +1,7 @@
 /**
  * A whole service for tests: startService on a temp DATA_DIR (PGlite) or, with DATABASE_URL, on its own Postgres
- * schema (dropped at stop), with a manual clock, and a small JSON client over real HTTP.
+ * schema (dropped at stop), with a manual clock unless the test gives one, and a small JSON client over real HTTP.
+ * Tests start their service here rather than by hand, so every suite gets the same isolation and clean-up.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -8,21 +9,26 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../api/config";
 import { startService, type RunningService, type StartServiceOptions } from "../../api/service";
-import { manualClock } from "../../relayer/clock";
+import { manualClock, type Clock } from "../../relayer/clock";
 
-export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
+type ManualClock = ReturnType<typeof manualClock>;
 
-export interface TestService {
+export interface TestService<C extends Clock = ManualClock> {
   svc: RunningService;
-  clock: ReturnType<typeof manualClock>;
+  clock: C;
   dir: string;
   schema?: string;
   env: Record<string, string>;
 }
 
-export async function startTestService(env: Record<string, string> = {}, opts: StartServiceOptions & { dir?: string; schema?: string; clock?: ReturnType<typeof manualClock> } = {}): Promise<TestService> {
+/** `env` is configuration on top of the test defaults (PORT 0, a temp DATA_DIR, silent logs, the test database). */
+export async function startTestService<C extends Clock = ManualClock>(
+  env: Record<string, string> = {},
+  opts: Omit<StartServiceOptions, "clock"> & { dir?: string; schema?: string; clock?: C } = {},
+): Promise<TestService<C>> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "pm-svc-"));
-  const clock = opts.clock ?? manualClock(1_800_000_000_000);
+  const clock = opts.clock ?? (manualClock(1_800_000_000_000) as Clock as C);
   const schema = opts.schema ?? (process.env.DATABASE_URL ? `t_svc_${randomUUID().slice(0, 8)}` : undefined);
   const config = loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, ...(schema ? { DATABASE_SCHEMA: schema } : {}), ...env });
   const svc = await startService(config, { publish: false, ...opts, clock });
@@ -30,16 +36,16 @@ export async function startTestService(env: Record<string, string> = {}, opts: S
 }
 
 /** Stops the service; `keepData` leaves the data (directory, schema) for a restart on it. */
-export async function stopTestService(t: TestService, opts: { keepData?: boolean } = {}): Promise<void> {
+export async function stopTestService(t: TestService<Clock>, opts: { keepData?: boolean } = {}): Promise<void> {
   if (!opts.keepData && t.schema) await t.svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${t.schema}" CASCADE`);
   await t.svc.close();
   if (!opts.keepData) rmSync(t.dir, { recursive: true, force: true });
 }
 
 /** Restarts on the same data and clock. */
-export async function restartTestService(t: TestService): Promise<TestService> {
+export async function restartTestService<C extends Clock>(t: TestService<C>, opts: Omit<StartServiceOptions, "clock"> = {}): Promise<TestService<C>> {
   await stopTestService(t, { keepData: true });
-  return startTestService(t.env, { dir: t.dir, schema: t.schema, clock: t.clock });
+  return startTestService(t.env, { ...opts, dir: t.dir, schema: t.schema, clock: t.clock });
 }
 
 export interface CallResult {

@@ -1,17 +1,14 @@
-import { testDatabaseEnv } from "../../../test/support/db";
 import { strict as assert } from "node:assert";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, http, type Address, type Hex } from "viem";
 import { committedLedgerAbi } from "../../../generated/abis";
-import { runLedgerDemo } from "../../../scripts/ledger-demo";
-import { startLocalChain } from "../../../scripts/stack/chain";
-import { stopChild, type Child } from "../../../scripts/stack/children";
+import { runLedgerDemo } from "../../../test/support/ledger-demo";
+import { startLocalChain } from "../../../test/support/stack/chain";
+import { stopChild, type Child } from "../../../test/support/stack/children";
 import { freePort } from "../../../test/support/ports";
-import { loadConfig } from "../../config";
-import { startService, type RunningService } from "../../service";
+import type { RunningService } from "../../service";
+import { systemClock, type Clock } from "../../../relayer/clock";
+import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
 import { PublishedLedger } from "./published-ledger";
 import { replayLedger } from "../../../decoder/replay/replay";
 
@@ -21,21 +18,20 @@ describe("GET /api/v1/ledger/proof/{account}", () => {
   let rpc: string;
   let ledger: Address;
   let published: PublishedLedger;
-  const dir = mkdtempSync(join(tmpdir(), "pm-proof-"));
+  let t: TestService<Clock> | undefined;
 
   before(async () => {
     const port = await freePort();
     rpc = `http://127.0.0.1:${port}`;
     chain = await startLocalChain({ port, chainId: 8453 });
     ({ ledger } = await runLedgerDemo({ rpc, batches: 3, seed: 7, legacy: true }));
-    const config = loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv(), RPC_URL: rpc });
     published = new PublishedLedger(rpc, ledger, 8453);
-    svc = await startService(config, { publishedLedger: published });
+    t = await startTestService({ RPC_URL: rpc }, { clock: systemClock, publishedLedger: published });
+    svc = t.svc;
   });
   after(async () => {
-    await svc?.close();
+    if (t) await stopTestService(t);
     if (chain) await stopChild(chain);
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("answers every balance of an account with proofs that verifyBalance accepts against ledgerRoot()", async () => {

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { openDatabase, type Database } from "../../../relayer/db/client";
-import { migrate } from "../../../relayer/db/migrate";
+import { migrateService } from "../../platform/db/migrations";
 import { openTestDatabase } from "../../../test/support/db";
 import { configureCatalogCache } from "./catalog-cache";
 import { getMarket, getMarketByExternalId, insertCatalogMarket, setMarketState } from "./catalog-store";
@@ -97,7 +97,7 @@ describe("catalog cache across handles of one database", () => {
     const a = await openDatabase({ databaseUrl: url, schema });
     const b = await openDatabase({ databaseUrl: url, schema });
     try {
-      await migrate(a);
+      await migrateService(a);
       configureCatalogCache(b, { ttlMs: 0 });
       assert.equal((await listMarkets(b, { pageSize: 5, sort: "new" }, T0)).markets.length, 0);
       await insertCatalogMarket(a, { ...base, title: "From the other instance", closeTime: T0 + DAY, createdAt: T0 });

@@ -1,17 +1,15 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "../../config";
-import { startService, type RunningService } from "../../service";
+import { rmSync, writeFileSync } from "node:fs";
+import type { RunningService } from "../../service";
+import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
 import { manualClock } from "../../../relayer/clock";
 import { poolAccountOf } from "../../../decoder/assets";
 import { deploymentFile } from "../protocol/deployment";
 import { RULES_VERSION } from "../protocol/rules";
-import { demoMarkets } from "../../../scripts/seed/demo-markets";
-import { importPolymarketJson } from "../../../scripts/seed/polymarket-import";
-import { seedCatalog } from "../../../scripts/seed/seed-catalog";
+import { demoMarkets } from "./seed/demo-markets";
+import { importPolymarketJson } from "./seed/polymarket-import";
+import { seedCatalog } from "./seed/seed-catalog";
 import { insertCatalogMarket, setMarketState } from "./catalog-store";
 import { recordTrade } from "./trade-store";
 import { withCatalogFallback } from "./data-source";
@@ -31,7 +29,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres" : "PGlite"})`, () => {
   let svc: RunningService;
-  const dir = mkdtempSync(join(tmpdir(), "pm-disc-"));
+  let t: TestService | undefined;
   const clock = manualClock(T0);
   const depFile = deploymentFile(CHAIN);
   const addr: Record<string, string> = {};
@@ -57,7 +55,8 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
         routerInterface: null,
       }),
     );
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", CHAIN_ID: String(CHAIN), DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: process.env.DATABASE_URL ? `t_disc_${Date.now().toString(36)}` : undefined }), { clock });
+    t = await startTestService({ CHAIN_ID: String(CHAIN) }, { clock });
+    svc = t.svc;
     const db = svc.ctx.db;
     // Six demo markets at the same instant: the cursor must break the tie by row id.
     const demo = await seedCatalog(db, clock, demoMarkets(T0), { chainId: CHAIN });
@@ -97,10 +96,8 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
   });
 
   after(async () => {
-    if (svc && process.env.DATABASE_URL) await svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${svc.ctx.config.DATABASE_SCHEMA}" CASCADE`);
-    await svc?.close();
+    if (t) await stopTestService(t);
     rmSync(depFile, { force: true });
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("lists active markets newest first, leaving resolved and void out; pageSize is bounded", async () => {

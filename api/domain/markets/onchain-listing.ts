@@ -42,7 +42,7 @@ export async function upsertOnchainMarket(db: SqlRunner, m: OnchainListing): Pro
     [m.chainId, m.address.toLowerCase(), m.state ?? null, challengeBy ?? null, humanVoteEndsAt ?? null, councilReviewEndsAt ?? null, resolvedAt ?? null, resolvedOutcome ?? null],
   );
   const row = await loadMarket(db, m.chainId, m.address, m.createdAt);
-  if (!row || row.settlement !== "onchain") throw new Error(`${m.address} on chain ${m.chainId} is listed as a committed market`);
+  if (row?.settlement !== "onchain") throw new Error(`${m.address} on chain ${m.chainId} is listed as a committed market`);
   return row;
 }
 

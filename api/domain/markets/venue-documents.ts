@@ -21,7 +21,7 @@ export function currentDeployment(config: Pick<Config, "CHAIN_ID">): Deployment 
 const ZERO = "0x0000000000000000000000000000000000000000";
 
 export function rulesInput(d: Deployment): RulesInput {
-  const tokens = [d.contracts.PlayMoney?.address, ...d.collaterals.map((c) => c.token)].filter((a): a is string => Boolean(a));
+  const tokens = [d.contracts.PlayMoney?.address, ...d.collaterals.map((c) => c.token)].filter((a): a is `0x${string}` => Boolean(a));
   const unique = [...new Set(tokens.map((t) => t.toLowerCase()))];
   const highExposureThresholds = (unique.length > 0 ? unique : [ZERO]).map((collateralAddress) => ({ collateralAddress, thresholdWei: HIGH_EXPOSURE_THRESHOLD_UNITS.toString() }));
   return {

@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import type { Address } from "viem";
 import { Exchange } from "../../../relayer/exchange/exchange";
-import { openBatcher } from "../../../relayer/batcher/from-config";
+import { openBatcher } from "../../../relayer/batcher/config";
 import type { Batcher } from "../../../relayer/batcher";
 import type { EngineConfig } from "../../../relayer/engine/types";
 import { ALLOWANCE_PERIOD_MS } from "../fills/allowance-source";
@@ -20,6 +20,7 @@ import { ledgerAccountFor } from "../../transports/realtime/stream-auth";
 import { AccountOpener } from "./accounts";
 import { createListedMarkets, seedDemoMarkets } from "./seed-markets";
 import { TradeRecorder } from "./trade-recorder";
+import { batcherConfigOf } from "./batcher-config";
 import type { Venue, VenueMarket } from "./types";
 
 export interface OpenVenueOptions {
@@ -63,7 +64,7 @@ export async function openVenue(ctx: ServiceContext, opts: OpenVenueOptions = {}
     const accountOf = async (principal: Parameters<Venue["accountOf"]>[0]) => openAccount((await ledgerAccountFor(ctx, principal)) as Address, principal.createdAt);
     const marketAt = async (address: string): Promise<VenueMarket> => {
       const market = await getMarket(ctx.db, config.CHAIN_ID, address.toLowerCase(), ctx.clock.now());
-      if (!market || market.settlement !== "committed" || market.marketId === null || !exchange.engine.market(market.marketId)) {
+      if (market?.settlement !== "committed" || market.marketId === null || !exchange.engine.market(market.marketId)) {
         throw new ApiError("MARKET_NOT_FOUND", `no committed-lane market at ${address}`);
       }
       return { market, marketId: market.marketId };
@@ -92,7 +93,8 @@ async function batcherFor(ctx: ServiceContext): Promise<Batcher | null> {
   const file = deploymentFile(ctx.config.CHAIN_ID);
   if (!existsSync(file)) return null;
   const deployment = readDeployment(file);
-  if (!deployment.contracts.CommittedLedger) return null;
+  const ledger = deployment.contracts.CommittedLedger;
+  if (!ledger) return null;
   const treasury = deployment.treasury?.toLowerCase();
   if (treasury && treasury !== ctx.config.TREASURY_ADDRESS.toLowerCase()) {
     // The journal's header names the engine's fee sink; publishing it to a ledger deployed for another treasury would
@@ -100,5 +102,5 @@ async function batcherFor(ctx: ServiceContext): Promise<Batcher | null> {
     ctx.log.error({ deployed: treasury, configured: ctx.config.TREASURY_ADDRESS }, "TREASURY_ADDRESS differs from the deployment's treasury: batches are not published");
     return null;
   }
-  return openBatcher(ctx.db, ctx.config, { contracts: deployment.contracts as never, treasury: (treasury ?? ctx.config.TREASURY_ADDRESS.toLowerCase()) as Address }, ctx.log.child({ part: "batcher" }));
+  return openBatcher(ctx.db, batcherConfigOf(ctx.config, ledger, treasury ?? ctx.config.TREASURY_ADDRESS), ctx.log.child({ part: "batcher" }));
 }

@@ -8,9 +8,9 @@ import type { Address } from "viem";
 import type { Exchange } from "../../../relayer/exchange/exchange";
 import type { FeeModel } from "../../../relayer/engine/types";
 import type { ServiceContext } from "../../context";
-import { HOUSE_CREATOR, seedCatalog } from "../../../scripts/seed/seed-catalog";
-import { demoMarkets } from "../../../scripts/seed/demo-markets";
-import type { MarketSpec } from "../../../scripts/seed/market-spec";
+import { HOUSE_CREATOR, seedCatalog } from "../markets/seed/seed-catalog";
+import { demoMarkets } from "../markets/seed/demo-markets";
+import type { MarketSpec } from "../markets/seed/market-spec";
 import { getMarket, marketFromRow, MARKET_COLUMNS } from "../markets/catalog-store";
 import type { CatalogMarket } from "../markets/catalog-types";
 

@@ -5,15 +5,10 @@
 import { createHash } from "node:crypto";
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
-import { loadConfig } from "../../config";
-import { startService, type RunningService } from "../../service";
-import { manualClock } from "../../../relayer/clock";
+import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
 import { CLAIM_UNLOCKS, GRANTS } from "../../domain/auth/scopes";
 import { TRADE_DEFAULTS } from "../../domain/trading/trade-defaults";
 import { derivedLedgerAccount } from "../../domain/auth/ledger-account";
@@ -22,26 +17,15 @@ import { REDACTED } from "../../transports/middleware/idempotency";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-interface Harness {
-  svc: RunningService;
-  clock: ReturnType<typeof manualClock>;
-  dir: string;
-  schema?: string;
+/** The shared test service (test/support/service.ts): a manual clock, its own data directory or schema. */
+type Harness = TestService;
+
+function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  return startTestService(env);
 }
 
-async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), "pm-identity-"));
-  const clock = manualClock(1_800_000_000_000);
-  // With DATABASE_URL (Postgres) each suite gets its own schema, dropped at the end.
-  const schema = process.env.DATABASE_URL ? `t_identity_${randomUUID().slice(0, 8)}` : undefined;
-  const svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, ...(schema ? { DATABASE_SCHEMA: schema } : {}), ...env }), { clock });
-  return { svc, clock, dir, schema };
-}
-
-async function stopHarness(h: Harness): Promise<void> {
-  if (h.schema) await h.svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${h.schema}" CASCADE`);
-  await h.svc.close();
-  rmSync(h.dir, { recursive: true, force: true });
+function stopHarness(h: Harness): Promise<void> {
+  return stopTestService(h);
 }
 
 function client(h: Harness) {

@@ -1,13 +1,9 @@
-import { testDatabaseEnv } from "../../../test/support/db";
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { z } from "zod";
-import { loadConfig } from "../../config";
-import { startService, type RunningService } from "../../service";
-import { manualClock } from "../../../relayer/clock";
+import type { RunningService } from "../../service";
+import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
+import { manualClock, type Clock } from "../../../relayer/clock";
 import { Registry } from "../../registry/registry";
 import { defineOperation } from "../../registry/types";
 import { agentCapabilitySchema } from "./capabilities";
@@ -15,13 +11,13 @@ import { creatorCapacityOf } from "./creator-capacity";
 
 describe("meta operations over real HTTP", () => {
   let svc: RunningService;
-  const dir = mkdtempSync(join(tmpdir(), "pm-meta-"));
+  let t: TestService<Clock>;
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv() }), { clock: manualClock(1_800_000_000_000) });
+    t = await startTestService({}, { clock: manualClock(1_800_000_000_000) });
+    svc = t.svc;
   });
   after(async () => {
-    await svc.close();
-    rmSync(dir, { recursive: true, force: true });
+    await stopTestService(t);
   });
 
   it("GET /discover/capabilities lists one AgentCapability per registry operation", async () => {

@@ -69,7 +69,7 @@ export async function buyBundle(ctx: ServiceContext, call: CallContext<"api-key-
   let row = await findPurchase(ctx.db, key);
   if (row && (row.status === "credited" || row.agentId !== principal.agentId || row.amount !== BigInt(requirements.amount))) throw nonceUsed();
   if (!row) {
-    let verdict;
+    let verdict: Awaited<ReturnType<typeof rt.facilitator.verify>>;
     try {
       verdict = await rt.facilitator.verify(payment, requirements);
     } catch (err) {

@@ -34,7 +34,7 @@ export const claimAgent = defineOperation({
       if (used && used.used_at !== null && (await agentById(tx, used.agent_id))?.claimed_at != null) return claimView(tx, used);
       const link = await liveLink(tx, body.token, "claim", now);
       const row = await agentById(tx, link.agent_id);
-      if (!row || row.registration_path !== "claim") throw new ApiError("FORBIDDEN", "this link does not name a claimable agent");
+      if (row?.registration_path !== "claim") throw new ApiError("FORBIDDEN", "this link does not name a claimable agent");
       if (!(await useLink(tx, link.token_hash, now))) throw new ApiError("EXPIRED_TOKEN", "this claim link was already used", { reason: "USED" });
       if (row.claimed_at === null) {
         await setGrants(tx, row.id, { tier: "execute", scopes: unionScopes(scopesOf(row), CLAIM_UNLOCKS) });

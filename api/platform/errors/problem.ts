@@ -2,7 +2,7 @@
  * RFC 9457 problem documents: the one place an error becomes a response body.
  * `type` is an absolute URI on the serving host that ends in the code, e.g. http://127.0.0.1:8080/problems/NOT_FOUND.
  */
-import { ApiError } from "./api-error";
+import type { ApiError } from "./api-error";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 

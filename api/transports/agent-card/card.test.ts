@@ -1,23 +1,20 @@
-import { testDatabaseEnv } from "../../../test/support/db";
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AgentCard } from "@a2a-js/sdk";
-import { loadConfig } from "../../config";
-import { startService, type RunningService } from "../../service";
+import type { RunningService } from "../../service";
+import { systemClock, type Clock } from "../../../relayer/clock";
+import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
 import { CHAIN_EXTENSION_URI, MCP_EXTENSION_URI } from "./card";
 
 describe("A2A agent card", () => {
   let svc: RunningService;
-  const dir = mkdtempSync(join(tmpdir(), "pm-card-"));
+  let t: TestService<Clock>;
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", CHAIN_ID: "8453", ...testDatabaseEnv() }));
+    t = await startTestService({ CHAIN_ID: "8453" }, { clock: systemClock });
+    svc = t.svc;
   });
   after(async () => {
-    await svc.close();
-    rmSync(dir, { recursive: true, force: true });
+    await stopTestService(t);
   });
 
   it("serves a discovery-only card with the required fields, chain 8453, REST and MCP urls, skills per category", async () => {

@@ -1,13 +1,10 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { createPublicKey, verify } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { z } from "zod";
-import { loadConfig } from "../../config";
-import { startService, type RunningService } from "../../service";
+import type { RunningService } from "../../service";
 import { manualClock } from "../../../relayer/clock";
+import { restartTestService, startTestService, stopTestService, type TestService } from "../../../test/support/service";
 import { Registry } from "../../registry/registry";
 import { defineOperation } from "../../registry/types";
 import { buildAtomFeed } from "./feed";
@@ -16,20 +13,13 @@ import { parseSignatureHeader, verifyFeedSignature } from "./signing";
 
 describe("signed change feed over real HTTP", () => {
   let svc: RunningService;
-  const dir = mkdtempSync(join(tmpdir(), "pm-feed-"));
-  const config = loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: process.env.DATABASE_URL ? `feed_${process.pid}` : undefined });
+  let t: TestService;
   before(async () => {
-    svc = await startService(config, { clock: manualClock(1_800_000_000_000) });
+    t = await startTestService({}, { clock: manualClock(1_800_000_000_000) });
+    svc = t.svc;
   });
   after(async () => {
-    await svc.close();
-    if (process.env.DATABASE_URL) {
-      const { openDatabase } = await import("../../../relayer/db/client");
-      const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL });
-      await db.exec(`DROP SCHEMA IF EXISTS "feed_${process.pid}" CASCADE`);
-      await db.close();
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await stopTestService(t);
   });
 
   async function fetchFeed(): Promise<{ bytes: Buffer; header: string; res: Response }> {
@@ -75,8 +65,8 @@ describe("signed change feed over real HTTP", () => {
   it("keeps its key across a restart on the same database", async () => {
     const before1 = (await (await fetch(`${svc.baseUrl}/changelog/signing-key`)).json()) as { keyId: string };
     const { header } = await fetchFeed();
-    await svc.close();
-    svc = await startService(config, { clock: manualClock(1_800_000_000_000) });
+    t = await restartTestService(t);
+    svc = t.svc;
     const again = (await (await fetch(`${svc.baseUrl}/changelog/signing-key`)).json()) as { keyId: string };
     assert.equal(again.keyId, before1.keyId);
     const second = await fetchFeed();

@@ -63,7 +63,7 @@ export function parseSignatureHeader(value: string): { keyId: string; alg: strin
 /** What a client does: checks the detached signature of the feed bytes against the published PEM public key. */
 export function verifyFeedSignature(bytes: Uint8Array, header: string, publicKeyPem: string): boolean {
   const parsed = parseSignatureHeader(header);
-  if (!parsed || parsed.alg !== "ed25519") return false;
+  if (parsed?.alg !== "ed25519") return false;
   const publicKey = createPublicKey(publicKeyPem);
   if (keyIdOf(publicKey) !== parsed.keyId) return false;
   return verify(null, bytes, publicKey, parsed.sig);

@@ -1,11 +1,8 @@
-import { testDatabaseEnv } from "../../../test/support/db";
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "../../config";
-import { startService, type RunningService } from "../../service";
+import type { RunningService } from "../../service";
+import { systemClock, type Clock } from "../../../relayer/clock";
+import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
 
 /** The value of one sample line, or 0 when absent. */
 function sample(text: string, name: string, labels: Record<string, string>): number {
@@ -16,13 +13,13 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 
 describe("/metrics", () => {
   let svc: RunningService;
-  const dir = mkdtempSync(join(tmpdir(), "pm-metrics-"));
+  let t: TestService<Clock>;
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv() }));
+    t = await startTestService({}, { clock: systemClock });
+    svc = t.svc;
   });
   after(async () => {
-    await svc.close();
-    rmSync(dir, { recursive: true, force: true });
+    await stopTestService(t);
   });
 
   it("counts requests by operation and status, times them, and exposes process metrics", async () => {

@@ -1,13 +1,9 @@
-import { testDatabaseEnv } from "../../../test/support/db";
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { z } from "zod";
-import { loadConfig } from "../../config";
-import { startService, type RunningService } from "../../service";
-import { manualClock } from "../../../relayer/clock";
+import type { RunningService } from "../../service";
+import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
+import { manualClock, type Clock } from "../../../relayer/clock";
 import { ERROR_CODES } from "../../platform/errors/codes";
 import { fullPath, Registry } from "../../registry/registry";
 import { defineOperation, type AnyOperation } from "../../registry/types";
@@ -70,16 +66,16 @@ function structuralProblems(doc: OpenApiDocument): string[] {
 describe("OpenAPI document from the registry", () => {
   let svc: RunningService;
   let doc: OpenApiDocument;
-  const dir = mkdtempSync(join(tmpdir(), "pm-openapi-"));
+  let t: TestService<Clock>;
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv() }), { clock: manualClock(1_800_000_000_000) });
+    t = await startTestService({}, { clock: manualClock(1_800_000_000_000) });
+    svc = t.svc;
     const res = await fetch(`${svc.baseUrl}/openapi.json`);
     assert.equal(res.status, 200);
     doc = (await res.json()) as OpenApiDocument;
   });
   after(async () => {
-    await svc.close();
-    rmSync(dir, { recursive: true, force: true });
+    await stopTestService(t);
   });
 
   it("is served at the API base and at the host root, identical", async () => {

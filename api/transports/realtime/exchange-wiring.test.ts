@@ -6,22 +6,17 @@
  */
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { randomUUID } from "node:crypto";
 import type { Address } from "viem";
-import { loadConfig } from "../../config";
-import { startService, type RunningService } from "../../service";
-import { systemClock } from "../../../relayer/clock";
+import type { RunningService } from "../../service";
+import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
+import { systemClock, type Clock } from "../../../relayer/clock";
 import type { Exchange } from "../../../relayer/exchange/exchange";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
 import { openSse, openWs, type WsMessage } from "./test-clients";
 
 describe("exchange -> realtime wiring", () => {
   let svc: RunningService;
-  let dir: string;
-  let schema: string | undefined;
+  let t: TestService<Clock>;
   let ex: Exchange;
   let alice: LocalAgent;
   const counterparty = "0x000000000000000000000000000000000000c0de" as Address;
@@ -29,9 +24,8 @@ describe("exchange -> realtime wiring", () => {
   const M = 100n;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "pm-rt-exchange-"));
-    schema = process.env.DATABASE_URL ? `t_rtx_${randomUUID().slice(0, 8)}` : undefined;
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, ...(schema ? { DATABASE_SCHEMA: schema } : {}) }), { clock: systemClock });
+    t = await startTestService({}, { clock: systemClock });
+    svc = t.svc;
     alice = await createLocalAgent(svc.ctx.db, systemClock, { name: "rtx-alice" });
     // The service's own exchange: openVenue (api/domain/venue/open-venue.ts) wired it to the realtime surface.
     ex = svc.services.venue!.exchange;
@@ -43,9 +37,7 @@ describe("exchange -> realtime wiring", () => {
     await ex.submit({ type: "createMarket", marketId: M, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 50, sellExitFeeBps: 0, winningsExitFeeBps: 0 });
   });
   after(async () => {
-    if (schema) await svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await svc.close();
-    rmSync(dir, { recursive: true, force: true });
+    await stopTestService(t);
   });
 
   it("orders and fills arrive as execution reports and market events; SSE replays them from the journal", async () => {

@@ -6,13 +6,10 @@
  */
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { loadConfig } from "../../config";
-import { startService, type RunningService } from "../../service";
-import { systemClock } from "../../../relayer/clock";
+import type { RunningService } from "../../service";
+import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
+import { systemClock, type Clock } from "../../../relayer/clock";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
 import { connectRealtimeSources } from "./wire";
 import { MemoryBooks, MemoryReportLog } from "./memory-sources";
@@ -25,8 +22,7 @@ const HEARTBEAT_MS = 150;
 
 describe("realtime streams over real HTTP", () => {
   let svc: RunningService;
-  let dir: string;
-  let schema: string | undefined;
+  let t: TestService<Clock>;
   let alice: LocalAgent;
   let bob: LocalAgent;
   const log = new MemoryReportLog();
@@ -35,21 +31,15 @@ describe("realtime streams over real HTTP", () => {
     log.append(Array.from({ length: n }, (_, i) => ({ account, kind: "fill", orderId: `o_${i}`, marketId: "1", status: "filled", size: 5_000_000n, priceBps: 6200 })), opts);
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "pm-realtime-"));
-    schema = process.env.DATABASE_URL ? `t_rt_${randomUUID().slice(0, 8)}` : undefined;
-    svc = await startService(
-      loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, ...(schema ? { DATABASE_SCHEMA: schema } : {}), REALTIME_HEARTBEAT_MS: String(HEARTBEAT_MS), REALTIME_WS_AUTH_TIMEOUT_MS: "400" }),
-      { clock: systemClock },
-    );
+    t = await startTestService({ REALTIME_HEARTBEAT_MS: String(HEARTBEAT_MS), REALTIME_WS_AUTH_TIMEOUT_MS: "400" }, { clock: systemClock });
+    svc = t.svc;
     alice = await createLocalAgent(svc.ctx.db, systemClock, { name: "rt-alice" });
     bob = await createLocalAgent(svc.ctx.db, systemClock, { name: "rt-bob", tier: "read-only" });
     connectRealtimeSources(svc.ctx, svc.services, { reports: log, market: books });
     books.open("1");
   });
   after(async () => {
-    if (schema) await svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await svc.close();
-    rmSync(dir, { recursive: true, force: true });
+    await stopTestService(t);
   });
 
   const sseUrl = (q = "") => `${svc.baseUrl}/events/stream${q}`;
@@ -249,12 +239,8 @@ describe("Redis fan-out", () => {
 
 describe("stream limits", () => {
   it("streams per agent are capped (SSE 429, WebSocket error + close 4429) and freed on close; the WS upgrade pays the per-IP window", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pm-realtime-ip-"));
-    const schema = process.env.DATABASE_URL ? `t_rtip_${randomUUID().slice(0, 8)}` : undefined;
-    const svc = await startService(
-      loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, ...(schema ? { DATABASE_SCHEMA: schema } : {}), RATE_LIMIT_IP_PER_MINUTE: "6", REALTIME_MAX_STREAMS_PER_AGENT: "2" }),
-      { clock: systemClock },
-    );
+    const tsvc = await startTestService({ RATE_LIMIT_IP_PER_MINUTE: "6", REALTIME_MAX_STREAMS_PER_AGENT: "2" }, { clock: systemClock });
+    const svc = tsvc.svc;
     try {
       const agent = await createLocalAgent(svc.ctx.db, systemClock, { name: "limits" });
       const url = `${svc.baseUrl.replace(/^http/, "ws")}/ws`;
@@ -284,9 +270,7 @@ describe("stream limits", () => {
       w3.close();
       w4.close();
     } finally {
-      if (schema) await svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await svc.close();
-      rmSync(dir, { recursive: true, force: true });
+      await stopTestService(tsvc);
     }
   });
 });

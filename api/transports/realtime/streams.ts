@@ -120,7 +120,7 @@ export class MarketFeed {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
 
-  private constructor(private readonly hub: EventHub, readonly marketId: string, private readonly send: (m: StreamMessage) => void, private readonly onError: (err: unknown) => void) {
+  private constructor(private readonly hub: EventHub, readonly marketId: string, private readonly send: (m: StreamMessage) => void, onError: (err: unknown) => void) {
     this.off = hub.subscribe(marketTopic(marketId), (e) => {
       if (this.last === null) {
         this.buffer.push(e);

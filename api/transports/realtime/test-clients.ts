@@ -24,7 +24,11 @@ export class Collector<T> {
     if (got.length >= n) return Promise.resolve(got);
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`timed out waiting for ${n} matching messages; have ${JSON.stringify(this.items.slice(-5))}`)), timeoutMs);
-      this.waiters.push({ pred, n, resolve: (v) => (clearTimeout(t), resolve(v)) });
+      this.waiters.push({ pred, n, resolve: (v) => {
+          clearTimeout(t);
+          resolve(v);
+        },
+      });
     });
   }
 }

@@ -8,14 +8,11 @@ import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import { loadConfig } from "../../config";
-import { startService, type RunningService } from "../../service";
-import { manualClock } from "../../../relayer/clock";
+import type { RunningService } from "../../service";
+import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
+import { manualClock, type Clock } from "../../../relayer/clock";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
 import { connectRealtimeSources } from "../realtime/wire";
 import { MemoryReportLog } from "../realtime/memory-sources";
@@ -57,8 +54,7 @@ const verify = (secret: string, r: Received) => new Webhook(secret).verify(r.bod
 
 describe("webhooks over real HTTP", () => {
   let svc: RunningService;
-  let dir: string;
-  let schema: string | undefined;
+  let t: TestService<Clock>;
   let rx: Awaited<ReturnType<typeof receiver>>;
   let alice: LocalAgent;
   let reader: LocalAgent;
@@ -68,12 +64,8 @@ describe("webhooks over real HTTP", () => {
   const clock = manualClock(Date.now() - 240_000);
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "pm-webhooks-"));
-    schema = process.env.DATABASE_URL ? `t_wh_${randomUUID().slice(0, 8)}` : undefined;
-    svc = await startService(
-      loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, ...(schema ? { DATABASE_SCHEMA: schema } : {}), WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_POLL_MS: "3600000" }),
-      { clock },
-    );
+    t = await startTestService({ WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_POLL_MS: "3600000" }, { clock });
+    svc = t.svc;
     alice = await createLocalAgent(svc.ctx.db, clock, { name: "wh-alice" });
     reader = await createLocalAgent(svc.ctx.db, clock, { name: "wh-reader", tier: "read-only" });
     connectRealtimeSources(svc.ctx, svc.services, { reports: log });
@@ -82,10 +74,8 @@ describe("webhooks over real HTTP", () => {
     rx = await receiver();
   });
   after(async () => {
-    if (schema) await svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await svc.close();
+    await stopTestService(t);
     rx.server.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const call = async (method: string, path: string, key: string, body?: unknown) => {
@@ -280,10 +270,9 @@ describe("webhook SSRF guard", () => {
   });
 
   it("over REST the refusal is a 400 problem, and at connect time a stored private target is blocked (DNS rebinding)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pm-webhooks-ssrf-"));
-    const schema = process.env.DATABASE_URL ? `t_whs_${randomUUID().slice(0, 8)}` : undefined;
     const clock = manualClock(Date.now());
-    const svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, ...(schema ? { DATABASE_SCHEMA: schema } : {}), WEBHOOKS_POLL_MS: "3600000" }), { clock });
+    const tsvc = await startTestService({ WEBHOOKS_POLL_MS: "3600000" }, { clock });
+    const svc = tsvc.svc;
     const rx = await receiver();
     try {
       const a = await createLocalAgent(svc.ctx.db, clock, { name: "ssrf" });
@@ -305,10 +294,8 @@ describe("webhook SSRF guard", () => {
       assert.equal(row.status, "pending");
       assert.match(row.last_error, /EBLOCKEDADDRESS/);
     } finally {
-      if (schema) await svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await svc.close();
+      await stopTestService(tsvc);
       rx.server.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

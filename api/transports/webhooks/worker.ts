@@ -102,7 +102,7 @@ export class WebhookWorker {
     const db = this.o.db;
     const [row] = await db.query<SubscriptionRow>(`SELECT * FROM api_webhook_subscriptions WHERE id = $1`, [d.subscription_id]);
     const now = this.o.clock.now();
-    if (!row || row.status !== "enabled") {
+    if (row?.status !== "enabled") {
       await db.query(`UPDATE api_webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, completed_at = $2 WHERE id = $1`, [d.id, now]);
       return;
     }

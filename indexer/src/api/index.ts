@@ -49,11 +49,8 @@ app.get("/onchain/markets/:address/trades", async (c) => {
   const limit = clamp(c.req.query("limit"), 50, 5000);
   const before = c.req.query("before");
   const since = c.req.query("since");
-  let cursor;
-  if (before) {
-    const [b, l] = before.split(":").map((x) => BigInt(x));
-    cursor = or(lt(t.blockNumber, b!), and(eq(t.blockNumber, b!), lt(t.logIndex, Number(l))));
-  }
+  const [b, l] = before ? before.split(":").map((x) => BigInt(x)) : [];
+  const cursor = before ? or(lt(t.blockNumber, b!), and(eq(t.blockNumber, b!), lt(t.logIndex, Number(l)))) : undefined;
   const rows = await db
     .select()
     .from(t)

@@ -17,7 +17,7 @@ export function startChild(
   command: string,
   args: string[],
   /** `onLine` returning false keeps that line off the terminal (e.g. a machine line that carries a key). */
-  opts: SpawnOptions & { onLine?: (line: string) => boolean | void; quiet?: boolean } = {},
+  opts: SpawnOptions & { onLine?: (line: string) => boolean | undefined; quiet?: boolean } = {},
 ): Child {
   const proc = spawn(command, args, { ...opts, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<number | string>((resolve) => proc.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));

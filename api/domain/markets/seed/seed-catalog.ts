@@ -3,10 +3,10 @@
  * only the specs it has not seen. Returns every spec with its marketId and address, so the caller can create the
  * markets in the exchange engine (createMarket, LMSR seed) — which this module does not do.
  */
-import type { SqlRunner } from "../../relayer/db/client";
-import type { Clock } from "../../relayer/clock";
-import { insertCatalogMarket } from "../../api/domain/markets/catalog-store";
-import { FEE_DEFAULTS } from "../../api/domain/markets/fee-defaults";
+import type { SqlRunner } from "../../../../relayer/db/client";
+import type { Clock } from "../../../../relayer/clock";
+import { insertCatalogMarket } from "../catalog-store";
+import { FEE_DEFAULTS } from "../fee-defaults";
 import { marketSpecSchema, type MarketSpec } from "./market-spec";
 
 /** Creator of seeded markets when none is given: the house account (no key; it only names the listing's origin). */

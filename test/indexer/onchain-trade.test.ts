@@ -9,12 +9,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Address, Hex } from "viem";
 import { keccak256, maxUint256, parseEventLogs } from "viem";
-import { createLocalAgent } from "../api/domain/auth/local-agents";
-import { DEV_OPERATOR_KEY } from "../api/config";
-import { committedLedgerAbi, lmsrMarketAbi, testUSDCAbi } from "../generated/abis";
-import { LedgerChain } from "../relayer/batcher/chain";
-import { onchainTrades } from "../api/domain/onchain/reads";
-import { eventually, startOnchainStack, type OnchainStack } from "./test-stack";
+import { createLocalAgent } from "../../api/domain/auth/local-agents";
+import { DEV_OPERATOR_KEY } from "../../relayer/dev-accounts";
+import { committedLedgerAbi, lmsrMarketAbi, testUSDCAbi } from "../../generated/abis";
+import { LedgerChain } from "../../relayer/batcher/chain";
+import { onchainTrades } from "../../api/domain/onchain/reads";
+import { eventually, startOnchainStack, type OnchainStack } from "../support/stack/onchain";
 
 describe("on-chain trade through the API, indexer and router", { timeout: 300_000 }, () => {
   let s: OnchainStack;

@@ -14,17 +14,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, createWalletClient, encodePacked, hexToBigInt, http, keccak256, concat, toHex, type Address, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { runLedgerDemo } from "../scripts/ledger-demo";
-import { rpcChain } from "../relayer/rpc-chain";
-import { committedLedgerAbi } from "./replay/abi";
-import { replayLedger } from "./replay/replay";
-import { encodePayload } from "./journal/codec";
-import { applyOps } from "./journal/movements";
-import { journalCommitmentOf } from "./journal/commitment";
-import { ballotHashOf } from "./journal/ballot";
-import type { JournalOp } from "./journal/ops";
+import { runLedgerDemo } from "../support/ledger-demo";
+import { rpcChain } from "../../relayer/rpc-chain";
+import { committedLedgerAbi } from "../../decoder/replay/abi";
+import { replayLedger } from "../../decoder/replay/replay";
+import { encodePayload } from "../../decoder/journal/codec";
+import { applyOps } from "../../decoder/journal/movements";
+import { journalCommitmentOf } from "../../decoder/journal/commitment";
+import { ballotHashOf } from "../../decoder/journal/ballot";
+import type { JournalOp } from "../../decoder/journal/ops";
 
-const root = join(__dirname, "..");
+const root = join(__dirname, "..", "..");
 const ready = existsSync(join(root, "generated", "abis.ts")) && (() => {
   try {
     committedLedgerAbi();

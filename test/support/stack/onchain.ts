@@ -8,24 +8,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, createWalletClient, http, parseEther, zeroHash, type Address, type Chain, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, loadConfig } from "../api/config";
-import { deploymentFile } from "../api/domain/protocol/deployment";
-import { startService, type RunningService } from "../api/service";
-import { lmsrFactoryAbi, testUSDCAbi } from "../generated/abis";
-import { deployAll, type DeploymentRecord } from "../scripts/deploy";
-import { startLocalChain } from "../scripts/stack/chain";
-import { startChild, stopChild, type Child } from "../scripts/stack/children";
-import { freePort } from "../test/support/ports";
-import { rpcChain } from "../relayer/rpc-chain";
+import { loadConfig } from "../../../api/config";
+import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../../../relayer/dev-accounts";
+import { deploymentFile, type Deployment } from "../../../decoder/deployment";
+import { startService, type RunningService } from "../../../api/service";
+import { lmsrFactoryAbi, testUSDCAbi } from "../../../generated/abis";
+import { deployAll } from "../../../relayer/deploy";
+import { startLocalChain } from "./chain";
+import { startChild, stopChild, type Child } from "./children";
+import { freePort } from "../ports";
+import { rpcChain } from "../../../relayer/rpc-chain";
 
-const ROOT = join(__dirname, "..");
-export const TREASURY = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" as Address;
+const ROOT = join(__dirname, "..", "..", "..");
+export const TREASURY = DEV_TREASURY_ADDRESS.toLowerCase() as Address;
 
 export interface OnchainStack {
   chainId: number;
   rpcUrl: string;
   ponderUrl: string;
-  deployment: DeploymentRecord;
+  deployment: Deployment;
   svc: RunningService;
   client: ReturnType<typeof createPublicClient>;
   deployer: ReturnType<typeof createWalletClient>;

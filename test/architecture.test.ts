@@ -1,0 +1,104 @@
+/**
+ * Dependencies point one way (docs/stack.md, the architecture's "parts"): `api -> relayer -> decoder`,
+ * `indexer -> decoder`, `scripts -> anything`, and the decoder imports nothing of ours. Every import of every .ts file
+ * under the project's folders is read (static, `export … from`, dynamic `import()` and `require()`) and each one that
+ * breaks a rule is reported with its file and line.
+ */
+import { strict as assert } from "node:assert";
+import { type Dirent, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, normalize, relative, sep } from "node:path";
+import { describe, it } from "node:test";
+import ts from "typescript";
+
+const ROOT = join(__dirname, "..");
+const FOLDERS = ["api", "relayer", "decoder", "indexer", "scripts", "test"] as const;
+type Folder = (typeof FOLDERS)[number];
+const SKIP = new Set(["node_modules", ".ponder", ".data", "generated", "artifacts", "cache"]);
+
+/** The folders a folder may not import; `scripts` is imported by nothing outside scripts/. */
+const FORBIDDEN: Record<Folder, readonly Folder[]> = {
+  api: ["scripts"],
+  relayer: ["api", "scripts"],
+  decoder: ["api", "relayer", "indexer", "scripts", "test"],
+  indexer: ["api", "relayer", "scripts"],
+  scripts: [],
+  test: ["scripts"],
+};
+
+interface Violation {
+  file: string;
+  line: number;
+  specifier: string;
+  rule: string;
+}
+
+function tsFiles(dir: string, out: string[] = []): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (SKIP.has(e.name)) continue;
+    const full = join(dir, e.name);
+    if (e.isDirectory()) tsFiles(full, out);
+    else if (e.name.endsWith(".ts")) out.push(full);
+  }
+  return out;
+}
+
+/** Every import that breaks a rule, in the tree under `root`. */
+function violations(root: string): Violation[] {
+  const found: Violation[] = [];
+  for (const from of FOLDERS) {
+    for (const file of tsFiles(join(root, from))) {
+      const text = readFileSync(file, "utf8");
+      for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
+        if (!ref.fileName.startsWith(".")) continue; // packages and Ponder's virtual modules
+        const target = relative(root, normalize(join(dirname(file), ref.fileName))).split(sep)[0] as Folder;
+        if (target === from || !FORBIDDEN[from].includes(target)) continue;
+        const line = text.slice(0, ref.pos).split("\n").length;
+        found.push({ file: relative(root, file), line, specifier: ref.fileName, rule: `${from} must not import ${target}` });
+      }
+    }
+  }
+  return found;
+}
+
+const report = (vs: Violation[]) => vs.map((v) => `${v.file}:${v.line} imports "${v.specifier}" (${v.rule})`).join("\n");
+
+describe("dependency direction", () => {
+  it("holds for every import of the project", () => {
+    const vs = violations(ROOT);
+    assert.equal(vs.length, 0, `imports against the direction api -> relayer -> decoder, indexer -> decoder, scripts -> anything:\n${report(vs)}`);
+  });
+
+  it("reports each kind of offending import with its file and line", () => {
+    const root = mkdtempSync(join(tmpdir(), "arch-"));
+    try {
+      const put = (path: string, text: string) => {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), text);
+      };
+      put("relayer/a.ts", `import { x } from "../api/config";\nexport const y = 1;\n`);
+      put("relayer/b.ts", `\n\nconst m = require("../scripts/deploy");\n`);
+      put("decoder/c.ts", `export { z } from "../test/support/db";\n`);
+      put("indexer/src/d.ts", `const r = await import("../../relayer/clock");\n`);
+      put("api/e.ts", `import "../scripts/seed/cli";\nimport { ok } from "../relayer/clock";\n`);
+      put("scripts/f.ts", `import { ok } from "./g";\nimport { api } from "../api/config";\n`);
+      put("test/h.ts", `import type { T } from "../decoder/x";\n`);
+      const vs = violations(root).map((v) => `${v.file}:${v.line} ${v.rule}`).sort();
+      assert.deepEqual(vs, [
+        "api/e.ts:1 api must not import scripts",
+        "decoder/c.ts:1 decoder must not import test",
+        "indexer/src/d.ts:1 indexer must not import relayer",
+        "relayer/a.ts:1 relayer must not import api",
+        "relayer/b.ts:3 relayer must not import scripts",
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
