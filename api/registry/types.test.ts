@@ -13,23 +13,35 @@ const base = { method: "GET", summary: "test", category: "test", tier: "read-onl
 describe("call.principal follows the permission", () => {
   it("is a KeyPrincipal for key permissions and nullable otherwise", () => {
     const seen: (KeyPrincipal | null)[] = [];
-    defineOperation({ ...base, id: "keyRead", path: "/a", permission: "api-key-read", handler: async (_ctx, _input, call) => (seen.push(call.principal satisfies KeyPrincipal), {}) });
-    defineOperation({ ...base, id: "keyExecute", path: "/b", ...TRADE_EXECUTE_ACCESS, method: "POST", handler: async (_ctx, _input, call) => (seen.push(call.principal satisfies KeyPrincipal), {}) });
+    defineOperation({ ...base, id: "keyRead", path: "/a", permission: "api-key-read", handler: async (_ctx, _input, call) => {
+        seen.push(call.principal satisfies KeyPrincipal);
+        return {};
+      } });
+    defineOperation({ ...base, id: "keyExecute", path: "/b", ...TRADE_EXECUTE_ACCESS, method: "POST", handler: async (_ctx, _input, call) => {
+        seen.push(call.principal satisfies KeyPrincipal);
+        return {};
+      } });
     defineOperation({
       ...base,
       id: "open",
       path: "/c",
       permission: "none",
-      // @ts-expect-error a public operation may be called without a key
-      handler: async (_ctx, _input, call) => (seen.push(call.principal satisfies KeyPrincipal), {}),
+      handler: async (_ctx, _input, call) => {
+        // @ts-expect-error a public operation may be called without a key
+        seen.push(call.principal satisfies KeyPrincipal);
+        return {};
+      },
     });
     defineOperation({
       ...base,
       id: "proof",
       path: "/d",
       permission: "wallet-proof",
-      // @ts-expect-error a wallet proof is not a key
-      handler: async (_ctx, _input, call) => (seen.push(call.principal satisfies KeyPrincipal), {}),
+      handler: async (_ctx, _input, call) => {
+        // @ts-expect-error a wallet proof is not a key
+        seen.push(call.principal satisfies KeyPrincipal);
+        return {};
+      },
     });
     const all: Permission[] = ["none", "api-key-read", "api-key-execute", "wallet-proof"];
     assert.deepEqual(all.filter(requiresKey), ["api-key-read", "api-key-execute"]);

@@ -104,27 +104,38 @@ function crossFieldError(op: JournalOp): { field: string; message: string } | nu
 function encodeField(e: Encoder, name: string, field: OpField, value: unknown): void {
   switch (field.kind) {
     case "account":
-      return e.account(value as Address);
+      e.account(value as Address);
+      return;
     case "market":
-      return e.market(value as bigint);
+      e.market(value as bigint);
+      return;
     case "asset":
-      return e.asset(value as bigint);
+      e.asset(value as bigint);
+      return;
     case "amount":
-      return e.amount(value as bigint, field.bits, field.min, field.label ?? name);
+      e.amount(value as bigint, field.bits, field.min, field.label ?? name);
+      return;
     case "u8":
-      if (field.none !== undefined && value === field.none) return e.w.byte(field.none);
-      return e.small(value as number, field.max, name);
+      if (field.none !== undefined && value === field.none) {
+        e.w.byte(field.none);
+        return;
+      }
+      e.small(value as number, field.max, name);
+      return;
     case "enum":
       if (!field.values.includes(value as string)) throw new JournalEncodeError(`${name} ${String(value)} is not one of ${field.values.join(", ")}`);
-      return e.w.byte(field.values.indexOf(value as string));
+      e.w.byte(field.values.indexOf(value as string));
+      return;
     case "varint":
       if (!Number.isInteger(value) || (value as number) < field.min || (value as number) > field.max) {
         throw new JournalEncodeError(`${name} ${String(value)} outside ${field.min}..${field.max}`);
       }
-      return e.w.varint(BigInt(value as number));
+      e.w.varint(BigInt(value as number));
+      return;
     case "bytes32":
       if (typeof value !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(value)) throw new JournalEncodeError(`${name} ${String(value)} is not 32 bytes of hex`);
-      return e.w.bytes(hexToBytes(value as Hex));
+      e.w.bytes(hexToBytes(value as Hex));
+      return;
   }
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
-import { createPublicClient, createWalletClient, http, parseEventLogs, zeroHash, type Address, type Hex, type Log } from "viem";
+import { createPublicClient, createWalletClient, http, parseEventLogs, zeroHash, type Address, type Log } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../dev-accounts";
 import { lmsrFactoryAbi, lmsrMarketAbi, outcomeTokenAbi, testUSDCAbi } from "../../generated/abis";

@@ -11,7 +11,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../../../config";
+import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../../../../relayer/dev-accounts";
 import { testUSDCAbi } from "../../../../generated/abis";
 import { rpcChain } from "../../../../relayer/rpc-chain";
 import { deployAll } from "../../../../relayer/deploy";

@@ -13,7 +13,10 @@ const T0 = 1_800_000_000_000;
 describe("the post-response unit of work", () => {
   let db: Database;
   const lines: { msg: string }[] = [];
-  const log = pino({ level: "error" }, new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
+  const log = pino({ level: "error" }, new Writable({ write: (chunk, _enc, done) => {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    } }));
   before(async () => {
     db = await openTestDatabase();
   });
