@@ -4,11 +4,7 @@ import type { JournalOp } from "../journal/ops";
 import type { LedgerEntry } from "../ledger/movement";
 import type { BallotFailure } from "../replay/ballots";
 import type { BatchResult } from "../replay/replay";
-
-/** JSON-safe copy: bigints become decimal strings. */
-export function toJsonValue<T>(value: T): unknown {
-  return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)));
-}
+import { toJsonValue } from "../json";
 
 /** One readable line per operation. */
 export function describeOp(op: JournalOp): string {

@@ -5,6 +5,7 @@
 import type { Address, Hex } from "viem";
 import { MAX_OUTCOMES, type OutcomeIndex, type Side } from "../assets";
 import { MARKET_STATES, OUTCOME_NONE, type MarketStateName, type OutcomeOrNone } from "./market-states";
+import { bigintFields } from "../json";
 
 /** Reasons of CREDIT/DEBIT, the credit reasons of the ledger conventions. */
 export const CreditReason = {
@@ -132,6 +133,12 @@ export type JournalOp =
   | VoteRewardOp
   | BallotRevealOp
   | VoteEscrowSweepOp;
+
+/**
+ * Names of the bigint fields of the operations, which their JSON form carries as decimal strings. The compiler checks
+ * the list against {@link JournalOp}: an operation added with a bigint field not named here does not compile.
+ */
+export const OP_BIGINT_FIELDS = bigintFields<JournalOp>()("assetId", "amount", "marketId", "shares", "fee", "collateral", "payout", "refund");
 
 /** Wire tag of each operation type. */
 export const OP_TAGS = {

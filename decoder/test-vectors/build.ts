@@ -11,8 +11,7 @@ import { JournalDecodeError, type JournalDecodeErrorCode } from "../errors";
 import { ballotHashOf } from "../journal/ballot";
 import { OUTCOME_NONE } from "../journal/market-states";
 import type { JournalOp } from "../journal/ops";
-
-const jsonBig = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)));
+import { toJsonValue } from "../json";
 
 const acct = (n: number): Address => `0x${n.toString(16).padStart(2, "0").repeat(20)}` as Address;
 const TREASURY = acct(0x77);
@@ -79,7 +78,7 @@ export async function buildMerkleVectors(): Promise<unknown> {
     const promotedAtLevels = levelSizes(leaves.length).flatMap((size, level) => (size > 1 && size % 2 === 1 ? [level] : []));
     cases.push({ name, balances: balances.map(([account, assetId, balance]) => ({ account, assetId, balance })), leaves, promotedAtLevels, root });
   }
-  return jsonBig({
+  return toJsonValue({
     description:
       "Ledger Merkle vectors: leaf = keccak256(keccak256(abi.encodePacked(address,uint256,int256))), sorted-pair nodes, odd node promoted. `balances` is the input in any order (zero balances and the supply account 0x0 are not leaves); `leaves` are the sorted leaves with their proofs; `promotedAtLevels` lists the levels (0 = leaves) whose last node is promoted. Amounts are decimal strings.",
     cases,
@@ -260,7 +259,7 @@ export async function buildJournalVectors(): Promise<unknown> {
       rootAfter: await state.root(),
     });
   }
-  return jsonBig({ description: "PMJ5 v1 payloads (hex) with their decodings, the balances after applying them to an empty ledger, and the root. Amounts are decimal strings.", cases });
+  return toJsonValue({ description: "PMJ5 v1 payloads (hex) with their decodings, the balances after applying them to an empty ledger, and the root. Amounts are decimal strings.", cases });
 }
 
 /** The one-grant payload (51 bytes) the malformed cases start from, split at its fields. */

@@ -76,9 +76,7 @@ export interface HubEvent {
 }
 
 /** bigint -> decimal string, recursively, so engine objects can be sent as JSON (house rule: money as strings). */
-export function jsonSafe<T>(value: T): unknown {
-  return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)));
-}
+export { toJsonValue as jsonSafe } from "../../../decoder";
 
 export const executionTopic = (account: string) => `execution:${account.toLowerCase()}`;
 export const marketTopic = (marketId: string) => `market:${marketId}`;

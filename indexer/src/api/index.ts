@@ -8,9 +8,9 @@ import { Hono } from "hono";
 import { db } from "ponder:api";
 import schema from "ponder:schema";
 import { and, asc, desc, eq, gte, lt, or } from "ponder";
+import { toJsonValue as json } from "../../../decoder/json";
 
 const app = new Hono();
-const json = (v: unknown) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x)));
 const clamp = (v: string | undefined, d: number, max: number) => Math.min(Math.max(Number(v ?? d) || d, 1), max);
 const addr = (s: string) => s.toLowerCase() as `0x${string}`;
 
