@@ -5,7 +5,6 @@
  */
 import { Hono } from "hono";
 import { ApiError } from "./platform/errors/api-error";
-import { apiErrorOfEngine } from "./platform/errors/engine-rejection";
 import { problemResponse } from "./platform/errors/problem";
 import type { ServiceContext } from "./context";
 import type { Services } from "./services";
@@ -62,8 +61,6 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return problemResponse(err, c.req.url);
-    const refused = apiErrorOfEngine(err);
-    if (refused) return problemResponse(refused, c.req.url);
     const requestId = c.var.requestId ?? "unknown";
     (c.var.log ?? ctx.log).error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, "internal error");
     // The detail never carries the stack or message of an unexpected error; the request id finds it in the log.

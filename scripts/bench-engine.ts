@@ -10,7 +10,8 @@
 import { performance } from "node:perf_hooks";
 import { OrderBook } from "nodejs-order-book";
 import type { Address } from "viem";
-import { Book, type Acct, type Bal, type Market, type Order } from "../relayer/engine/book";
+import { Book } from "../relayer/engine/book";
+import type { Acct, Bal, Market, Order } from "../relayer/engine/model";
 import { Engine } from "../relayer/engine/engine";
 import { Undo } from "../relayer/engine/undo";
 import type { Command } from "../relayer/engine/types";
@@ -42,13 +43,19 @@ type StreamOp =
   | { k: "place"; id: string; acct: number; bid: boolean; y: number; lots: number; ioc: boolean }
   | { k: "cancel"; id: string; acct: number };
 
+/** Applies a command the stream needs accepted (the timed passes replay an accepted stream and skip the check). */
+function mustApply(e: Engine, c: Command, at: number): void {
+  const r = e.apply(c, at);
+  if (!r.ok) throw new Error(`${c.type} refused: ${r.code} ${r.message}`);
+}
+
 function newEngine(): Engine {
   const e = new Engine({ treasury: TREASURY, allowance: { enabled: false, freePerPeriod: 0, periodMs: 604_800_000 } });
   for (const a of [...makers, TAKER]) {
-    e.apply({ type: "openAccount", account: a, signupAt: 0 }, 0);
-    e.apply({ type: "credit", account: a, amount: 10n ** 18n, reason: "GRANT" }, 0);
+    mustApply(e, { type: "openAccount", account: a, signupAt: 0 }, 0);
+    mustApply(e, { type: "credit", account: a, amount: 10n ** 18n, reason: "GRANT" }, 0);
   }
-  e.apply({ type: "createMarket", marketId: MARKET, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 50, sellExitFeeBps: 0, winningsExitFeeBps: 0 }, 0);
+  mustApply(e, { type: "createMarket", marketId: MARKET, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 50, sellExitFeeBps: 0, winningsExitFeeBps: 0 }, 0);
   return e;
 }
 
@@ -98,7 +105,7 @@ function buildStream(): StreamOp[] {
       op = { k: "place", id: `o-${++n}`, acct, bid, y: bid ? 5_000 - off : 5_000 + off, lots: 1 + Math.floor(rnd() * 10), ioc: false };
       live.push({ id: op.id, acct });
     }
-    e.apply(toCommand(op), 1);
+    mustApply(e, toCommand(op), 1);
     ops.push(op);
   }
   return ops;

@@ -15,8 +15,8 @@ import { join } from "node:path";
 import { systemClock } from "../relayer/clock";
 import { openDatabase, type Database } from "../relayer/db/client";
 import { migrateService } from "../api/platform/db/migrations";
-import { Exchange } from "../relayer/exchange";
-import { runEngineConfig, setupCommands, tradeCommands } from "../relayer/exchange/trading-run";
+import { Exchange, type Submitted } from "../relayer/exchange";
+import { expectAccepted, runEngineConfig, setupCommands, tradeCommands } from "../relayer/exchange/trading-run";
 import { z } from "zod";
 import { scriptEnv } from "./env";
 
@@ -32,7 +32,7 @@ const COMMANDS = ENV.BENCH_COMMANDS;
 async function bench(name: "postgres" | "pglite", db: Database, commands: number): Promise<void> {
   await migrateService(db);
   const ex = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig });
-  for (const c of setupCommands(TRADERS, systemClock.now())) await ex.submit(c);
+  for (const c of setupCommands(TRADERS, systemClock.now())) expectAccepted(await ex.submit(c));
   const pairs = Math.floor(commands / 2);
   const latencies = new Float64Array(pairs * 2);
   let next = 0;
@@ -42,9 +42,11 @@ async function bench(name: "postgres" | "pglite", db: Database, commands: number
       const k = next++;
       const [m, t] = tradeCommands(k, TRADERS);
       const t0 = performance.now();
-      const a = ex.submit(m).then(() => (latencies[done++] = performance.now() - t0));
-      const b = ex.submit(t).then(() => (latencies[done++] = performance.now() - t0));
-      await Promise.all([a, b]);
+      const acked = (r: Submitted) => {
+        expectAccepted(r);
+        latencies[done++] = performance.now() - t0;
+      };
+      await Promise.all([ex.submit(m).then(acked), ex.submit(t).then(acked)]);
     }
   };
   const t0 = performance.now();

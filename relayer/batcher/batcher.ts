@@ -21,7 +21,7 @@ import { applyOps, encodePayload, journalCommitmentOf, LedgerState, payloadHashO
 import type { Database } from "../db/client";
 import { systemClock, type Clock } from "../clock";
 import { batchOf, listBatches, readAll, readFrom, type BatchRecord } from "../journal/store";
-import { opsFromJson } from "../journal/ops-json";
+import { opsFromJson } from "../journal";
 import { LedgerChain, type ChainHead } from "./chain";
 
 export interface BatcherLog {

@@ -4,90 +4,12 @@
  * doubly-linked list, so insert, cancel and the head fill are O(1) and nothing is ever sorted.
  * Every mutation records the previous values in the engine's transaction log (see ./undo.ts).
  */
-import type { Address } from "viem";
-import type { FeeModel, OrderAction, OrderStatus, Outcome, Pricing, TimeInForce } from "./types";
+import type { Level, Order } from "./model";
+import type { BookDepth, BookLevel } from "./types";
 import type { Undo } from "./undo";
 
 export const NO_BID = 0;
 export const NO_ASK = 10_000;
-
-export interface Bal { v: bigint; r: bigint; ep: number }
-
-export interface Acct {
-  readonly addr: Address;
-  signupAt: number;
-  opened: boolean;
-  seq: number;
-  periodIdx: number;
-  freeUsed: number;
-  paid: number;
-  readonly bals: Map<bigint, Bal>;
-  /**
-   * Resting orders: an intrusive doubly-linked list through Order.aPrev/aNext, newest first (O(1) add and remove, no
-   * hashing; readers sort by age). The engine always sets it; optional only for bare accounts built outside it.
-   */
-  openHead?: Order | null;
-  /** clientOrderId -> order (unique per account for ever). */
-  readonly cids: Map<string, Order>;
-  ep: number;
-}
-
-export interface Market {
-  readonly id: bigint;
-  readonly idStr: string;
-  readonly pricing: Pricing;
-  readonly outcomes: number;
-  readonly feeModel: FeeModel;
-  readonly takerFeeBps: number;
-  readonly sellExitFeeBps: number;
-  readonly winningsExitFeeBps: number;
-  readonly createdAt: number;
-  status: "open" | "resolved" | "voided";
-  winningOutcome?: number;
-  readonly book: Book;
-  /** Outcome asset ids, one per outcome (2; ternary LMSR markets 3). */
-  readonly assets: readonly bigint[];
-  /** LMSR markets: pricing state (b, outstanding shares) and the pool. */
-  readonly lmsr?: { b: bigint; q: bigint[]; readonly funder: Address; readonly pool: Address; readonly seed: bigint };
-  ep: number;
-}
-
-export interface Order {
-  readonly id: string;
-  readonly n: number;
-  readonly acct: Acct;
-  readonly mkt: Market;
-  readonly cid?: string;
-  readonly outcome: Outcome;
-  readonly action: OrderAction;
-  readonly price: number;
-  readonly size: bigint;
-  readonly tif: TimeInForce;
-  readonly expiresAt?: number;
-  readonly postOnly: boolean;
-  readonly createdAt: number;
-  /** 0 = bid, 1 = ask (YES terms). */
-  readonly side: 0 | 1;
-  /** Price in YES terms. */
-  readonly y: number;
-  readonly resAsset: bigint;
-  rem: bigint;
-  filled: bigint;
-  status: OrderStatus;
-  updatedAt: number;
-  /** Amount of resAsset currently locked. */
-  res: bigint;
-  prev: Order | null;
-  next: Order | null;
-  /** Set when the command that created it was rolled back. */
-  dead: boolean;
-  ep: number;
-  /** Neighbours in its account's resting list (Acct.openHead); the engine always sets them. */
-  aPrev?: Order | null;
-  aNext?: Order | null;
-}
-
-export interface Level { head: Order | null; tail: Order | null; ep: number }
 
 export class Book {
   readonly bids: (Level | undefined)[] = new Array(10_001);
@@ -156,9 +78,9 @@ export class Book {
   }
 
   /** Aggregated levels in YES terms, best first. */
-  depth(levels: number): { bids: { priceBps: number; size: bigint; orders: number }[]; asks: { priceBps: number; size: bigint; orders: number }[] } {
+  depth(levels: number): BookDepth {
     const side = (arr: (Level | undefined)[], start: number, step: number) => {
-      const out: { priceBps: number; size: bigint; orders: number }[] = [];
+      const out: BookLevel[] = [];
       for (let p = start; p > NO_BID && p < NO_ASK && out.length < levels; p += step) {
         let o = arr[p]?.head ?? null;
         if (!o) continue;

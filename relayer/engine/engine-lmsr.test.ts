@@ -5,27 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { COLLATERAL_ASSET, outcomeAssetId, poolAccountOf, type OutcomeIndex } from "../../decoder";
+import { COLLATERAL_ASSET, outcomeAssetId, poolAccountOf, stringifyJson, type OutcomeIndex } from "../../decoder";
 import { bFromSeed, payout, prices, quoteBuyForCost, quoteBuyShares, quoteSell, type LmsrState } from "../pricing/lmsr";
-import { A, B, C, PM, SHARE, TREASURY, replayRoot, setup } from "./test-helpers";
-import { EngineRejection, type CreateMarketCommand } from "./types";
+import { A, B, C, PM, SHARE, TREASURY, rejects, replayRoot, setup } from "./test-helpers";
+import type { CreateMarketCommand, LmsrTradeCommand } from "./types";
 
 const ID = 9n;
 const SEED = 100n * PM;
 const POOL = poolAccountOf(ID);
 const asset = (i: OutcomeIndex) => outcomeAssetId(ID, i);
-
-function rejects(fn: () => unknown, code: string, pattern?: RegExp): EngineRejection {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e instanceof EngineRejection, String(e));
-    assert.equal(e.code, code, e.message);
-    if (pattern) assert.match(e.message, pattern);
-    return e;
-  }
-  assert.fail(`expected ${code}`);
-}
 
 const lmsrMarket = (over: Partial<CreateMarketCommand> = {}): CreateMarketCommand => ({
   type: "createMarket",
@@ -49,9 +37,11 @@ function ternary() {
     const l = s.e.market(ID)!.lmsr!;
     return { b: l.b, q: [...l.q] };
   };
-  const trade = (account: typeof A, outcome: OutcomeIndex, direction: "BUY" | "SELL", x: { shares?: bigint; budget?: bigint; limit?: bigint }) =>
-    s.run({ type: "lmsrTrade", account, marketId: ID, outcome, direction, ...x });
-  return { ...s, state, trade };
+  type Size = { shares?: bigint; budget?: bigint; limit?: bigint };
+  const command = (account: typeof A, outcome: OutcomeIndex, direction: "BUY" | "SELL", x: Size): LmsrTradeCommand => ({ type: "lmsrTrade", account, marketId: ID, outcome, direction, ...x });
+  const trade = (account: typeof A, outcome: OutcomeIndex, direction: "BUY" | "SELL", x: Size) => s.run(command(account, outcome, direction, x));
+  const tryTrade = (account: typeof A, outcome: OutcomeIndex, direction: "BUY" | "SELL", x: Size) => s.attempt(command(account, outcome, direction, x));
+  return { ...s, state, trade, tryTrade };
 }
 
 function conserved(s: ReturnType<typeof ternary>): void {
@@ -61,10 +51,10 @@ function conserved(s: ReturnType<typeof ternary>): void {
 describe("engine: ternary LMSR markets", () => {
   it("creates a 3-outcome market with b = seed / ln 3 and refuses other outcome counts clearly", () => {
     const s = setup();
-    rejects(() => s.run(lmsrMarket({ pricing: "ORDERBOOK", seed: undefined, funder: undefined })), "INVALID_PAYLOAD", /ORDERBOOK markets are binary/);
-    rejects(() => s.run(lmsrMarket({ outcomes: 4 })), "INVALID_PAYLOAD", /2 or 3 outcomes/);
-    rejects(() => s.run(lmsrMarket({ outcomes: 1 })), "INVALID_PAYLOAD", /2 or 3 outcomes/);
-    rejects(() => s.run(lmsrMarket({ outcomes: 2.5 })), "INVALID_PAYLOAD");
+    rejects(s.attempt(lmsrMarket({ pricing: "ORDERBOOK", seed: undefined, funder: undefined })), "INVALID_PAYLOAD", /ORDERBOOK markets are binary/);
+    rejects(s.attempt(lmsrMarket({ outcomes: 4 })), "INVALID_PAYLOAD", /2 or 3 outcomes/);
+    rejects(s.attempt(lmsrMarket({ outcomes: 1 })), "INVALID_PAYLOAD", /2 or 3 outcomes/);
+    rejects(s.attempt(lmsrMarket({ outcomes: 2.5 })), "INVALID_PAYLOAD");
     assert.equal(s.e.market(ID), undefined);
     const r = s.run(lmsrMarket());
     assert.deepEqual(r.ops, [{ type: "MARKET_SEED", marketId: ID, funder: C, amount: SEED }]);
@@ -83,8 +73,8 @@ describe("engine: ternary LMSR markets", () => {
     // BUY outcome 2 by shares: the cost is quoteBuyShares, the quote says the same, the limit is a max cost.
     const cost = quoteBuyShares(s.state(), 2, 30n * SHARE).cost;
     assert.deepEqual(s.e.lmsrQuote(ID, 2, "BUY", 30n * SHARE), { shares: 30n * SHARE, collateral: cost, fee: 0n, priceAfterWad: quoteBuyShares(s.state(), 2, 30n * SHARE).priceAfter });
-    const slip = rejects(() => s.trade(A, 2, "BUY", { shares: 30n * SHARE, limit: cost - 1n }), "CONFLICT");
-    assert.equal(slip.extensions?.reason, "SLIPPAGE");
+    const slip = rejects(s.tryTrade(A, 2, "BUY", { shares: 30n * SHARE, limit: cost - 1n }), "SLIPPAGE");
+    assert.deepEqual(slip.details, { cost: cost.toString() });
     const buy = s.trade(A, 2, "BUY", { shares: 30n * SHARE, limit: cost });
     assert.deepEqual(buy.ops, [{ type: "LMSR_TRADE", account: A, marketId: ID, side: 2, direction: "BUY", shares: 30n * SHARE, collateral: cost, fee: 0n }]);
     assert.equal(buy.reports[0]!.outcome, 2);
@@ -103,15 +93,15 @@ describe("engine: ternary LMSR markets", () => {
     assert.ok(quote.collateral <= budget);
     assert.ok(quoteBuyShares(s.state(), 1, quote.shares + 1n).cost > budget, "one more share does not fit");
     const byBudget = s.trade(B, 1, "BUY", { budget, limit: budget });
-    assert.equal((byBudget.result as { shares: bigint }).shares, quote.shares);
-    assert.equal((byBudget.result as { collateral: bigint }).collateral, quote.collateral);
+    assert.equal(byBudget.result.shares, quote.shares);
+    assert.equal(byBudget.result.collateral, quote.collateral);
     assert.equal(s.e.lmsrQuoteForCost(ID, 1, 1n)!.shares, 0n);
-    rejects(() => s.trade(B, 1, "BUY", { budget: 1n }), "CONFLICT");
+    rejects(s.tryTrade(B, 1, "BUY", { budget: 1n }), "BUDGET_TOO_SMALL");
 
     // SELL outcome 2: gross from the pool, exit fee ceil(gross * 1%) to the treasury, limit = min net proceeds.
     const sq = quoteSell(s.state(), 2, 10n * SHARE, 100);
     assert.deepEqual(s.e.lmsrQuote(ID, 2, "SELL", 10n * SHARE), { shares: 10n * SHARE, collateral: sq.proceeds, fee: sq.fee, priceAfterWad: sq.priceAfter });
-    rejects(() => s.trade(A, 2, "SELL", { shares: 10n * SHARE, limit: sq.proceeds + 1n }), "CONFLICT");
+    assert.deepEqual(rejects(s.tryTrade(A, 2, "SELL", { shares: 10n * SHARE, limit: sq.proceeds + 1n }), "SLIPPAGE").details, { proceeds: sq.proceeds.toString() });
     const treasuryBefore = s.e.balance(TREASURY, COLLATERAL_ASSET).total;
     const sell = s.trade(A, 2, "SELL", { shares: 10n * SHARE, limit: sq.proceeds });
     assert.deepEqual(sell.ops[0], { type: "LMSR_TRADE", account: A, marketId: ID, side: 2, direction: "SELL", shares: 10n * SHARE, collateral: sq.proceeds + sq.fee, fee: sq.fee });
@@ -125,19 +115,19 @@ describe("engine: ternary LMSR markets", () => {
   it("refuses outcomes outside 0..n-1 and sells beyond holdings, changing nothing", () => {
     const s = ternary();
     s.trade(A, 2, "BUY", { shares: 5n * SHARE });
-    const before = JSON.stringify([s.e.market(ID), s.e.balances(A)], (_k, v) => (typeof v === "bigint" ? v.toString() : v));
-    rejects(() => s.trade(A, 3 as OutcomeIndex, "BUY", { shares: SHARE }), "INVALID_PAYLOAD", /0\.\.2/);
-    rejects(() => s.trade(A, -1 as OutcomeIndex, "BUY", { shares: SHARE }), "INVALID_PAYLOAD");
-    rejects(() => s.trade(B, 2, "SELL", { shares: SHARE }), "INSUFFICIENT_BALANCE");
-    rejects(() => s.trade(A, 1, "SELL", { shares: SHARE }), "INSUFFICIENT_BALANCE");
-    rejects(() => s.run({ type: "resolveMarket", marketId: ID, winningOutcome: 3 }), "INVALID_PAYLOAD", /0\.\.2/);
-    rejects(() => s.run({ type: "placeOrder", account: A, marketId: ID, outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTC" }), "INVALID_PAYLOAD");
-    assert.equal(JSON.stringify([s.e.market(ID), s.e.balances(A)], (_k, v) => (typeof v === "bigint" ? v.toString() : v)), before);
+    const before = stringifyJson([s.e.market(ID), s.e.balances(A)]);
+    rejects(s.tryTrade(A, 3 as OutcomeIndex, "BUY", { shares: SHARE }), "INVALID_PAYLOAD", /0\.\.2/);
+    rejects(s.tryTrade(A, -1 as OutcomeIndex, "BUY", { shares: SHARE }), "INVALID_PAYLOAD");
+    rejects(s.tryTrade(B, 2, "SELL", { shares: SHARE }), "INSUFFICIENT_BALANCE");
+    rejects(s.tryTrade(A, 1, "SELL", { shares: SHARE }), "INSUFFICIENT_BALANCE");
+    rejects(s.attempt({ type: "resolveMarket", marketId: ID, winningOutcome: 3 }), "INVALID_PAYLOAD", /0\.\.2/);
+    rejects(s.attempt({ type: "placeOrder", account: A, marketId: ID, outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTC" }), "INVALID_PAYLOAD");
+    assert.equal(stringifyJson([s.e.market(ID), s.e.balances(A)]), before);
     assert.equal(s.e.lmsrQuote(ID, 3 as OutcomeIndex, "BUY", SHARE), undefined);
     assert.equal(s.e.lmsrQuote(ID, 1, "SELL", SHARE), undefined, "nobody holds outcome 1");
     // A binary market still refuses outcome 2.
     s.run(lmsrMarket({ marketId: 10n, outcomes: 2 }));
-    rejects(() => s.run({ type: "lmsrTrade", account: A, marketId: 10n, outcome: 2, direction: "BUY", shares: SHARE }), "INVALID_PAYLOAD", /0\.\.1/);
+    rejects(s.attempt({ type: "lmsrTrade", account: A, marketId: 10n, outcome: 2, direction: "BUY", shares: SHARE }), "INVALID_PAYLOAD", /0\.\.1/);
     assert.equal(s.e.lmsrQuote(10n, 2, "BUY", SHARE), undefined);
   });
 
@@ -153,7 +143,7 @@ describe("engine: ternary LMSR markets", () => {
     const aPay = payout(40n * SHARE, 200);
     const bPay = payout(3n * SHARE + 7n, 200);
     const r = s.run({ type: "resolveMarket", marketId: ID, winningOutcome: 2 });
-    const res = r.result as { paid: bigint; fees: bigint; residual: bigint; market: { status: string; winningOutcome: number } };
+    const res = r.result;
     assert.equal(res.market.status, "resolved");
     assert.equal(res.market.winningOutcome, 2);
     assert.equal(res.paid, aPay.net + bPay.net);
@@ -172,7 +162,7 @@ describe("engine: ternary LMSR markets", () => {
       [B, 2, bPay.net, "POOL"],
     ]);
     assert.equal(r.ops.filter((o) => o.type === "FEE_SWEEP").length, 2);
-    rejects(() => s.trade(A, 0, "BUY", { shares: SHARE }), "MARKET_CLOSED");
+    rejects(s.tryTrade(A, 0, "BUY", { shares: SHARE }), "MARKET_CLOSED");
     conserved(s);
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
   });
@@ -189,7 +179,7 @@ describe("engine: ternary LMSR markets", () => {
     const poolBefore = s.e.balance(POOL, COLLATERAL_ASSET).total;
     const refunds = held.map(([, , n]) => n / 3n);
     const r = s.run({ type: "voidMarket", marketId: ID });
-    const res = r.result as { paid: bigint; fees: bigint; residual: bigint };
+    const res = r.result;
     assert.deepEqual(
       r.ops.filter((o) => o.type === "VOID_REFUND").map((o) => o.type === "VOID_REFUND" && [o.account, o.side, o.shares, o.refund, o.source]),
       held.map(([acct, i, n], k) => [acct, i, n, refunds[k], "POOL"]),
@@ -208,14 +198,14 @@ describe("engine: ternary LMSR markets", () => {
     s.run(lmsrMarket({ seed: 2n * PM, winningsExitFeeBps: 0, sellExitFeeBps: 0 }));
     // Push outcome 1 to near certainty with a big budget: its price tends to 1, the pool must still cover every share.
     const big = s.run({ type: "lmsrTrade", account: A, marketId: ID, outcome: 1, direction: "BUY", budget: 90_000n * PM });
-    const shares = (big.result as { shares: bigint }).shares;
+    const shares = big.result.shares;
     assert.ok(shares > 10n * PM);
     for (let i = 0; i < 20; i++) s.run({ type: "lmsrTrade", account: B, marketId: ID, outcome: i % 2 === 0 ? 0 : 2, direction: "BUY", shares: BigInt(1 + i) * 1_003n });
     const poolBefore = s.e.balance(POOL, COLLATERAL_ASSET).total;
     assert.ok(poolBefore >= shares, "the pool covers every share of the near-certain outcome");
     const r = s.run({ type: "resolveMarket", marketId: ID, winningOutcome: 1 });
-    assert.equal((r.result as { paid: bigint }).paid, shares);
-    assert.equal((r.result as { residual: bigint }).residual, poolBefore - shares);
+    assert.equal(r.result.paid, shares);
+    assert.equal(r.result.residual, poolBefore - shares);
     assert.equal(s.e.balance(POOL, COLLATERAL_ASSET).total, 0n);
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
   });
@@ -235,15 +225,17 @@ describe("engine: LMSR and the fill allowance", () => {
   it("at zero, refuses new LMSR trades and partial sells without a trace, and lets a verified full close through", async () => {
     const s = setup({ allowance: { enabled: true, freePerPeriod: 1, periodMs: 7 * 86_400_000 } });
     s.run(lmsrMarket({ outcomes: 2 }));
-    const trade = (direction: "BUY" | "SELL", shares: bigint) => s.run({ type: "lmsrTrade", account: A, marketId: ID, outcome: 0, direction, shares });
+    const command = (direction: "BUY" | "SELL", shares: bigint): LmsrTradeCommand => ({ type: "lmsrTrade", account: A, marketId: ID, outcome: 0, direction, shares });
+    const trade = (direction: "BUY" | "SELL", shares: bigint) => s.run(command(direction, shares));
+    const tryTrade = (direction: "BUY" | "SELL", shares: bigint) => s.attempt(command(direction, shares));
     trade("BUY", 3n * SHARE); // the one free wallet-side of the period
     assert.equal(s.e.allowance(A, s.now()).remaining, 0);
     const root = await s.e.ledger.root();
     const q = [...s.e.market(ID)!.lmsr!.q];
-    const e = rejects(() => trade("BUY", SHARE), "FILL_ALLOWANCE_EXHAUSTED");
-    assert.equal(e.status, 402);
-    rejects(() => trade("SELL", SHARE), "FILL_ALLOWANCE_EXHAUSTED");
-    rejects(() => trade("SELL", 4n * SHARE), "FILL_ALLOWANCE_EXHAUSTED"); // more than held is no close either
+    const e = rejects(tryTrade("BUY", SHARE), "FILL_ALLOWANCE_EXHAUSTED");
+    assert.deepEqual(e.details.allowance, s.e.allowance(A, s.now()));
+    rejects(tryTrade("SELL", SHARE), "FILL_ALLOWANCE_EXHAUSTED");
+    rejects(tryTrade("SELL", 4n * SHARE), "FILL_ALLOWANCE_EXHAUSTED"); // more than held is no close either
     assert.equal(await s.e.ledger.root(), root);
     assert.deepEqual(s.e.market(ID)!.lmsr!.q, q);
     trade("SELL", 3n * SHARE);
@@ -256,8 +248,8 @@ describe("engine: stamped fees", () => {
   it("caps every stamped fee at the on-chain factory's MAX_FEE_BPS (1000) and names the field", () => {
     const s = setup();
     for (const f of ["takerFeeBps", "sellExitFeeBps", "winningsExitFeeBps"] as const) {
-      const e = rejects(() => s.run(lmsrMarket({ [f]: 1_001 })), "INVALID_PAYLOAD");
-      assert.equal(e.extensions?.field, f);
+      const e = rejects(s.attempt(lmsrMarket({ [f]: 1_001 })), "INVALID_PAYLOAD");
+      assert.equal(e.details.field, f);
       assert.equal(s.e.market(ID), undefined);
     }
     s.run(lmsrMarket({ takerFeeBps: 1_000, sellExitFeeBps: 1_000, winningsExitFeeBps: 1_000 }));

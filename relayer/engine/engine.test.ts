@@ -1,24 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { COLLATERAL_ASSET, MatchKind, outcomeAssetId, type MatchOp } from "../../decoder";
-import { commandFromJson, commandToJson, opsFromJson, opsToJson, reportFromJson, reportToJson } from "./command-json";
+import { commandFromJson, commandToJson, opsFromJson, opsToJson, reportFromJson, reportToJson } from "./json";
 import { notionalFee, sharesFee } from "./fees";
-import { A, B, C, M, PM, SHARE, TREASURY, replayRoot, setup } from "./test-helpers";
-import { EngineRejection, type ExecutionReport } from "./types";
+import { A, B, C, M, PM, SHARE, TREASURY, rejects, replayRoot, setup } from "./test-helpers";
+import type { ExecutionReport } from "./types";
 
 const YES = outcomeAssetId(M, 0);
 const NO = outcomeAssetId(M, 1);
-
-function rejects(fn: () => unknown, code: string): EngineRejection {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e instanceof EngineRejection, String(e));
-    assert.equal(e.code, code, e.message);
-    return e;
-  }
-  assert.fail(`expected ${code}`);
-}
 
 /** A holds YES, B holds NO (1 share each), minted at 6000/4000. */
 function minted(opts: Parameters<typeof setup>[0] = {}) {
@@ -123,28 +112,27 @@ describe("engine: time in force, post-only, STP", () => {
     s.place(A, { outcome: 0, action: "sell", priceBps: 6000, size: SHARE });
     const ioc = s.place(C, { outcome: 0, action: "buy", priceBps: 6000, size: 2n * SHARE, tif: "IOC" });
     assert.equal(ioc.ops.length, 1);
-    assert.deepEqual(ioc.result && (ioc.result as { status: string }).status, "cancelled");
+    assert.deepEqual(ioc.result.status, "cancelled");
     assert.equal(ioc.reports.at(-1)!.reason, "ioc_remainder");
     assert.equal(s.e.balance(C, COLLATERAL_ASSET).reserved, 0n);
     s.place(A, { outcome: 0, action: "sell", priceBps: 6000, size: SHARE });
     const fok = s.place(C, { outcome: 0, action: "buy", priceBps: 6000, size: 2n * SHARE, tif: "FOK" });
     assert.equal(fok.ops.length, 0);
-    assert.equal((fok.result as { status: string }).status, "cancelled");
+    assert.equal(fok.result.status, "cancelled");
     assert.equal(s.e.book(M, 1)!.asks[0]!.size, SHARE);
     const fok2 = s.place(C, { outcome: 0, action: "buy", priceBps: 6000, size: SHARE, tif: "FOK" });
-    assert.equal((fok2.result as { status: string }).status, "filled");
+    assert.equal(fok2.result.status, "filled");
   });
 
   it("post-only is refused when it would cross and changes nothing", async () => {
     const s = minted();
     s.place(A, { outcome: 0, action: "sell", priceBps: 6000, size: SHARE });
     const root = await s.e.ledger.root();
-    const e = rejects(() => s.place(C, { outcome: 0, action: "buy", priceBps: 6000, size: SHARE, postOnly: true }), "CONFLICT");
-    assert.equal(e.extensions?.reason, "POST_ONLY_WOULD_CROSS");
+    rejects(s.tryPlace(C, { outcome: 0, action: "buy", priceBps: 6000, size: SHARE, postOnly: true }), "POST_ONLY_WOULD_CROSS");
     assert.equal(s.e.openOrders(C).length, 0);
     assert.equal(await s.e.ledger.root(), root);
     const ok2 = s.place(C, { outcome: 0, action: "buy", priceBps: 5999, size: SHARE, postOnly: true });
-    assert.equal((ok2.result as { status: string }).status, "open");
+    assert.equal(ok2.result.status, "open");
   });
 
   it("GTD orders expire once `at` passes expiresAt and release their lock", () => {
@@ -176,15 +164,15 @@ describe("engine: reservations and atomicity", () => {
     s.place(A, { outcome: 0, action: "buy", priceBps: 5000, size: SHARE });
     assert.deepEqual(s.e.balance(A, COLLATERAL_ASSET), { assetId: 0n, total: PM, reserved: 500_000n, available: 500_000n });
     const root = await s.e.ledger.root();
-    const e = rejects(() => s.place(A, { outcome: 1, action: "buy", priceBps: 4000, size: 2n * SHARE }), "INSUFFICIENT_BALANCE");
-    assert.equal(e.status, 409);
+    const e = rejects(s.tryPlace(A, { outcome: 1, action: "buy", priceBps: 4000, size: 2n * SHARE }), "INSUFFICIENT_BALANCE");
+    assert.deepEqual(e.details, { account: A, assetId: "0", shortBy: "300000" });
     assert.equal(s.e.openOrders(A).length, 1);
     assert.equal(await s.e.ledger.root(), root);
-    rejects(() => s.place(B, { outcome: 0, action: "sell", priceBps: 5000, size: SHARE }), "INSUFFICIENT_BALANCE");
+    rejects(s.tryPlace(B, { outcome: 0, action: "sell", priceBps: 5000, size: SHARE }), "INSUFFICIENT_BALANCE");
     // The next order id is unchanged by the rejections.
     const ok = s.place(B, { outcome: 1, action: "buy", priceBps: 5000, size: SHARE });
     assert.equal(ok.ops.length, 1);
-    assert.equal((ok.result as { orderId: string }).orderId, "o-2");
+    assert.equal(ok.result.orderId, "o-2");
     assert.equal(s.e.balance(A, COLLATERAL_ASSET).available, 500_000n);
     assert.equal(s.e.balance(A, COLLATERAL_ASSET).reserved, 0n);
   });
@@ -193,7 +181,7 @@ describe("engine: reservations and atomicity", () => {
     const s = minted({ funds: 10n * PM });
     s.place(A, { outcome: 0, action: "sell", priceBps: 6000, size: 10n * SHARE });
     const seqBefore = s.e.allowance(C, s.now());
-    rejects(() => s.place(C, { outcome: 0, action: "buy", priceBps: 6000, size: 20n * SHARE }), "INSUFFICIENT_BALANCE");
+    rejects(s.tryPlace(C, { outcome: 0, action: "buy", priceBps: 6000, size: 20n * SHARE }), "INSUFFICIENT_BALANCE");
     assert.equal(s.e.book(M, 1)!.asks[0]!.size, 10n * SHARE);
     assert.deepEqual(s.e.allowance(C, s.now()), seqBefore);
     const r = s.place(C, { outcome: 0, action: "buy", priceBps: 6000, size: SHARE });
@@ -203,18 +191,17 @@ describe("engine: reservations and atomicity", () => {
 
   it("rejects bad fields with INVALID_PAYLOAD", () => {
     const s = setup();
-    rejects(() => s.place(A, { outcome: 0, action: "buy", priceBps: 0, size: SHARE }), "INVALID_PAYLOAD");
-    rejects(() => s.place(A, { outcome: 0, action: "buy", priceBps: 10_000, size: SHARE }), "INVALID_PAYLOAD");
-    rejects(() => s.place(A, { outcome: 0, action: "buy", priceBps: 5000, size: 12_345n }), "INVALID_PAYLOAD");
-    rejects(() => s.place(A, { outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTD" }), "INVALID_PAYLOAD");
-    rejects(() => s.run({ type: "placeOrder", account: A, marketId: 9n, outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTC" }), "MARKET_NOT_FOUND");
+    rejects(s.tryPlace(A, { outcome: 0, action: "buy", priceBps: 0, size: SHARE }), "INVALID_PAYLOAD");
+    rejects(s.tryPlace(A, { outcome: 0, action: "buy", priceBps: 10_000, size: SHARE }), "INVALID_PAYLOAD");
+    rejects(s.tryPlace(A, { outcome: 0, action: "buy", priceBps: 5000, size: 12_345n }), "INVALID_PAYLOAD");
+    rejects(s.tryPlace(A, { outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTD" }), "INVALID_PAYLOAD");
+    rejects(s.attempt({ type: "placeOrder", account: A, marketId: 9n, outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTC" }), "MARKET_NOT_FOUND");
   });
 
   it("placeOrders is all-or-nothing; replaceQuotes swaps the quote set atomically", () => {
     const s = setup({ funds: PM });
     rejects(
-      () =>
-        s.run({
+      s.attempt({
           type: "placeOrders",
           account: A,
           marketId: M,
@@ -244,7 +231,7 @@ describe("engine: reservations and atomicity", () => {
       marketId: M,
       orders: [{ outcome: 0, action: "buy", priceBps: 9000, size: SHARE, tif: "GTC" }],
     });
-    assert.deepEqual((r.result as { cancelled: string[] }).cancelled, ["o-1", "o-2"]);
+    assert.deepEqual(r.result.cancelled, ["o-1", "o-2"]);
     assert.deepEqual(s.e.openOrders(A).map((o) => o.priceBps), [9000]);
     assert.equal(s.e.balance(A, COLLATERAL_ASSET).reserved, 900_000n);
   });
@@ -257,7 +244,7 @@ describe("engine: reservations and atomicity", () => {
     assert.deepEqual(again.result, first.result);
     assert.equal(again.reports.length, 0);
     assert.equal(s.e.openOrders(A).length, 1);
-    rejects(() => s.place(A, { ...spec, priceBps: 5001 }), "CONFLICT");
+    assert.deepEqual(rejects(s.tryPlace(A, { ...spec, priceBps: 5001 }), "CLIENT_ORDER_ID_REUSED").details, { orderId: "o-1" });
     // Another account may use the same client id.
     s.place(B, spec);
     assert.equal(s.e.openOrders(B).length, 1);
@@ -269,10 +256,10 @@ describe("engine: reservations and atomicity", () => {
     s.place(A, { outcome: 0, action: "buy", priceBps: 4000, size: SHARE });
     s.place(A, { outcome: 1, action: "buy", priceBps: 4000, size: SHARE });
     const c1 = s.run({ type: "cancelOrder", account: A, clientOrderId: "x" });
-    assert.equal((c1.result as { status: string }).status, "cancelled");
-    rejects(() => s.run({ type: "cancelOrder", account: B, orderId: "o-2" }), "ORDER_NOT_FOUND");
+    assert.equal(c1.result.status, "cancelled");
+    rejects(s.attempt({ type: "cancelOrder", account: B, orderId: "o-2" }), "ORDER_NOT_FOUND");
     const all = s.run({ type: "cancelAll", account: A, marketId: M });
-    assert.deepEqual((all.result as { cancelled: string[] }).cancelled, ["o-2", "o-3"]);
+    assert.deepEqual(all.result.cancelled, ["o-2", "o-3"]);
     assert.deepEqual(all.reports.map((r) => r.seq), [5, 6]);
     assert.equal(s.e.balance(A, COLLATERAL_ASSET).reserved, 0n);
     // Cancelling a cancelled order again is a no-op that returns it.
@@ -289,15 +276,15 @@ describe("engine: fill allowance", () => {
     s.place(B, { outcome: 1, action: "buy", priceBps: 5000, size: SHARE });
     let al = s.e.allowance(B, s.now());
     assert.deepEqual([al.freeUsed, al.freeRemaining, al.remaining], [2, 0, 0]);
-    const e = rejects(() => s.place(B, { outcome: 1, action: "buy", priceBps: 5000, size: SHARE }), "FILL_ALLOWANCE_EXHAUSTED");
-    assert.equal(e.status, 402);
+    const e = rejects(s.tryPlace(B, { outcome: 1, action: "buy", priceBps: 5000, size: SHARE }), "FILL_ALLOWANCE_EXHAUSTED");
+    assert.deepEqual(e.details.allowance, s.e.allowance(B, s.now()));
     // A's resting order keeps working although A is at zero too.
     assert.equal(s.e.allowance(A, s.now()).remaining, 0);
     s.place(C, { outcome: 1, action: "buy", priceBps: 5000, size: SHARE });
     assert.equal(s.e.allowance(A, s.now()).freeUsed, 3);
     // Full-position close: B sells all its NO.
     s.place(C, { outcome: 1, action: "buy", priceBps: 4000, size: 2n * SHARE });
-    rejects(() => s.place(B, { outcome: 1, action: "sell", priceBps: 4000, size: SHARE }), "FILL_ALLOWANCE_EXHAUSTED");
+    rejects(s.tryPlace(B, { outcome: 1, action: "sell", priceBps: 4000, size: SHARE }), "FILL_ALLOWANCE_EXHAUSTED");
     s.place(B, { outcome: 1, action: "sell", priceBps: 4000, size: 2n * SHARE });
     assert.equal(s.e.balance(B, NO).total, 0n);
     // Purchased credits sit on top and are used after the free ones.
@@ -314,8 +301,8 @@ describe("engine: resolution and void", () => {
   it("resolution cancels resting orders, pays winners minus the exit fee, burns losers", async () => {
     const s = setup();
     s.run({ type: "createMarket", marketId: 2n, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 0, winningsExitFeeBps: 100 });
-    const place = (account: typeof A, outcome: 0 | 1, priceBps: number) =>
-      s.run({ type: "placeOrder", account, marketId: 2n, outcome, action: "buy", priceBps, size: SHARE, tif: "GTC" });
+    const order = (account: typeof A, outcome: 0 | 1, priceBps: number) => ({ type: "placeOrder" as const, account, marketId: 2n, outcome, action: "buy" as const, priceBps, size: SHARE, tif: "GTC" as const });
+    const place = (account: typeof A, outcome: 0 | 1, priceBps: number) => s.run(order(account, outcome, priceBps));
     place(A, 0, 6000);
     place(B, 1, 4000);
     place(C, 0, 1000);
@@ -327,7 +314,7 @@ describe("engine: resolution and void", () => {
     assert.equal(s.e.ledger.totalOf(outcomeAssetId(2n, 0)), 0n);
     assert.equal(s.e.balance(B, outcomeAssetId(2n, 1)).total, 0n);
     assert.ok(r.reports.some((x) => x.account === C && x.reason === "market_closed"));
-    rejects(() => place(A, 0, 5000), "MARKET_CLOSED");
+    rejects(s.attempt(order(A, 0, 5000)), "MARKET_CLOSED");
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
   });
 
@@ -365,7 +352,7 @@ describe("engine: LMSR markets (relayer/pricing/lmsr.ts)", () => {
     const b = bFromSeed(100n * PM, 2);
     const expected = quoteBuyShares({ b, q: [0n, 0n] }, 0, 50n * SHARE).cost;
     assert.equal(s.e.lmsrQuote(id, 0, "BUY", 50n * SHARE)!.collateral, expected);
-    rejects(() => s.run({ type: "lmsrTrade", account: A, marketId: id, outcome: 0, direction: "BUY", shares: 50n * SHARE, limit: expected - 1n }), "CONFLICT");
+    rejects(s.attempt({ type: "lmsrTrade", account: A, marketId: id, outcome: 0, direction: "BUY", shares: 50n * SHARE, limit: expected - 1n }), "SLIPPAGE");
     const buy = s.run({ type: "lmsrTrade", account: A, marketId: id, outcome: 0, direction: "BUY", shares: 50n * SHARE, limit: expected });
     assert.equal(buy.ops[0]!.type, "LMSR_TRADE");
     assert.equal(s.e.balance(A, outcomeAssetId(id, 0)).total, 50n * SHARE);
@@ -373,15 +360,15 @@ describe("engine: LMSR markets (relayer/pricing/lmsr.ts)", () => {
     assert.equal(buy.reports[0]!.kind, "fill");
     const sq = quoteSell({ b, q: [50n * SHARE, 0n] }, 0, 10n * SHARE, 100);
     const sell = s.run({ type: "lmsrTrade", account: A, marketId: id, outcome: 0, direction: "SELL", shares: 10n * SHARE });
-    assert.equal((sell.result as { collateral: bigint }).collateral, sq.proceeds);
+    assert.equal(sell.result.collateral, sq.proceeds);
     assert.equal(s.e.balance(TREASURY, COLLATERAL_ASSET).total, sq.fee);
-    rejects(() => s.run({ type: "lmsrTrade", account: B, marketId: id, outcome: 0, direction: "SELL", shares: SHARE }), "INSUFFICIENT_BALANCE");
-    rejects(() => s.run({ type: "placeOrder", account: A, marketId: id, outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTC" }), "INVALID_PAYLOAD");
+    rejects(s.attempt({ type: "lmsrTrade", account: B, marketId: id, outcome: 0, direction: "SELL", shares: SHARE }), "INSUFFICIENT_BALANCE");
+    rejects(s.attempt({ type: "placeOrder", account: A, marketId: id, outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTC" }), "INVALID_PAYLOAD");
     const r = s.run({ type: "resolveMarket", marketId: id, winningOutcome: 0 });
     const fee = (40n * SHARE * 200n + 9_999n) / 10_000n;
-    assert.equal((r.result as { fees: bigint }).fees, fee);
+    assert.equal(r.result.fees, fee);
     assert.equal(s.e.balance(pool, COLLATERAL_ASSET).total, 0n);
-    assert.ok((r.result as { residual: bigint }).residual > 0n);
+    assert.ok(r.result.residual > 0n);
     for (const asset of [COLLATERAL_ASSET, outcomeAssetId(id, 0), outcomeAssetId(id, 1)]) assert.equal(s.e.ledger.totalOf(asset), 0n);
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
   });
@@ -391,17 +378,11 @@ describe("engine: determinism", () => {
   it("the same commands at the same instants give the same results, ops, reports and root", async () => {
     const script = (s: ReturnType<typeof setup>) => {
       const out: unknown[] = [];
-      const tryRun = (f: () => unknown) => {
-        try {
-          out.push(f());
-        } catch (e) {
-          out.push((e as EngineRejection).code);
-        }
-      };
+      const tryRun = (r: unknown) => out.push(r);
       for (let i = 0; i < 40; i++) {
         const who = [A, B, C][i % 3]!;
-        tryRun(() => s.place(who, { outcome: (i % 2) as 0 | 1, action: i % 5 === 0 ? "sell" : "buy", priceBps: 4500 + ((i * 37) % 1000), size: BigInt(1 + (i % 4)) * 10_000n, tif: i % 7 === 0 ? "IOC" : i % 11 === 0 ? "GTD" : "GTC", ...(i % 11 === 0 ? { expiresAt: 1_000 + i * 10 } : {}) }, 1_000 + i * 5));
-        if (i % 6 === 5) tryRun(() => s.run({ type: "cancelOrder", account: who, orderId: `o-${i - 3}` }, 1_000 + i * 5));
+        tryRun(s.tryPlace(who, { outcome: (i % 2) as 0 | 1, action: i % 5 === 0 ? "sell" : "buy", priceBps: 4500 + ((i * 37) % 1000), size: BigInt(1 + (i % 4)) * 10_000n, tif: i % 7 === 0 ? "IOC" : i % 11 === 0 ? "GTD" : "GTC", ...(i % 11 === 0 ? { expiresAt: 1_000 + i * 10 } : {}) }, 1_000 + i * 5));
+        if (i % 6 === 5) tryRun(s.attempt({ type: "cancelOrder", account: who, orderId: `o-${i - 3}` }, 1_000 + i * 5));
       }
       return out;
     };

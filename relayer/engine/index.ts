@@ -1,5 +1,7 @@
 /** The in-memory exchange engine (see docs/engine.md). */
-export { Engine, LOT, MAX_ORDER_SIZE, MAX_BATCH, type Applied, type LmsrQuote } from "./engine";
+export { Engine } from "./engine";
+export { LOT, MAX_ORDER_SIZE, MAX_BATCH } from "./validation";
+export { FILL_ALLOWANCE_PERIOD_MS, allowancePeriod } from "./allowance";
 export * from "./types";
-export * from "./command-json";
+export * from "./json";
 export { takerFee, notionalFee, sharesFee } from "./fees";

@@ -1,8 +1,9 @@
 /** Shared fixtures of the engine tests. */
+import assert from "node:assert/strict";
 import type { Address } from "viem";
 import { applyOps, decodePayload, encodePayload, LedgerState, type JournalOp } from "../../decoder";
 import { Engine } from "./engine";
-import type { Command, EngineConfig, OrderSpec } from "./types";
+import type { Accepted, Applied, Command, EngineConfig, OrderSpec, RejectCode, Rejected } from "./types";
 
 export const TREASURY = ("0x" + "7".repeat(40)) as Address;
 export const A = ("0x" + "a".repeat(40)) as Address;
@@ -11,6 +12,14 @@ export const C = ("0x" + "c".repeat(40)) as Address;
 export const PM = 1_000_000n;
 export const SHARE = 1_000_000n;
 export const M = 1n;
+
+/** Asserts `r` is a rejection with `code` (and a message matching `pattern`); returns it. */
+export function rejects<K extends RejectCode>(r: Applied, code: K, pattern?: RegExp): Rejected<K> {
+  if (r.ok) assert.fail(`expected ${code}, the command was accepted`);
+  assert.equal(r.code, code, r.message);
+  if (pattern) assert.match(r.message, pattern);
+  return r as Rejected<K>;
+}
 
 export function config(over: Partial<EngineConfig["allowance"]> = {}): EngineConfig {
   return { treasury: TREASURY, allowance: { enabled: false, freePerPeriod: 100, periodMs: 7 * 86_400_000, ...over } };
@@ -21,9 +30,16 @@ export function setup(opts: { fee?: number; feeModel?: "notional-v1" | "shares-v
   const e = new Engine(config(opts.allowance));
   const ops: JournalOp[] = [];
   let at = 1_000;
-  const run = (c: Command, when = at) => {
+  /** Applies a command; its ops join `ops` when accepted. */
+  const attempt = <C extends Command>(c: C, when = at): Applied<C> => {
     const r = e.apply(c, when);
-    ops.push(...r.ops);
+    if (r.ok) ops.push(...r.ops);
+    return r;
+  };
+  /** Applies a command that must be accepted. */
+  const run = <C extends Command>(c: C, when = at): Accepted<C> => {
+    const r = attempt(c, when);
+    if (!r.ok) assert.fail(`${c.type} refused: ${r.code} ${r.message}`);
     return r;
   };
   for (const acct of [A, B, C]) {
@@ -40,13 +56,17 @@ export function setup(opts: { fee?: number; feeModel?: "notional-v1" | "shares-v
     sellExitFeeBps: 0,
     winningsExitFeeBps: 0,
   });
-  const place = (account: Address, spec: Partial<OrderSpec> & Pick<OrderSpec, "outcome" | "action" | "priceBps" | "size">, when = at) =>
-    run({ type: "placeOrder", account, marketId: M, tif: "GTC", ...spec }, when);
+  type Spec = Partial<OrderSpec> & Pick<OrderSpec, "outcome" | "action" | "priceBps" | "size">;
+  const order = (account: Address, spec: Spec) => ({ type: "placeOrder" as const, account, marketId: M, tif: "GTC" as const, ...spec });
   return {
     e,
     ops,
     run,
-    place,
+    attempt,
+    /** Places an order on market 1 (GTC unless `spec` says otherwise) that must be accepted. */
+    place: (account: Address, spec: Spec, when = at) => run(order(account, spec), when),
+    /** The same, answering a refusal as its value. */
+    tryPlace: (account: Address, spec: Spec, when = at) => attempt(order(account, spec), when),
     tick: (ms: number) => (at += ms),
     now: () => at,
   };

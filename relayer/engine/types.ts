@@ -1,9 +1,10 @@
 /**
- * Commands, execution reports, configuration and the rejection error of the in-memory exchange engine
- * (see docs/engine.md). Money and sizes are bigint smallest units; prices are integer basis points.
+ * The engine's contract (docs/engine.md): configuration, commands, the typed result of each command type, the closed
+ * set of rejection codes, execution reports and read views. Money and sizes are bigint smallest units; prices are
+ * integer basis points.
  */
 import type { Address } from "viem";
-import type { CreditReason, OutcomeIndex } from "../../decoder";
+import type { CreditReason, JournalOp, OutcomeIndex } from "../../decoder";
 
 export type CreditReasonName = keyof typeof CreditReason;
 
@@ -166,16 +167,151 @@ export interface AllowanceView {
   durationDays: number;
 }
 
-/** Thrown for every refused command; the engine state is exactly as before. */
-export class EngineRejection extends Error {
-  readonly code: string;
-  readonly status: number;
-  readonly extensions?: Record<string, unknown>;
-  constructor(code: string, status: number, message: string, extensions?: Record<string, unknown>) {
-    super(message);
-    this.name = "EngineRejection";
-    this.code = code;
-    this.status = status;
-    this.extensions = extensions;
-  }
+/** One balance of an account: `available = total - reserved`. */
+export interface BalanceView {
+  assetId: bigint;
+  total: bigint;
+  reserved: bigint;
+  available: bigint;
 }
+
+/** One aggregated price level of a book, in YES terms. */
+export interface BookLevel {
+  priceBps: number;
+  size: bigint;
+  orders: number;
+}
+
+export interface BookDepth {
+  bids: BookLevel[];
+  asks: BookLevel[];
+}
+
+export type MarketStatus = "open" | "resolved" | "voided";
+
+export interface MarketView {
+  marketId: string;
+  pricing: Pricing;
+  outcomes: number;
+  feeModel: FeeModel;
+  takerFeeBps: number;
+  sellExitFeeBps: number;
+  winningsExitFeeBps: number;
+  status: MarketStatus;
+  winningOutcome?: number;
+  createdAt: number;
+  bestBidBps: number | null;
+  bestAskBps: number | null;
+  /** LMSR markets: pricing state, pool and prices (WAD, one per outcome). */
+  lmsr?: { b: bigint; q: bigint[]; seed: bigint; funder: Address; pool: Address; pricesWad: bigint[] };
+}
+
+/** An LMSR quote (Engine.lmsrQuote, Engine.lmsrQuoteForCost). */
+export interface LmsrQuote {
+  shares: bigint;
+  collateral: bigint;
+  fee: bigint;
+  priceAfterWad: bigint;
+}
+
+// ---------------------------------------------------------------- results
+
+export interface OpenAccountResult { account: Address; signupAt: number; allowance: AllowanceView }
+export interface CreditResult { account: Address; balance: BalanceView }
+export interface PlaceOrdersResult { orders: OrderView[] }
+export interface ReplaceQuotesResult { cancelled: string[]; orders: OrderView[] }
+export interface CancelAllResult { cancelled: string[] }
+/** resolveMarket and voidMarket: the closed market, what holders were paid, the exit fees and the pool's residual. */
+export interface SettleResult { market: MarketView; paid: bigint; fees: bigint; residual: bigint }
+/** `collateral` is what the account paid (BUY) or received net of `fee` (SELL). */
+export interface LmsrTradeResult {
+  tradeId: string;
+  marketId: string;
+  outcome: LmsrOutcome;
+  direction: "BUY" | "SELL";
+  shares: bigint;
+  collateral: bigint;
+  fee: bigint;
+  priceAfterWad: bigint;
+}
+
+/** The result of each command type (a new command type adds its entry here and its handler in ./commands.ts). */
+export interface CommandResults {
+  openAccount: OpenAccountResult;
+  credit: CreditResult;
+  createMarket: MarketView;
+  placeOrder: OrderView;
+  placeOrders: PlaceOrdersResult;
+  replaceQuotes: ReplaceQuotesResult;
+  cancelOrder: OrderView;
+  cancelAll: CancelAllResult;
+  resolveMarket: SettleResult;
+  voidMarket: SettleResult;
+  addFillCredits: AllowanceView;
+  expireOrders: null;
+  lmsrTrade: LmsrTradeResult;
+}
+export type CommandType = Command["type"];
+/** The result type of command `C`. */
+export type ResultOf<C extends Command> = CommandResults[C["type"]];
+
+// ---------------------------------------------------------------- rejections
+
+/**
+ * The details each rejection code carries; its keys are the closed set of codes (exchange-core's rule: a refusal is a
+ * value with one code of one set). Amounts in details are decimal strings, as the API shows them.
+ */
+export interface RejectDetails {
+  /** A field, an order of a batch (`index`), `at` or the command itself is invalid. */
+  INVALID_PAYLOAD: { field?: string; index?: number };
+  MARKET_NOT_FOUND: Record<never, never>;
+  /** createMarket of an id that exists. */
+  MARKET_EXISTS: Record<never, never>;
+  /** The market is resolved or voided. */
+  MARKET_CLOSED: Record<never, never>;
+  /** A movement or a lock does not fit the available balance (`shortBy`); an LMSR sell of more than is outstanding. */
+  INSUFFICIENT_BALANCE: { account?: Address; assetId?: string; shortBy?: string };
+  FILL_ALLOWANCE_EXHAUSTED: { allowance: AllowanceView };
+  /** Unknown order, or another account's. */
+  ORDER_NOT_FOUND: Record<never, never>;
+  /** cancelOrder of a filled order. */
+  ORDER_NOT_OPEN: { order: OrderView };
+  /** A clientOrderId reused with different fields. */
+  CLIENT_ORDER_ID_REUSED: { orderId: string };
+  POST_ONLY_WOULD_CROSS: Record<never, never>;
+  /** An LMSR trade whose cost (BUY) or net proceeds (SELL) cross `limit`. */
+  SLIPPAGE: { cost: string } | { proceeds: string };
+  /** An LMSR BUY by budget that buys no share. */
+  BUDGET_TOO_SMALL: Record<never, never>;
+}
+export type RejectCode = keyof RejectDetails;
+
+/** Every rejection code, for tables that must cover them (checked against {@link RejectCode} both ways). */
+export const REJECT_CODES = Object.keys({
+  INVALID_PAYLOAD: 0,
+  MARKET_NOT_FOUND: 0,
+  MARKET_EXISTS: 0,
+  MARKET_CLOSED: 0,
+  INSUFFICIENT_BALANCE: 0,
+  FILL_ALLOWANCE_EXHAUSTED: 0,
+  ORDER_NOT_FOUND: 0,
+  ORDER_NOT_OPEN: 0,
+  CLIENT_ORDER_ID_REUSED: 0,
+  POST_ONLY_WOULD_CROSS: 0,
+  SLIPPAGE: 0,
+  BUDGET_TOO_SMALL: 0,
+} satisfies Record<RejectCode, 0>) as readonly RejectCode[];
+
+/** A refused command: nothing changed. */
+export type Rejected<K extends RejectCode = RejectCode> = { [P in K]: { ok: false; code: P; message: string; details: RejectDetails[P] } }[K];
+
+/** An accepted command: its result, the journal ops it emitted and the execution reports it produced. */
+export interface Accepted<C extends Command = Command> {
+  ok: true;
+  result: ResultOf<C>;
+  ops: JournalOp[];
+  reports: ExecutionReport[];
+}
+
+/** What `Engine.apply` answers: a business refusal is a value, never an exception (an exception is a bug). */
+export type Applied<C extends Command = Command> = Accepted<C> | Rejected;

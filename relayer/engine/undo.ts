@@ -4,7 +4,8 @@
  * tag) in one reused array written by index (never truncated, so its backing store is never reallocated), so the
  * hot path allocates no closures; rare mutations (map inserts) push a closure.
  */
-import type { Acct, Bal, Book, Level, Order } from "./book";
+import type { Book } from "./book";
+import type { Acct, Bal, Level, Order } from "./model";
 
 const FN = 0;
 const ORDER = 1;

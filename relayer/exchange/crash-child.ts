@@ -11,7 +11,7 @@ import { openDatabase } from "../db/client";
 import { migrate, readMigrations, RELAYER_MIGRATIONS_DIR } from "../db/migrate";
 import { systemClock } from "../clock";
 import { Exchange } from "./exchange";
-import { runEngineConfig, setupCommands, tradeCommands } from "./trading-run";
+import { expectAccepted, runEngineConfig, setupCommands, tradeCommands } from "./trading-run";
 
 const TRADERS = 8;
 
@@ -22,7 +22,7 @@ async function main() {
   const exchange = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig });
   const from = Number(fromArg);
   const count = Number(countArg);
-  if (exchange.nextSeq === 1) for (const c of setupCommands(TRADERS, systemClock.now())) await exchange.submit(c);
+  if (exchange.nextSeq === 1) for (const c of setupCommands(TRADERS, systemClock.now())) expectAccepted(await exchange.submit(c));
   process.stdout.write(`READY ${exchange.nextSeq}\n`);
   let next = from;
   const worker = async () => {
@@ -32,7 +32,7 @@ async function main() {
       // Both legs go in before either is awaited, so the pair shares a flush more often than not.
       const a = exchange.submit(maker);
       const b = exchange.submit(taker);
-      for (const applied of await Promise.all([a, b])) {
+      for (const applied of (await Promise.all([a, b])).map(expectAccepted)) {
         for (const r of applied.reports) if (r.kind === "fill") process.stdout.write(`FILL ${r.account} ${r.seq} ${r.tradeId}\n`);
       }
     }

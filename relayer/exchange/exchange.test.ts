@@ -3,18 +3,24 @@ import { after, before, describe, it } from "node:test";
 import { openTestDatabase } from "../../test/support/db";
 import { manualClock, systemClock } from "../clock";
 import type { Database } from "../db/client";
-import { EngineRejection, type ExecutionReport } from "../engine";
+import type { ExecutionReport } from "../engine";
 import { readFrom } from "../journal";
-import { DeterminismError, Exchange, ExchangeUnavailableError } from "./exchange";
-import { runEngineConfig, setupCommands, traderOf, tradeCommands } from "./trading-run";
+import { DeterminismError, Exchange, type Submitted } from "./exchange";
+import { expectAccepted, runEngineConfig, setupCommands, traderOf, tradeCommands } from "./trading-run";
 
 const TRADERS = 4;
+
+/** The code of a refused submit (fails when it was accepted). */
+function refusedWith(r: Submitted): string {
+  assert.equal(r.ok, false, "the command was accepted");
+  return r.ok ? "" : r.code;
+}
 
 async function runTrades(ex: Exchange, from: number, count: number): Promise<void> {
   await Promise.all(
     Array.from({ length: count }, (_, i) => {
       const [m, t] = tradeCommands(from + i, TRADERS);
-      return Promise.all([ex.submit(m), ex.submit(t)]);
+      return Promise.all([ex.submit(m), ex.submit(t)]).then((rs) => rs.map(expectAccepted));
     }),
   );
 }
@@ -33,15 +39,15 @@ describe("Exchange (journal-backed single writer)", () => {
     const ex = await Exchange.open({ db, clock, engineConfig: runEngineConfig });
     const seen: ExecutionReport[][] = [];
     ex.onReports((r) => seen.push(r));
-    for (const c of setupCommands(TRADERS, clock.now())) await ex.submit(c);
+    for (const c of setupCommands(TRADERS, clock.now())) expectAccepted(await ex.submit(c));
     const seqBefore = ex.nextSeq;
-    await assert.rejects(ex.submit({ type: "placeOrder", account: traderOf(0), marketId: 99n, outcome: 0, action: "buy", priceBps: 5000, size: 10_000n, tif: "GTC" }), EngineRejection);
+    assert.equal(refusedWith(await ex.submit({ type: "placeOrder", account: traderOf(0), marketId: 99n, outcome: 0, action: "buy", priceBps: 5000, size: 10_000n, tif: "GTC" })), "MARKET_NOT_FOUND");
     assert.equal(ex.nextSeq, seqBefore, "a refused command takes no seq");
     clock.advance(1000);
     const [maker, taker] = tradeCommands(0, TRADERS);
     const pending = ex.submit(maker);
     const p2 = ex.submit(taker);
-    const [a, b] = await Promise.all([pending, p2]);
+    const [a, b] = (await Promise.all([pending, p2])).map(expectAccepted);
     assert.equal(b.ops.length, 1);
     assert.equal(b.ops[0].type, "MATCH");
     const entries = await readFrom(db, seqBefore - 1);
@@ -54,7 +60,7 @@ describe("Exchange (journal-backed single writer)", () => {
     assert.deepEqual(stored, [...b.reports.filter((r) => r.account === traderOf(1))]);
     assert.ok(a.reports.length >= 1);
     await ex.close();
-    await assert.rejects(ex.submit(maker), ExchangeUnavailableError);
+    assert.equal(refusedWith(await ex.submit(maker)), "SERVICE_UNAVAILABLE");
   });
 
   it("a restart rebuilds the same engine (root, balances, report seqs) and continues the journal", async () => {
@@ -68,10 +74,10 @@ describe("Exchange (journal-backed single writer)", () => {
     assert.equal(again.nextSeq, next);
     assert.equal(await again.engine.ledger.root(), root);
     assert.deepEqual(again.engine.ledger.entries(), balances);
-    const [r] = await again.submit(tradeCommands(41, TRADERS)[0]).then((x) => [x]);
+    const r = expectAccepted(await again.submit(tradeCommands(41, TRADERS)[0]));
     const lastStored = (await again.reportsOf(r.reports[0].account, 1, 1000)).at(-1)!;
     assert.equal(lastStored.seq, r.reports[0].seq, "report seqs continue gap-free after the rebuild");
-    await again.submit(tradeCommands(41, TRADERS)[1]);
+    expectAccepted(await again.submit(tradeCommands(41, TRADERS)[1]));
     await again.close();
   });
 
@@ -95,15 +101,14 @@ describe("Exchange (journal-backed single writer)", () => {
     const account = (maker as { account: string }).account;
     const lastSeq = (await ex.reportsOf(account as never, 1, 10_000)).at(-1)?.seq ?? 0;
     await db.query(`INSERT INTO execution_reports (account, seq, at, entry_seq, body) VALUES ($1, $2, 0, 1, '{}')`, [account, lastSeq + 1]);
-    const results = await Promise.allSettled([ex.submit(maker), ex.submit(taker)]);
-    assert.deepEqual(results.map((r) => r.status), ["rejected", "rejected"]);
-    assert.ok((results[0] as PromiseRejectedResult).reason instanceof ExchangeUnavailableError);
+    const results = await Promise.all([ex.submit(maker), ex.submit(taker)]);
+    assert.deepEqual(results.map(refusedWith), ["SERVICE_UNAVAILABLE", "SERVICE_UNAVAILABLE"]);
     await db.query(`DELETE FROM execution_reports WHERE account = $1 AND seq = $2`, [account, lastSeq + 1]);
     await ex.recovered();
     assert.equal(ex.unavailable, null);
     assert.equal(ex.nextSeq, seqBefore, "nothing of the failed flush is in the journal");
     assert.equal(await ex.engine.ledger.root(), rootBefore, "memory is back to what the journal holds");
-    const [m2, t2] = await Promise.all([ex.submit(maker), ex.submit(taker)]);
+    const [m2, t2] = (await Promise.all([ex.submit(maker), ex.submit(taker)])).map(expectAccepted);
     assert.equal(t2.ops[0].type, "MATCH");
     assert.equal(m2.reports[0].seq, lastSeq + 1);
     await ex.close();
@@ -117,10 +122,10 @@ describe("Exchange (journal-backed single writer)", () => {
     try {
       const clock2 = manualClock();
       const ex = await Exchange.open({ db: db2, clock: clock2, engineConfig: runEngineConfig, expiryTimer: false });
-      for (const c of setupCommands(TRADERS, clock2.now())) await ex.submit(c);
+      for (const c of setupCommands(TRADERS, clock2.now())) expectAccepted(await ex.submit(c));
       const expiresAt = clock2.now() + 60_000;
-      const placed = await ex.submit({ type: "placeOrder", account: traderOf(0), marketId: 1n, outcome: 0, action: "buy", priceBps: 4000, size: 10_000n, tif: "GTD", expiresAt });
-      const orderId = (placed.result as { orderId: string }).orderId;
+      const placed = expectAccepted(await ex.submit({ type: "placeOrder", account: traderOf(0), marketId: 1n, outcome: 0, action: "buy", priceBps: 4000, size: 10_000n, tif: "GTD", expiresAt }));
+      const orderId = placed.result.orderId;
       const seen: ExecutionReport[] = [];
       ex.onReports((r) => seen.push(...r));
       clock2.advance(59_999);
@@ -149,12 +154,12 @@ describe("Exchange (journal-backed single writer)", () => {
     const db2 = await openTestDatabase();
     try {
       const ex = await Exchange.open({ db: db2, clock: systemClock, engineConfig: runEngineConfig });
-      for (const c of setupCommands(TRADERS, Date.now())) await ex.submit(c);
+      for (const c of setupCommands(TRADERS, Date.now())) expectAccepted(await ex.submit(c));
       const expired = new Promise<ExecutionReport>((resolve) => ex.onReports((r) => r.forEach((x) => x.kind === "expired" && resolve(x))));
       const expiresAt = Date.now() + 300;
-      const placed = await ex.submit({ type: "placeOrder", account: traderOf(1), marketId: 1n, outcome: 1, action: "buy", priceBps: 3000, size: 10_000n, tif: "GTD", expiresAt });
+      const placed = expectAccepted(await ex.submit({ type: "placeOrder", account: traderOf(1), marketId: 1n, outcome: 1, action: "buy", priceBps: 3000, size: 10_000n, tif: "GTD", expiresAt }));
       const report = await expired;
-      assert.equal(report.orderId, (placed.result as { orderId: string }).orderId);
+      assert.equal(report.orderId, placed.result.orderId);
       assert.ok(report.at >= expiresAt, "never before its expiry");
       await ex.close();
     } finally {

@@ -9,13 +9,17 @@
  * When a journal write fails, memory is ahead of the database (the failed commands were applied to the engine but
  * never acknowledged). The exchange then refuses new commands (SERVICE_UNAVAILABLE), rebuilds a new engine from the
  * journal, retrying with backoff until the database answers, and resumes with the rebuilt engine.
+ *
+ * `submit` answers values, like the engine: the engine's `Applied` (accepted, or rejected with a RejectCode), or the
+ * exchange's own `Unavailable` (code SERVICE_UNAVAILABLE) while it is closed or rebuilding, or when the command could
+ * not be made durable. SERVICE_UNAVAILABLE is not a RejectCode: the engine never answers it, only the exchange around
+ * it does, so it is its own value and `SubmitRejectCode` names the union a caller maps.
  */
 import type { Address } from "viem";
 import type { Database } from "../db/client";
 import { systemClock, type Clock } from "../clock";
 import {
   Engine,
-  EngineRejection,
   commandFromJson,
   commandToJson,
   opsToJson,
@@ -25,6 +29,7 @@ import {
   type Command,
   type EngineConfig,
   type ExecutionReport,
+  type RejectCode,
 } from "../engine";
 import { JournalWriter, readAll, reportsOf as storedReportsOf } from "../journal";
 
@@ -62,13 +67,24 @@ export class DeterminismError extends Error {
   }
 }
 
-/** The exchange accepts no commands right now (rebuilding after a failed journal write, or closed). */
-export class ExchangeUnavailableError extends EngineRejection {
-  constructor(message: string) {
-    super("SERVICE_UNAVAILABLE", 503, message);
-    this.name = "ExchangeUnavailableError";
-  }
+/**
+ * The exchange took no command: it is closed or rebuilding after a failed journal write, or the command could not be
+ * made durable (then it is not acknowledged, and the rebuild decides from the journal whether it happened).
+ */
+export interface Unavailable {
+  ok: false;
+  code: "SERVICE_UNAVAILABLE";
+  message: string;
+  details: Record<never, never>;
 }
+
+/** Every code a refused `submit` can carry: the engine's rejections and the exchange's own SERVICE_UNAVAILABLE. */
+export type SubmitRejectCode = RejectCode | Unavailable["code"];
+
+/** What `Exchange.submit` answers. */
+export type Submitted<C extends Command = Command> = Applied<C> | Unavailable;
+
+const unavailable = (message: string): Unavailable => ({ ok: false, code: "SERVICE_UNAVAILABLE", message, details: {} });
 
 const quiet: ExchangeLog = { info() {}, warn() {}, error() {} };
 
@@ -83,8 +99,9 @@ export async function rebuildEngine(db: Database, config: EngineConfig): Promise
     try {
       applied = engine.apply(commandFromJson(e.command), e.at);
     } catch (err) {
-      throw new DeterminismError(e.seq, `the engine refused the stored command: ${(err as Error).message}`);
+      throw new DeterminismError(e.seq, `the engine failed on the stored command: ${(err as Error).message}`);
     }
+    if (!applied.ok) throw new DeterminismError(e.seq, `the engine refused the stored command: ${applied.code} ${applied.message}`);
     const ops = opsToJson(applied.ops);
     if (ops !== e.ops) throw new DeterminismError(e.seq, `ops ${ops} differ from the stored ${e.ops}`);
     lastSeq = e.seq;
@@ -126,14 +143,15 @@ export class Exchange {
 
   /**
    * Expires the GTD orders due by the clock now, as one journaled `expireOrders` command; does nothing (and journals
-   * nothing) when none is due. Returns whether a command was submitted.
+   * nothing) when none is due. Returns whether a command was submitted and committed.
    */
   async expireDue(): Promise<boolean> {
     if (this.unavailable) return false;
     const due = this.#engine.nextExpiry();
     if (due === undefined || due > Math.max(this.#opts.clock.now(), this.#lastAt)) return false;
-    await this.submit({ type: "expireOrders" });
-    return true;
+    const r = await this.submit({ type: "expireOrders" });
+    if (!r.ok) this.#log.warn({ code: r.code, message: r.message }, "expiring GTD orders failed; retrying at the next command");
+    return r.ok;
   }
 
   /** (Re)arms the timer for the earliest resting GTD order, unless one is already set for that instant or earlier. */
@@ -173,14 +191,16 @@ export class Exchange {
 
   /**
    * Applies `command` now (synchronously, before this returns its promise) and resolves after the journal
-   * transaction that holds it committed. A refused command rejects with EngineRejection and is not journaled.
+   * transaction that holds it committed. A command the engine refuses resolves to its `Rejected` value and is not
+   * journaled; `Unavailable` when the exchange takes no command or the journal write failed.
    */
-  async submit(command: Command): Promise<Applied> {
-    if (this.#closed) throw new ExchangeUnavailableError("the exchange is closed");
-    if (this.#unavailable) throw new ExchangeUnavailableError(this.#unavailable);
+  async submit<C extends Command>(command: C): Promise<Submitted<C>> {
+    if (this.#closed) return unavailable("the exchange is closed");
+    if (this.#unavailable) return unavailable(this.#unavailable);
     // `at` never goes backwards in the journal, even if the wall clock does.
     const at = Math.max(this.#opts.clock.now(), this.#lastAt);
     const applied = this.#engine.apply(command, at);
+    if (!applied.ok) return applied;
     this.#lastAt = at;
     this.#armExpiry();
     const opCount = applied.ops.length;
@@ -195,7 +215,7 @@ export class Exchange {
       });
     } catch (err) {
       this.#fail(writer, err);
-      throw new ExchangeUnavailableError(`the command could not be made durable: ${(err as Error).message}`);
+      return unavailable(`the command could not be made durable: ${(err as Error).message}`);
     }
     if (opCount > 0) this.#opts.onCommitted?.(opCount);
     if (applied.reports.length > 0) {

@@ -3,7 +3,8 @@
  * then pairs of crossing orders (a resting YES buy met by a NO buy: a MINT fill each time).
  */
 import type { Address } from "viem";
-import type { Command, EngineConfig } from "../engine";
+import type { Accepted, Command, EngineConfig } from "../engine";
+import type { Submitted } from "./exchange";
 
 export const RUN_TREASURY = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" as Address;
 export const runEngineConfig: EngineConfig = { treasury: RUN_TREASURY, allowance: { enabled: false, freePerPeriod: 0, periodMs: 86_400_000 } };
@@ -31,4 +32,10 @@ export function tradeCommands(k: number, traders: number): [Command, Command] {
     { type: "placeOrder", account: maker, marketId: 1n, outcome: 0, action: "buy", priceBps, size, tif: "GTC", clientOrderId: `m${k}` },
     { type: "placeOrder", account: taker, marketId: 1n, outcome: 1, action: "buy", priceBps: 10_000 - priceBps, size, tif: "IOC", clientOrderId: `t${k}` },
   ];
+}
+
+/** The accepted answer of a command in a run where every command must pass; a refusal stops the run. */
+export function expectAccepted<C extends Command>(r: Submitted<C>): Accepted<C> {
+  if (!r.ok) throw new Error(`command refused: ${r.code} ${r.message}`);
+  return r;
 }

@@ -1,3 +1,3 @@
 export * from "./store";
 export * from "./writer";
-export { opsToJson, opsFromJson } from "./ops-json";
+export { opsToJson, opsFromJson } from "../engine/json";

@@ -3,6 +3,7 @@
  * `Services.allowance`, the exchange engine's counts (api/domain/venue/allowance.ts), and the response shape built
  * from them.
  */
+import { allowancePeriod, FILL_ALLOWANCE_PERIOD_MS } from "../../../relayer/engine";
 import { fillsOf, PM_BUNDLES, PM_PER_FILL } from "../pm/bundles";
 
 /** The spec's `purchase` block: what a PM purchase (POST /pm/buy) adds to the allowance, from the published bundles. */
@@ -47,13 +48,10 @@ export interface AllowanceSource {
   allowanceOf(who: AllowanceAccount, now: number): Promise<FillAllowance>;
 }
 
-export const ALLOWANCE_PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** The fixed seven-day period containing `now`, anchored at the signup instant. */
+/** The fixed seven-day period containing `now`, anchored at the signup instant (the engine's period rule). */
 export function fixedWeekPeriod(signupAt: number, now: number): FillAllowancePeriod {
-  const index = Math.max(0, Math.floor((now - signupAt) / ALLOWANCE_PERIOD_MS));
-  const start = signupAt + index * ALLOWANCE_PERIOD_MS;
-  return { kind: "fixed-week", startsAt: new Date(start).toISOString(), endsAt: new Date(start + ALLOWANCE_PERIOD_MS).toISOString(), durationDays: 7 };
+  const p = allowancePeriod(signupAt, now, FILL_ALLOWANCE_PERIOD_MS);
+  return { kind: "fixed-week", startsAt: new Date(p.startsAt).toISOString(), endsAt: new Date(p.endsAt).toISOString(), durationDays: p.durationDays };
 }
 
 /** Builds a response from counts (for sources that know them). */

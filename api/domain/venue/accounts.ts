@@ -6,6 +6,7 @@
  */
 import type { Address } from "viem";
 import type { Exchange } from "../../../relayer/exchange/exchange";
+import { accepted } from "../../platform/errors/engine-rejection";
 
 export class AccountOpener {
   readonly #opening = new Map<string, Promise<void>>();
@@ -37,7 +38,7 @@ export class AccountOpener {
 
   async #open(account: Address, signupAt: number): Promise<void> {
     if (this.#known(account)) return;
-    await this.exchange.submit({ type: "openAccount", account, signupAt });
-    if (this.startingGrant > 0n) await this.exchange.submit({ type: "credit", account, amount: this.startingGrant, reason: "GRANT" });
+    accepted(await this.exchange.submit({ type: "openAccount", account, signupAt }));
+    if (this.startingGrant > 0n) accepted(await this.exchange.submit({ type: "credit", account, amount: this.startingGrant, reason: "GRANT" }));
   }
 }

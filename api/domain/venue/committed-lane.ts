@@ -15,6 +15,7 @@ import type { Exchange } from "../../../relayer/exchange/exchange";
 import { ceilDiv, takerFee, type FeePolicyVersion } from "../../../relayer/pricing/fees";
 import { outcomeAssetId, type OutcomeIndex } from "../../../decoder";
 import { ApiError } from "../../platform/errors/api-error";
+import { accepted } from "../../platform/errors/engine-rejection";
 import type { KeyPrincipal } from "../auth/principal";
 import type { CommittedTradeLane, LaneAnswer, TradeRequest } from "../trading/lanes";
 import type { VenueMarket } from "./types";
@@ -67,7 +68,7 @@ export function committedLane(deps: LaneDeps): CommittedTradeLane {
         const q = lmsrQuote(deps.exchange, vm, req);
         // The engine refuses (CONFLICT SLIPPAGE) a trade whose cost or proceeds cross `limit`.
         const limit = (req.side === "buy" ? req.maxCost : req.minProceeds) ?? BigInt(req.side === "buy" ? (q.maxCost as string) : (q.minProceeds as string));
-        const applied = await deps.exchange.submit({ type: "lmsrTrade", account, marketId: vm.marketId, outcome: req.outcome as OutcomeIndex, direction: req.side === "buy" ? "BUY" : "SELL", shares: req.shares, limit });
+        const applied = accepted(await deps.exchange.submit({ type: "lmsrTrade", account, marketId: vm.marketId, outcome: req.outcome as OutcomeIndex, direction: req.side === "buy" ? "BUY" : "SELL", shares: req.shares, limit }));
         const r = applied.result as { tradeId: string; shares: bigint; collateral: bigint; fee: bigint; priceAfterWad: bigint };
         return {
           pricingModel: "automated",
@@ -89,7 +90,7 @@ export function committedLane(deps: LaneDeps): CommittedTradeLane {
       if (req.limitPriceBps !== undefined && walkBook(deps.exchange, vm, req, limitPriceBps).filled === 0n) {
         throw new ApiError("CONFLICT", `the book moved: its best price ${walked.best} is beyond the limit ${limitPriceBps}`, { reason: "SLIPPAGE", bestPriceBps: String(walked.best), limitPriceBps: String(limitPriceBps) });
       }
-      const applied = await deps.exchange.submit({ type: "placeOrder", account, marketId: vm.marketId, outcome: req.outcome as 0 | 1, action: req.side, priceBps: limitPriceBps, size: req.shares, tif: "IOC" });
+      const applied = accepted(await deps.exchange.submit({ type: "placeOrder", account, marketId: vm.marketId, outcome: req.outcome as 0 | 1, action: req.side, priceBps: limitPriceBps, size: req.shares, tif: "IOC" }));
       const order = applied.result as { orderId: string; status: string; filledSize: bigint };
       const fills = applied.reports.filter((r) => r.kind === "fill" && r.orderId === order.orderId && r.account === account);
       return {

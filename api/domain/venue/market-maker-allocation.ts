@@ -7,6 +7,7 @@
 import type { Address } from "viem";
 import type { Database } from "../../../relayer/db/client";
 import type { Clock } from "../../../relayer/clock";
+import { accepted } from "../../platform/errors/engine-rejection";
 import type { Venue } from "./types";
 
 export const MARKET_MAKER_FILL_CREDITS = 100_000;
@@ -17,5 +18,5 @@ export async function grantMarketMakerAllocation(db: Database, clock: Clock, ven
   const account = await venue.openAccount(agent.ledgerAccount as Address, Number(row!.created_at));
   // Top up to the standing balance (a restart does not stack credits).
   const paid = venue.exchange.engine.allowance(account, clock.now()).paidRemaining;
-  if (paid < MARKET_MAKER_FILL_CREDITS) await venue.exchange.submit({ type: "addFillCredits", account, fills: MARKET_MAKER_FILL_CREDITS - paid });
+  if (paid < MARKET_MAKER_FILL_CREDITS) accepted(await venue.exchange.submit({ type: "addFillCredits", account, fills: MARKET_MAKER_FILL_CREDITS - paid }));
 }

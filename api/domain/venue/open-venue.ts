@@ -10,8 +10,7 @@ import type { Address } from "viem";
 import { Exchange } from "../../../relayer/exchange/exchange";
 import { openBatcher } from "../../../relayer/batcher/config";
 import type { Batcher } from "../../../relayer/batcher";
-import type { EngineConfig } from "../../../relayer/engine/types";
-import { ALLOWANCE_PERIOD_MS } from "../fills/allowance-source";
+import { FILL_ALLOWANCE_PERIOD_MS, type EngineConfig } from "../../../relayer/engine";
 import { deploymentFile, readDeployment } from "../protocol/deployment";
 import type { ServiceContext } from "../../context";
 import { ApiError } from "../../platform/errors/api-error";
@@ -32,7 +31,7 @@ export interface OpenVenueOptions {
 export function engineConfigOf(config: ServiceContext["config"]): EngineConfig {
   return {
     treasury: config.TREASURY_ADDRESS.toLowerCase() as Address,
-    allowance: { enabled: config.FILL_ALLOWANCE_ENABLED, freePerPeriod: config.FILL_ALLOWANCE_FREE_PER_PERIOD, periodMs: ALLOWANCE_PERIOD_MS },
+    allowance: { enabled: config.FILL_ALLOWANCE_ENABLED, freePerPeriod: config.FILL_ALLOWANCE_FREE_PER_PERIOD, periodMs: FILL_ALLOWANCE_PERIOD_MS },
   };
 }
 

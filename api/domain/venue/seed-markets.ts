@@ -7,6 +7,7 @@
 import type { Address } from "viem";
 import type { Exchange } from "../../../relayer/exchange/exchange";
 import type { FeeModel } from "../../../relayer/engine/types";
+import { accepted } from "../../platform/errors/engine-rejection";
 import type { ServiceContext } from "../../context";
 import { HOUSE_CREATOR, seedCatalog } from "../markets/seed/seed-catalog";
 import { demoMarkets } from "../markets/seed/demo-markets";
@@ -55,8 +56,8 @@ export async function createInEngine(exchange: Exchange, m: CatalogMarket): Prom
   const lmsr = m.pricingModel === "automated";
   const funder = HOUSE_CREATOR as Address;
   const seed = lmsr ? m.lmsrSeed ?? 0n : undefined;
-  if (seed) await exchange.submit({ type: "credit", account: funder, amount: seed, reason: "GRANT" });
-  await exchange.submit({
+  if (seed) accepted(await exchange.submit({ type: "credit", account: funder, amount: seed, reason: "GRANT" }));
+  const created = await exchange.submit({
     type: "createMarket",
     marketId: m.marketId,
     pricing: lmsr ? "LMSR" : "ORDERBOOK",
@@ -67,4 +68,5 @@ export async function createInEngine(exchange: Exchange, m: CatalogMarket): Prom
     winningsExitFeeBps: m.winningsExitFeeBps,
     ...(lmsr ? { seed, funder } : {}),
   });
+  accepted(created);
 }

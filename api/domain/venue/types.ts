@@ -17,7 +17,10 @@ export interface VenueMarket {
 }
 
 export interface Venue {
-  /** Single writer: `submit(command)` journals, then answers `{result, ops, reports}` or throws `EngineRejection`. */
+  /**
+   * Single writer: `submit(command)` journals, then answers `{ok: true, result, ops, reports}`, or a refusal as a value
+   * (`{ok: false, code, message, details}`; `accepted()` of api/platform/errors/engine-rejection.ts turns it into its problem).
+   */
   readonly exchange: Exchange;
   /** Publishes the journal to the CommittedLedger; null when no ledger is deployed for the chain. */
   readonly batcher: Batcher | null;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
+import { accepted } from "../../platform/errors/engine-rejection";
 import { EXECUTE, venueAndAccount } from "./common";
 import { marketField } from "./schemas";
 
@@ -18,7 +19,7 @@ export const cancelAllOrders = defineOperation({
   async handler(_ctx, { body }, call) {
     const { venue, account } = await venueAndAccount(call.services, call.principal);
     const marketId = body.market === undefined ? undefined : (await venue.marketAt(body.market)).marketId;
-    const applied = await venue.exchange.submit({ type: "cancelAll", account, ...(marketId !== undefined ? { marketId } : {}) });
-    return { cancelled: (applied.result as { cancelled: string[] }).cancelled };
+    const applied = accepted(await venue.exchange.submit({ type: "cancelAll", account, ...(marketId !== undefined ? { marketId } : {}) }));
+    return { cancelled: applied.result.cancelled };
   },
 });

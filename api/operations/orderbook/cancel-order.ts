@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
-import type { OrderView } from "../../../relayer/engine";
+import { accepted } from "../../platform/errors/engine-rejection";
 import { EXECUTE, isResting, ownOrder, venueAndAccount } from "./common";
 import { orderRefBody, orderResultSchema } from "./schemas";
 import { orderResult } from "./serialize";
@@ -29,7 +29,7 @@ export const cancelOrder = defineOperation({
     if (!isResting(view)) {
       throw new ApiError("CONFLICT", `order ${view.orderId} is already ${view.status}`, { reason: "ORDER_NOT_OPEN", orderId: view.orderId, orderStatus: view.status, order: orderResult(view) });
     }
-    const applied = await venue.exchange.submit({ type: "cancelOrder", account, orderId: view.orderId });
-    return { order: orderResult(applied.result as OrderView, applied.reports) };
+    const applied = accepted(await venue.exchange.submit({ type: "cancelOrder", account, orderId: view.orderId }));
+    return { order: orderResult(applied.result, applied.reports) };
   },
 });

@@ -3,8 +3,9 @@
  * agent's order is found (never another agent's), and how a placement answers (X-Fills-Remaining, 402).
  */
 import type { Address } from "viem";
-import { EngineRejection, type Applied, type AllowanceView, type Command, type OrderSpec, type OrderView } from "../../../relayer/engine";
+import type { Accepted, Command, OrderSpec, OrderView, Rejected } from "../../../relayer/engine";
 import { ApiError } from "../../platform/errors/api-error";
+import { accepted } from "../../platform/errors/engine-rejection";
 import type { KeyPrincipal } from "../../domain/auth/principal";
 import type { Services } from "../../services";
 import type { Venue, VenueMarket } from "../../domain/venue/types";
@@ -58,27 +59,22 @@ export function toSpec(o: OrderInput): OrderSpec {
 
 /**
  * Submits a placement. The engine's allowance refusal becomes the 402 problem with the allowance (ISO instants) and
- * `X-Fills-Remaining: 0`; other refusals travel to the central mapping (api/platform/errors/engine-rejection.ts).
+ * `X-Fills-Remaining: 0`; other refusals take the central mapping (api/platform/errors/engine-rejection.ts).
  */
-export async function submitPlacement(venue: Venue, command: Command): Promise<Applied> {
-  try {
-    return await venue.exchange.submit(command);
-  } catch (err) {
-    if (err instanceof EngineRejection && err.code === "FILL_ALLOWANCE_EXHAUSTED") {
-      const a = err.extensions?.allowance as AllowanceView | undefined;
-      const index = err.extensions?.index;
-      throw new ApiError(
-        "FILL_ALLOWANCE_EXHAUSTED",
-        `${err.message} (the allowance resets at resetsAt; a sell of your whole position in an outcome and cancels are still accepted)`,
-        {
-          ...(index !== undefined ? { index } : {}),
-          ...(a ? { allowance: { enabled: a.enabled, freePerPeriod: a.freePerPeriod, freeUsed: a.freeUsed, freeRemaining: a.freeRemaining, paidRemaining: a.paidRemaining, remaining: a.remaining, resetsAt: new Date(a.periodEndsAt).toISOString() } } : {}),
-        },
-        { [FILLS_REMAINING_HEADER]: String(a?.remaining ?? 0) },
-      );
-    }
-    throw err;
-  }
+export async function submitPlacement<C extends Command>(venue: Venue, command: C): Promise<Accepted<C>> {
+  const r = await venue.exchange.submit(command);
+  if (!r.ok && r.code === "FILL_ALLOWANCE_EXHAUSTED") throw allowanceExhausted(r);
+  return accepted(r);
+}
+
+function allowanceExhausted(r: Rejected<"FILL_ALLOWANCE_EXHAUSTED">): ApiError {
+  const a = r.details.allowance;
+  return new ApiError(
+    "FILL_ALLOWANCE_EXHAUSTED",
+    `${r.message} (the allowance resets at resetsAt; a sell of your whole position in an outcome and cancels are still accepted)`,
+    { allowance: { enabled: a.enabled, freePerPeriod: a.freePerPeriod, freeUsed: a.freeUsed, freeRemaining: a.freeRemaining, paidRemaining: a.paidRemaining, remaining: a.remaining, resetsAt: new Date(a.periodEndsAt).toISOString() } },
+    { [FILLS_REMAINING_HEADER]: String(a.remaining) },
+  );
 }
 
 /** The fill allowance the agent has left now (the engine counts it; X-Fills-Remaining). */

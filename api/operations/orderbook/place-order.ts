@@ -1,6 +1,8 @@
 import type { z } from "zod";
+import type { Address } from "viem";
 import { defineOperation, Reply } from "../../registry/types";
-import type { OrderView } from "../../../relayer/engine";
+import type { ExecutionReport, OrderSpec, OrderView } from "../../../relayer/engine";
+import type { Venue } from "../../domain/venue/types";
 import { EXECUTE, FILLS_REMAINING_HEADER, fillsRemaining, orderbookMarketAt, submitPlacement, toSpec, venueAndAccount } from "./common";
 import { MAX_ORDERS_PER_CALL, placeLimitOrderBody, placeOrderBody, placementSchema, type OrderInput } from "./schemas";
 import type { ServiceContext } from "../../context";
@@ -47,10 +49,17 @@ async function place(ctx: ServiceContext, body: { market: string; batch: boolean
   const { venue, account } = await venueAndAccount(call.services, call.principal);
   const { marketId } = await orderbookMarketAt(venue, body.market);
   const specs = body.orders.map(toSpec);
-  const applied = body.batch
-    ? await submitPlacement(venue, { type: "placeOrders", account, marketId, orders: specs })
-    : await submitPlacement(venue, { type: "placeOrder", account, marketId, ...specs[0]! });
-  const views = body.batch ? (applied.result as { orders: OrderView[] }).orders : [applied.result as OrderView];
+  const { views, reports } = await placeAll(venue, { account, marketId }, body.batch, specs);
   const remaining = fillsRemaining(venue, account, ctx.clock.now());
-  return new Reply(200, { orders: views.map((v) => orderResult(v, applied.reports)), fillsRemaining: remaining }, { [FILLS_REMAINING_HEADER]: String(remaining) });
+  return new Reply(200, { orders: views.map((v) => orderResult(v, reports)), fillsRemaining: remaining }, { [FILLS_REMAINING_HEADER]: String(remaining) });
+}
+
+/** The placed orders' views and the reports of the one command that placed them (placeOrders for a batch). */
+async function placeAll(venue: Venue, target: { account: Address; marketId: bigint }, batch: boolean, specs: OrderSpec[]): Promise<{ views: OrderView[]; reports: ExecutionReport[] }> {
+  if (batch) {
+    const applied = await submitPlacement(venue, { type: "placeOrders", ...target, orders: specs });
+    return { views: applied.result.orders, reports: applied.reports };
+  }
+  const applied = await submitPlacement(venue, { type: "placeOrder", ...target, ...specs[0]! });
+  return { views: [applied.result], reports: applied.reports };
 }

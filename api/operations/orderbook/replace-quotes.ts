@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
-import type { OrderView } from "../../../relayer/engine";
 import { EXECUTE, FILLS_REMAINING_HEADER, fillsRemaining, orderbookMarketAt, submitPlacement, toSpec, venueAndAccount } from "./common";
 import { marketField, MAX_ORDERS_PER_CALL, ordersField, placementSchema } from "./schemas";
 import { orderResult } from "./serialize";
@@ -24,7 +23,7 @@ export const replaceQuotes = defineOperation({
     const { venue, account } = await venueAndAccount(call.services, call.principal);
     const { marketId } = await orderbookMarketAt(venue, body.market);
     const applied = await submitPlacement(venue, { type: "replaceQuotes", account, marketId, orders: body.orders.map(toSpec) });
-    const r = applied.result as { cancelled: string[]; orders: OrderView[] };
+    const r = applied.result;
     const remaining = fillsRemaining(venue, account, ctx.clock.now());
     return new Reply(
       200,

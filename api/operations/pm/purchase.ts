@@ -11,9 +11,9 @@ import type { Address } from "viem";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import type { ServiceContext } from "../../context";
 import type { CallContext } from "../../registry/types";
-import type { Command } from "../../../relayer/engine";
 import { COLLATERAL_ASSET } from "../../../decoder/assets";
 import { ApiError } from "../../platform/errors/api-error";
+import { accepted } from "../../platform/errors/engine-rejection";
 import type { Venue } from "../../domain/venue/types";
 import { API_BASE_PATH } from "../../registry/registry";
 import { exactEip3009PayloadSchema } from "../../domain/pm/x402/exact-evm";
@@ -111,8 +111,8 @@ async function credit(ctx: ServiceContext, venue: Venue, p: PurchaseRow, bundle:
   const done = await journaledCommands(ctx.db, p);
   const account = p.account as Address;
   // `purchase` rides along in the journaled command JSON (the engine ignores it): the resume marker.
-  if (!done.has("credit")) await venue.exchange.submit({ type: "credit", account, amount: p.pm, reason: "PURCHASE", purchase: p.id } as Command);
-  if (p.fills > 0 && !done.has("addFillCredits")) await venue.exchange.submit({ type: "addFillCredits", account, fills: p.fills, purchase: p.id } as Command);
+  if (!done.has("credit")) accepted(await venue.exchange.submit({ type: "credit", account, amount: p.pm, reason: "PURCHASE", purchase: p.id }));
+  if (p.fills > 0 && !done.has("addFillCredits")) accepted(await venue.exchange.submit({ type: "addFillCredits", account, fills: p.fills, purchase: p.id }));
   const now = ctx.clock.now();
   const engine = venue.exchange.engine;
   return {

@@ -11,6 +11,7 @@ import type { RunningService } from "../../service";
 import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
 import { systemClock, type Clock } from "../../../relayer/clock";
 import type { Exchange } from "../../../relayer/exchange/exchange";
+import { expectAccepted } from "../../../relayer/exchange/trading-run";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
 import { openSse, openWs, type WsMessage } from "./test-clients";
 
@@ -31,10 +32,10 @@ describe("exchange -> realtime wiring", () => {
     ex = svc.services.venue!.exchange;
     const now = Date.now();
     for (const account of [alice.ledgerAccount as Address, counterparty]) {
-      await ex.submit({ type: "openAccount", account, signupAt: now });
-      await ex.submit({ type: "credit", account, amount: 10n ** 15n, reason: "GRANT" });
+      expectAccepted(await ex.submit({ type: "openAccount", account, signupAt: now }));
+      expectAccepted(await ex.submit({ type: "credit", account, amount: 10n ** 15n, reason: "GRANT" }));
     }
-    await ex.submit({ type: "createMarket", marketId: M, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 50, sellExitFeeBps: 0, winningsExitFeeBps: 0 });
+    expectAccepted(await ex.submit({ type: "createMarket", marketId: M, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 50, sellExitFeeBps: 0, winningsExitFeeBps: 0 }));
   });
   after(async () => {
     await stopTestService(t);
@@ -48,8 +49,8 @@ describe("exchange -> realtime wiring", () => {
     const [snap] = await c.messages.waitFor((m) => m.type === "book:snapshot");
     assert.deepEqual((snap.data as { bids: unknown[] }).bids, []);
 
-    await ex.submit({ type: "placeOrder", account: alice.ledgerAccount as Address, marketId: M, outcome: 0, action: "buy", priceBps: 4500, size: 40_000n, tif: "GTC", clientOrderId: "a1" });
-    await ex.submit({ type: "placeOrder", account: counterparty, marketId: M, outcome: 1, action: "buy", priceBps: 5500, size: 10_000n, tif: "IOC", clientOrderId: "c1" });
+    expectAccepted(await ex.submit({ type: "placeOrder", account: alice.ledgerAccount as Address, marketId: M, outcome: 0, action: "buy", priceBps: 4500, size: 40_000n, tif: "GTC", clientOrderId: "a1" }));
+    expectAccepted(await ex.submit({ type: "placeOrder", account: counterparty, marketId: M, outcome: 1, action: "buy", priceBps: 5500, size: 10_000n, tif: "IOC", clientOrderId: "c1" }));
     const isReport = (m: WsMessage) => m.type === "execution:report";
     const reports = await c.messages.waitFor(isReport, 2);
     assert.deepEqual(reports.map((m) => m.seq), [1, 2]);

@@ -1,0 +1,106 @@
+/**
+ * The engine's records: accounts with their balance records, markets, orders and book levels. Mutable fields change
+ * only through the engine's transaction log (./undo.ts), which restores them when a command is refused.
+ */
+import type { Address } from "viem";
+import type { Book } from "./book";
+import type { FeeModel, MarketStatus, OrderAction, OrderStatus, Outcome, Pricing, TimeInForce } from "./types";
+
+export interface Bal { v: bigint; r: bigint; ep: number }
+
+export interface Acct {
+  readonly addr: Address;
+  signupAt: number;
+  opened: boolean;
+  seq: number;
+  periodIdx: number;
+  freeUsed: number;
+  paid: number;
+  readonly bals: Map<bigint, Bal>;
+  /**
+   * Resting orders: an intrusive doubly-linked list through Order.aPrev/aNext, newest first (O(1) add and remove, no
+   * hashing; readers sort by age). The engine always sets it; optional only for bare accounts built outside it.
+   */
+  openHead?: Order | null;
+  /** clientOrderId -> order (unique per account for ever). */
+  readonly cids: Map<string, Order>;
+  ep: number;
+}
+
+export interface Market {
+  readonly id: bigint;
+  readonly idStr: string;
+  readonly pricing: Pricing;
+  readonly outcomes: number;
+  readonly feeModel: FeeModel;
+  readonly takerFeeBps: number;
+  readonly sellExitFeeBps: number;
+  readonly winningsExitFeeBps: number;
+  readonly createdAt: number;
+  status: MarketStatus;
+  winningOutcome?: number;
+  readonly book: Book;
+  /** Outcome asset ids, one per outcome (2; ternary LMSR markets 3). */
+  readonly assets: readonly bigint[];
+  /** LMSR markets: pricing state (b, outstanding shares) and the pool. */
+  readonly lmsr?: { b: bigint; q: bigint[]; readonly funder: Address; readonly pool: Address; readonly seed: bigint };
+  ep: number;
+}
+
+export interface Order {
+  readonly id: string;
+  readonly n: number;
+  readonly acct: Acct;
+  readonly mkt: Market;
+  readonly cid?: string;
+  readonly outcome: Outcome;
+  readonly action: OrderAction;
+  readonly price: number;
+  readonly size: bigint;
+  readonly tif: TimeInForce;
+  readonly expiresAt?: number;
+  readonly postOnly: boolean;
+  readonly createdAt: number;
+  /** 0 = bid, 1 = ask (YES terms). */
+  readonly side: 0 | 1;
+  /** Price in YES terms. */
+  readonly y: number;
+  readonly resAsset: bigint;
+  rem: bigint;
+  filled: bigint;
+  status: OrderStatus;
+  updatedAt: number;
+  /** Amount of resAsset currently locked. */
+  res: bigint;
+  prev: Order | null;
+  next: Order | null;
+  /** Set when the command that created it was rolled back. */
+  dead: boolean;
+  ep: number;
+  /** Neighbours in its account's resting list (Acct.openHead); the engine always sets them. */
+  aPrev?: Order | null;
+  aNext?: Order | null;
+}
+
+export interface Level { head: Order | null; tail: Order | null; ep: number }
+
+/**
+ * An engine balance record: the Bal the book and undo log see, plus what the ledger mirror needs to copy it.
+ * `pend` is set while the ledger lacks its latest value.
+ */
+export interface MBal extends Bal {
+  readonly addr: Address;
+  readonly asset: bigint;
+  pend: boolean;
+}
+
+export function isResting(o: Order): boolean {
+  return o.status === "open" || o.status === "partially_filled";
+}
+
+/** An account's resting orders oldest first (the list order does not survive a rollback, so it is never relied on). */
+export function byAge(a: Acct): Order[] {
+  const out: Order[] = [];
+  for (let o = a.openHead ?? null; o; o = o.aNext ?? null) out.push(o);
+  return out.sort((x, y) => x.n - y.n);
+}
