@@ -17,7 +17,7 @@
  */
 import type { Address } from "viem";
 import type { Database } from "../db/client";
-import { systemClock, type Clock } from "../clock";
+import type { Clock } from "../clock";
 import {
   Engine,
   commandFromJson,
