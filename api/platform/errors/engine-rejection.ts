@@ -7,7 +7,7 @@ import { toJsonValue } from "../../../decoder";
 import type { Accepted, Command } from "../../../relayer/engine/types";
 import type { SubmitRejectCode, Submitted } from "../../../relayer/exchange/exchange";
 import { ApiError } from "./api-error";
-import { ERROR_CODES, type ErrorCode } from "./codes";
+import type { ERROR_CODES, ErrorCode } from "./codes";
 
 /** How one refusal code is answered: the problem code, its status, and `reason` when the problem is a CONFLICT. */
 export interface RejectionProblem {
