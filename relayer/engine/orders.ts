@@ -71,10 +71,12 @@ export function place(s: EngineState, acct: Acct, mkt: Market, spec: OrderSpec, 
   }
   const side: 0 | 1 = (spec.outcome === 0) === (spec.action === "buy") ? 0 : 1;
   const y = spec.outcome === 0 ? spec.priceBps : 10_000 - spec.priceBps;
-  checkAllowance(
-    s, acct, at, mkt.assets[spec.outcome]!, spec.action === "sell", spec.size,
-    "no executed wallet-sides left in this period; buy trade credits or close a full position",
-  );
+  if (s.config.allowance.enabled) {
+    checkAllowance(
+      s, acct, at, mkt.assets[spec.outcome]!, spec.action === "sell", spec.size,
+      "no executed wallet-sides left in this period; buy trade credits or close a full position",
+    );
+  }
   const book = mkt.book;
   const crosses = side === 0 ? book.bestAsk <= y : book.bestBid >= y;
   if (spec.postOnly && crosses) reject("POST_ONLY_WOULD_CROSS", "post-only order would cross the book", {});
