@@ -50,6 +50,7 @@ function removeStale(file: string, staleContent: string): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     try {
+      // wall-clock: file modification times are wall-clock instants, so the staleness test compares with the wall clock.
       if (Date.now() - statSync(takeover).mtimeMs > TAKEOVER_STALE_MS) rmSync(takeover, { force: true });
     } catch {
       // gone meanwhile: the other process finished its takeover

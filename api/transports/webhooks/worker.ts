@@ -108,9 +108,10 @@ export class WebhookWorker {
     }
     const sub = toSubscription(row);
     const headers = webhookHeaders(liveSecrets(sub, now), d.id, now, d.payload);
-    const started = Date.now();
+    // A duration, not an instant: the monotonic timer (the service clock may be moved by an operator).
+    const started = performance.now();
     const result = await this.post(sub.url, d.payload, headers);
-    const durationMs = Date.now() - started;
+    const durationMs = Math.round(performance.now() - started);
     const attempt = Number(d.attempts) + 1;
     const after = this.o.clock.now();
     let status: "succeeded" | "failed" | "pending";
