@@ -12,13 +12,11 @@ import { openOnchainProjection, type OnchainProjection } from "./domain/onchain/
 import { onchainDataSource } from "./domain/onchain/data-source";
 import { openX402Runtime, type X402Runtime } from "./domain/pm/x402/runtime";
 import { TokenSupplyReader } from "./domain/protocol/token-supply";
-import type { CommittedTradeLane } from "./domain/trading/lanes";
+import { createTradeLanes, type TradeLanes } from "./domain/trading/trade-lanes";
 import { engineAllowanceSource } from "./domain/venue/allowance";
-import { committedLane } from "./domain/venue/committed-lane";
 import { engineDataSource } from "./domain/venue/engine-data-source";
 import { openVenue } from "./domain/venue/open-venue";
 import type { Venue } from "./domain/venue/types";
-import { openOnchainLaneClients, type OnchainLaneRuntime } from "./operations/trade/onchain-lane";
 import { EventHub } from "./transports/realtime/hub";
 import { ExchangeMarketEvents } from "./transports/realtime/exchange-market-events";
 import { connectRealtimeSources } from "./transports/realtime/wire";
@@ -41,8 +39,11 @@ export interface Services {
   marketData: MarketDataSources;
   /** The on-chain lane's Ponder projection: market reads, intent executions and freshness (docs/indexer.md). */
   onchain: OnchainProjection;
-  /** The trade lanes: the venue's committed lane and the on-chain lane's chain clients (opened on first use). */
-  trading: { committed: CommittedTradeLane; onchain: OnchainLaneRuntime };
+  /**
+   * Quote, prepare and intents of both trade lanes (api/domain/trading, docs/trading-onchain.md): the venue's committed
+   * lane, and the on-chain lane over `onchain` with chain clients opened on first use.
+   */
+  trading: TradeLanes;
   /** PM purchases over x402 (docs/pm-purchase.md), opened on first use: SERVICE_UNAVAILABLE while no USDC is deployed. */
   x402: () => X402Runtime;
   /** PM's on-chain totalSupply for /discover/token-release, cached across calls. */
@@ -97,7 +98,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         onchain: config.INDEXER_ENABLED ? onchainDataSource(ctx, onchain) : catalogDataSource(db, now),
       },
       onchain,
-      trading: { committed: committedLane(venue), onchain: onFirstUse(() => openOnchainLaneClients(config)) },
+      trading: createTradeLanes({ ctx, venue, projection: onchain }),
       x402: onFirstUse(() => openX402Runtime(ctx)),
       tokenSupply: new TokenSupplyReader(config.rpcUrl, now),
     };

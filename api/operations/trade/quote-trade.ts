@@ -1,7 +1,6 @@
-import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { quoteOnchain } from "./onchain-lane";
-import { laneOf, toRequest, tradeBody } from "./common";
+import { toTradeRequest, tradeBody } from "../../domain/trading/trade-request";
+import { tradeQuoteSchema } from "../../domain/trading/trade-answers";
 
 /** POST /trade/quote: the price of a trade now, with the slippage limit a prepare would sign. Changes nothing. */
 export const quoteTrade = defineOperation({
@@ -18,12 +17,10 @@ export const quoteTrade = defineOperation({
   idempotency: "exempt",
   errors: ["MARKET_NOT_FOUND", "MARKET_CLOSED", "SERVICE_UNAVAILABLE"],
   request: { body: tradeBody },
-  response: z.looseObject({ lane: z.enum(["onchain", "committed"]), market: z.string() }),
+  response: tradeQuoteSchema,
   mcpTool: "svc_quote_trade",
-  async handler(ctx, { body }, call) {
-    const req = toRequest(body);
-    const lane = await laneOf(ctx, call.services, req.market);
-    if (lane.lane === "committed") return { lane: "committed" as const, market: req.market, ...(await lane.impl.quote(req, call.principal)) };
-    return { ...(await quoteOnchain(ctx, call.services.trading.onchain, lane.market, req)) };
+  async handler(_ctx, { body }, call) {
+    const req = toTradeRequest(body);
+    return (await call.services.trading.laneOf(req.market)).quote(req);
   },
 });

@@ -1,15 +1,17 @@
-/** Prepared trade intents by digest (migration 220_trade_intents). */
+/** Prepared trade intents of the onchain lane, by digest (migration 220_trade_intents). */
 import type { SqlRunner } from "../../../relayer/db/client";
-import type { OnchainQuote, PreparedIntent } from "./onchain-lane";
+import type { OnchainQuote, PreparedIntent } from "./trade-answers";
+import type { IntentFields } from "./onchain-intents";
 
 export interface StoredIntent {
   digest: string;
   agentId: string;
-  lane: "onchain" | "committed";
+  /** The table allows "committed" too; only the onchain lane prepares intents. */
+  lane: "onchain";
   chainId: number;
   router: string;
   market: string;
-  intent: PreparedIntent["intent"];
+  intent: IntentFields;
   quote: OnchainQuote;
   status: "prepared" | "submitted" | "executed" | "failed";
   txHash: string | null;
@@ -18,7 +20,7 @@ export interface StoredIntent {
   expiresAt: number;
 }
 
-export async function saveIntent(db: SqlRunner, a: { agentId: string; chainId: number; prepared: PreparedIntent; quote: OnchainQuote; now: number }): Promise<void> {
+export async function saveIntent(db: SqlRunner, a: { agentId: string; chainId: number; prepared: Pick<PreparedIntent, "digest" | "router" | "intent" | "expiresAt">; quote: OnchainQuote; now: number }): Promise<void> {
   await db.query(
     `INSERT INTO api_trade_intents (digest, agent_id, lane, chain_id, router, market, intent, quote, created_at, expires_at)
      VALUES ($1, $2, 'onchain', $3, $4, $5, $6::text::jsonb, $7::text::jsonb, $8, $9)`,

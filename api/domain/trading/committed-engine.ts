@@ -1,0 +1,100 @@
+/**
+ * The committed lane's calls into the exchange engine, in one place: the two commands prepare submits (an LMSR trade,
+ * an IOC order) with their results read into typed values, and the order book as a taker meets it (the resting
+ * orders of each level, which the engine fills and charges one by one).
+ */
+import type { Address } from "viem";
+import type { Exchange } from "../../../relayer/exchange/exchange";
+import { takerFee, type Engine, type FeeModel, type LmsrTradeCommand, type LmsrTradeResult, type PlaceOrderCommand } from "../../../relayer/engine";
+import { accepted } from "../../platform/errors/engine-rejection";
+import type { Fill } from "./trade-answers";
+import type { TakerLevel } from "./book-walk";
+
+/**
+ * Submits an LMSR trade and answers the engine's result (`collateral` is the cost of a buy or the net proceeds of a
+ * sell); a refusal (SLIPPAGE past `limit`, balance, allowance) is thrown as its problem.
+ */
+export async function tradeLmsr(exchange: Exchange, command: Omit<LmsrTradeCommand, "type">): Promise<LmsrTradeResult> {
+  return accepted(await exchange.submit({ type: "lmsrTrade", ...command } satisfies LmsrTradeCommand)).result;
+}
+
+/** An IOC order once it has matched: filled, or cancelled with what it could not fill (it never rests). */
+export interface IocExecution {
+  orderId: string;
+  status: "filled" | "cancelled";
+  filledSize: bigint;
+  /** The taker's own fills, in match order. */
+  fills: Fill[];
+}
+
+/** Places an IOC order for `account` and reads its fills from the command's execution reports. */
+export async function placeIoc(exchange: Exchange, command: Omit<PlaceOrderCommand, "type" | "tif">): Promise<IocExecution> {
+  const applied = accepted(await exchange.submit({ type: "placeOrder", ...command, tif: "IOC" } satisfies PlaceOrderCommand));
+  const order = applied.result;
+  if (order.status !== "filled" && order.status !== "cancelled") throw new Error(`IOC order ${order.orderId} ended ${order.status}`);
+  const fills: Fill[] = [];
+  for (const r of applied.reports) {
+    if (r.kind !== "fill" || r.orderId !== order.orderId || r.account !== command.account) continue;
+    if (r.tradeId === undefined || r.fillPriceBps === undefined || r.fillSize === undefined || r.fee === undefined || r.liquidity !== "taker" || r.matchKind === undefined) {
+      throw new Error(`fill report of IOC order ${order.orderId} lacks its fill fields`);
+    }
+    fills.push({ tradeId: r.tradeId, priceBps: String(r.fillPriceBps), size: r.fillSize.toString(), fee: r.fee.toString(), liquidity: r.liquidity, matchKind: r.matchKind });
+  }
+  return { orderId: order.orderId, status: order.status, filledSize: order.filledSize, fills };
+}
+
+/** The most levels a walk reads (the engine's book view is capped the same way). */
+const MAX_LEVELS = 1_000;
+
+/**
+ * The side of the book a taker of `outcome` and `side` walks, best first, in the outcome's own prices, reaching at
+ * least `shares` where the book holds them. The book is kept in YES terms: a YES buy and a NO sell walk the asks, a
+ * NO buy walks the YES bids at 10000 - p (it mints against YES buyers) and a NO sell the asks at 10000 - p (it merges).
+ */
+export function takerLevels(engine: Engine, marketId: bigint, outcome: number, side: "buy" | "sell", shares: bigint): TakerLevel[] {
+  const book = engine.book(marketId, MAX_LEVELS) ?? { bids: [], asks: [] };
+  const yes = outcome === 0;
+  const walksAsks = (side === "buy") === yes;
+  const reached = [];
+  let left = shares;
+  for (const l of walksAsks ? book.asks : book.bids) {
+    if (left <= 0n) break;
+    reached.push(l);
+    left -= l.size;
+  }
+  // A level of one order is one fill; a level of several is as many fills, so their sizes are read order by order.
+  const orders = reached.some((l) => l.orders > 1) ? restingSizes(engine, marketId, walksAsks ? "asks" : "bids") : null;
+  return reached.map((l) => ({ priceBps: yes ? l.priceBps : 10_000 - l.priceBps, sizes: orders?.get(l.priceBps) ?? [l.size] }));
+}
+
+/**
+ * Remaining sizes of the resting orders on one side of a market's book, by YES price, in time priority (order ids
+ * grow with placement and an order joins its level once, when placed). Read from every account's open orders: the
+ * engine's book view aggregates levels.
+ */
+function restingSizes(engine: Engine, marketId: bigint, bookSide: "bids" | "asks"): Map<number, bigint[]> {
+  const found: { y: number; n: number; size: bigint }[] = [];
+  for (const account of engine.accounts()) {
+    for (const o of engine.openOrders(account as Address, marketId)) {
+      const bid = (o.outcome === 0) === (o.action === "buy");
+      if (bid !== (bookSide === "bids")) continue;
+      found.push({ y: o.outcome === 0 ? o.priceBps : 10_000 - o.priceBps, n: Number(o.orderId.slice(2)), size: o.remainingSize });
+    }
+  }
+  found.sort((a, b) => a.n - b.n);
+  const out = new Map<number, bigint[]>();
+  for (const o of found) {
+    const level = out.get(o.y);
+    if (level) level.push(o.size);
+    else out.set(o.y, [o.size]);
+  }
+  return out;
+}
+
+/** The taker fee the engine charges one fill of `size` at the taker's own price `priceBps` on this market. */
+export function takerFeeOf(engine: Engine, marketId: bigint): (priceBps: number, size: bigint) => bigint {
+  const m = engine.market(marketId);
+  if (!m) throw new Error(`market ${marketId} is not in the engine`);
+  const model: FeeModel = m.feeModel;
+  return (priceBps, size) => takerFee(model, priceBps, size, m.takerFeeBps);
+}
