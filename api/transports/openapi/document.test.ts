@@ -153,6 +153,35 @@ describe("OpenAPI document from the registry", () => {
     });
   });
 
+  it("describes the trade answers as discriminated unions of closed, typed objects", () => {
+    const schemas = doc.components.schemas as Json;
+    /** The object branches of a (nested) oneOf, each with the values of its discriminating consts. */
+    const leaves = (s: Json): Json[] => (Array.isArray(s.oneOf) ? (s.oneOf as Json[]).flatMap(leaves) : [s]);
+    const tag = (leaf: Json, keys: string[]) => keys.map((k) => (((leaf.properties as Json)[k] as Json | undefined)?.const as string | undefined) ?? "*").join("/");
+    const expected: Record<string, [string[], string[]]> = {
+      QuoteTradeResponse: [["lane", "pricingModel", "side"], ["committed/automated/buy", "committed/automated/sell", "committed/ORDERBOOK/*", "onchain/*/*"]],
+      PrepareTradeResponse: [["lane", "pricingModel", "side"], ["committed/automated/buy", "committed/automated/sell", "committed/ORDERBOOK/*", "onchain/*/*"]],
+      GetTradeIntentResponse: [["status"], ["executed", "*"]],
+    };
+    for (const [name, [keys, tags]] of Object.entries(expected)) {
+      const schema = schemas[name] as Json;
+      assert.equal(schema.type, "object", name);
+      const branches = leaves(schema);
+      assert.deepEqual(branches.map((b) => tag(b, keys)), tags, name);
+      for (const b of branches) {
+        assert.equal(b.type, "object", name);
+        assert.equal(b.additionalProperties, undefined, `${name}: a branch open to any property`);
+        const props = b.properties as Record<string, Json>;
+        assert.deepEqual([...(b.required as string[])].sort(), Object.keys(props).sort(), `${name}: every field is always there`);
+        for (const [k, p] of Object.entries(props)) assert.ok(p.type || p.anyOf || p.const !== undefined, `${name}.${k} is typed`);
+      }
+    }
+    // Amounts are integer strings and order-book prices basis-point strings.
+    const book = leaves(schemas.QuoteTradeResponse as Json).find((b) => tag(b, ["pricingModel"]) === "ORDERBOOK")!.properties as Record<string, Json>;
+    assert.equal(book.fee.pattern, "^\\d+$");
+    assert.deepEqual((book.limitPriceBps.anyOf as Json[]).map((x) => x.type), ["string", "null"]);
+  });
+
   it("documents the response schema of GET /time as the registry declares it", () => {
     const o = doc.paths["/time"].get as Json;
     const ref = (((o.responses as Json)["200"] as Json).content as Json)["application/json"] as Json;
