@@ -3,7 +3,6 @@
  * an IOC order) with their results read into typed values, and the order book as a taker meets it (the resting
  * orders of each level, which the engine fills and charges one by one).
  */
-import type { Address } from "viem";
 import type { Exchange } from "../../../relayer/exchange/exchange";
 import { takerFee, type Engine, type FeeModel, type LmsrTradeCommand, type LmsrTradeResult, type PlaceOrderCommand } from "../../../relayer/engine";
 import { accepted } from "../../platform/errors/engine-rejection";
@@ -43,19 +42,20 @@ export async function placeIoc(exchange: Exchange, command: Omit<PlaceOrderComma
   return { orderId: order.orderId, status: order.status, filledSize: order.filledSize, fills };
 }
 
-/** The most levels a walk reads (the engine's book view is capped the same way). */
+/** The most price levels a walk reads. */
 const MAX_LEVELS = 1_000;
 
 /**
  * The side of the book a taker of `outcome` and `side` walks, best first, in the outcome's own prices, reaching at
- * least `shares` where the book holds them. The book is kept in YES terms: a YES buy and a NO sell walk the asks, a
- * NO buy walks the YES bids at 10000 - p (it mints against YES buyers) and a NO sell the asks at 10000 - p (it merges).
+ * least `shares` where the book holds them. The book is kept in YES terms: a YES buy walks the asks and a YES sell
+ * the bids; a NO buy walks the bids at 10000 - p (it mints against YES buyers) and a NO sell the asks at 10000 - p
+ * (it merges against YES sellers).
  */
 export function takerLevels(engine: Engine, marketId: bigint, outcome: number, side: "buy" | "sell", shares: bigint): TakerLevel[] {
   const book = engine.book(marketId, MAX_LEVELS) ?? { bids: [], asks: [] };
   const yes = outcome === 0;
   const walksAsks = (side === "buy") === yes;
-  const reached = [];
+  const reached: { priceBps: number; size: bigint; orders: number }[] = [];
   let left = shares;
   for (const l of walksAsks ? book.asks : book.bids) {
     if (left <= 0n) break;
@@ -75,7 +75,7 @@ export function takerLevels(engine: Engine, marketId: bigint, outcome: number, s
 function restingSizes(engine: Engine, marketId: bigint, bookSide: "bids" | "asks"): Map<number, bigint[]> {
   const found: { y: number; n: number; size: bigint }[] = [];
   for (const account of engine.accounts()) {
-    for (const o of engine.openOrders(account as Address, marketId)) {
+    for (const o of engine.openOrders(account, marketId)) {
       const bid = (o.outcome === 0) === (o.action === "buy");
       if (bid !== (bookSide === "bids")) continue;
       found.push({ y: o.outcome === 0 ? o.priceBps : 10_000 - o.priceBps, n: Number(o.orderId.slice(2)), size: o.remainingSize });
