@@ -97,6 +97,17 @@ export class Book {
     return { bids: side(this.bids, this.bestBid, -1), asks: side(this.asks, this.bestAsk, 1) };
   }
 
+  /**
+   * Remaining sizes of the resting orders at one YES price of one side, in time priority (the order a taker fills them
+   * in); empty for an empty level or a price outside 1..9999. One array of the level's length, nothing else.
+   */
+  levelSizes(side: "bids" | "asks", priceBps: number): bigint[] {
+    const out: bigint[] = [];
+    if (!(priceBps > NO_BID && priceBps < NO_ASK)) return out;
+    for (let o = (side === "bids" ? this.bids : this.asks)[priceBps]?.head ?? null; o; o = o.next) out.push(o.rem);
+    return out;
+  }
+
   /** Every resting order, bids then asks, best price first, FIFO within a level. */
   *orders(): Generator<Order> {
     for (let p = this.bestBid; p > NO_BID; p--) for (let o = this.bids[p]?.head ?? null; o; o = o.next) yield o;

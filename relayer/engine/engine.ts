@@ -145,6 +145,14 @@ export class Engine {
     return this.#s.markets.get(marketId)?.book.depth(levels);
   }
 
+  /**
+   * Remaining sizes of the resting orders at one price level (YES terms, as {@link book} shows it), oldest first: the
+   * fills a taker sweeping the level would make, one per maker order. Undefined for an unknown market.
+   */
+  levelSizes(marketId: bigint, side: "bids" | "asks", priceBps: number): bigint[] | undefined {
+    return this.#s.markets.get(marketId)?.book.levelSizes(side, priceBps);
+  }
+
   market(marketId: bigint): MarketView | undefined {
     const m = this.#s.markets.get(marketId);
     return m ? marketView(m) : undefined;

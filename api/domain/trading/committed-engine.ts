@@ -55,40 +55,17 @@ export function takerLevels(engine: Engine, marketId: bigint, outcome: number, s
   const book = engine.book(marketId, MAX_LEVELS) ?? { bids: [], asks: [] };
   const yes = outcome === 0;
   const walksAsks = (side === "buy") === yes;
-  const reached: { priceBps: number; size: bigint; orders: number }[] = [];
+  const bookSide = walksAsks ? "asks" : "bids";
+  const levels: TakerLevel[] = [];
   let left = shares;
-  for (const l of walksAsks ? book.asks : book.bids) {
+  for (const l of book[bookSide]) {
     if (left <= 0n) break;
-    reached.push(l);
+    // A level of one order is one fill; a level of several is as many fills, read from the engine in time priority.
+    const sizes = l.orders > 1 ? (engine.levelSizes(marketId, bookSide, l.priceBps) ?? [l.size]) : [l.size];
+    levels.push({ priceBps: yes ? l.priceBps : 10_000 - l.priceBps, sizes });
     left -= l.size;
   }
-  // A level of one order is one fill; a level of several is as many fills, so their sizes are read order by order.
-  const orders = reached.some((l) => l.orders > 1) ? restingSizes(engine, marketId, walksAsks ? "asks" : "bids") : null;
-  return reached.map((l) => ({ priceBps: yes ? l.priceBps : 10_000 - l.priceBps, sizes: orders?.get(l.priceBps) ?? [l.size] }));
-}
-
-/**
- * Remaining sizes of the resting orders on one side of a market's book, by YES price, in time priority (order ids
- * grow with placement and an order joins its level once, when placed). Read from every account's open orders: the
- * engine's book view aggregates levels.
- */
-function restingSizes(engine: Engine, marketId: bigint, bookSide: "bids" | "asks"): Map<number, bigint[]> {
-  const found: { y: number; n: number; size: bigint }[] = [];
-  for (const account of engine.accounts()) {
-    for (const o of engine.openOrders(account, marketId)) {
-      const bid = (o.outcome === 0) === (o.action === "buy");
-      if (bid !== (bookSide === "bids")) continue;
-      found.push({ y: o.outcome === 0 ? o.priceBps : 10_000 - o.priceBps, n: Number(o.orderId.slice(2)), size: o.remainingSize });
-    }
-  }
-  found.sort((a, b) => a.n - b.n);
-  const out = new Map<number, bigint[]>();
-  for (const o of found) {
-    const level = out.get(o.y);
-    if (level) level.push(o.size);
-    else out.set(o.y, [o.size]);
-  }
-  return out;
+  return levels;
 }
 
 /** The taker fee the engine charges one fill of `size` at the taker's own price `priceBps` on this market. */
