@@ -8,8 +8,8 @@
  *   intent   status: executed (with its execution) | prepared | submitted | failed (execution null)
  *
  * Amounts are integer strings in the collateral's base units, order-book prices basis-point strings, probabilities
- * numbers in 0..1. Each union also declares `type: "object"` (true of every branch), so the MCP tool keeps its output
- * schema: MCP takes only object schemas there.
+ * numbers in 0..1. (MCP output schemas must be objects: api/transports/mcp/tools.ts gives a union of objects
+ * `type: "object"`.)
  */
 import { z } from "zod";
 import { TRADE_DEFAULTS } from "./trade-defaults";
@@ -29,9 +29,6 @@ const Slippage = z.number().int().min(0).max(TRADE_DEFAULTS.slippageBpsMax).desc
 const committed = { lane: z.literal("committed"), market: Address };
 const automated = { ...committed, pricingModel: z.literal("automated") };
 const orderbook = { ...committed, pricingModel: z.literal("ORDERBOOK") };
-
-/** The union as one object schema: MCP output schemas must be objects, and every branch is one. */
-const asObject = <T extends z.ZodType>(union: T): T => union.meta({ type: "object" });
 
 // ---------------------------------------------------------------- quote
 
@@ -85,9 +82,7 @@ export const onchainQuoteSchema = z.object({
   recommendedRefreshMs: z.number().int(),
 });
 
-export const tradeQuoteSchema = asObject(
-  z.discriminatedUnion("lane", [z.discriminatedUnion("pricingModel", [automatedQuoteSchema, bookQuoteSchema]), onchainQuoteSchema]),
-);
+export const tradeQuoteSchema = z.discriminatedUnion("lane", [z.discriminatedUnion("pricingModel", [automatedQuoteSchema, bookQuoteSchema]), onchainQuoteSchema]);
 
 // ---------------------------------------------------------------- prepare
 
@@ -153,9 +148,7 @@ export const preparedIntentSchema = z.object({
   submit: z.object({ method: z.literal("POST"), path: z.literal("/trade/submit") }),
 });
 
-export const preparedTradeSchema = asObject(
-  z.discriminatedUnion("lane", [z.discriminatedUnion("pricingModel", [automatedExecutionSchema, bookExecutionSchema]), preparedIntentSchema]),
-);
+export const preparedTradeSchema = z.discriminatedUnion("lane", [z.discriminatedUnion("pricingModel", [automatedExecutionSchema, bookExecutionSchema]), preparedIntentSchema]);
 
 // ---------------------------------------------------------------- intents
 
@@ -168,28 +161,26 @@ const intentViewTail = {
 };
 
 /** GET /trade/intent/{digest}: executed once the indexer projected the router's IntentExecuted. */
-export const tradeIntentSchema = asObject(
-  z.discriminatedUnion("status", [
-    z.object({
-      ...intentViewId,
-      status: z.literal("executed"),
-      ...intentViewWhat,
-      txHash: Hash,
-      error: z.string().nullable(),
-      execution: z.object({ txHash: Hash, blockNumber: z.number().int(), shares: Units, amount: Units, at: IsoTime }),
-      ...intentViewTail,
-    }),
-    z.object({
-      ...intentViewId,
-      status: z.enum(["prepared", "submitted", "failed"]),
-      ...intentViewWhat,
-      txHash: Hash.nullable(),
-      error: z.string().nullable(),
-      execution: z.null(),
-      ...intentViewTail,
-    }),
-  ]),
-);
+export const tradeIntentSchema = z.discriminatedUnion("status", [
+  z.object({
+    ...intentViewId,
+    status: z.literal("executed"),
+    ...intentViewWhat,
+    txHash: Hash,
+    error: z.string().nullable(),
+    execution: z.object({ txHash: Hash, blockNumber: z.number().int(), shares: Units, amount: Units, at: IsoTime }),
+    ...intentViewTail,
+  }),
+  z.object({
+    ...intentViewId,
+    status: z.enum(["prepared", "submitted", "failed"]),
+    ...intentViewWhat,
+    txHash: Hash.nullable(),
+    error: z.string().nullable(),
+    execution: z.null(),
+    ...intentViewTail,
+  }),
+]);
 
 export const submittedIntentSchema = z.object({
   digest: Hash,

@@ -23,6 +23,7 @@ import { defineOperation } from "../../registry/types";
 import { getServerTime } from "../../operations/system/get-server-time";
 import { issueNonce } from "../../domain/auth/wallet-proof/nonces";
 import { mcpProofMessage } from "./wallet-proof";
+import { bindingOf } from "./tools";
 
 const NOW = 1_800_000_000_000;
 const account = privateKeyToAccount("0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba");
@@ -157,6 +158,34 @@ describe("MCP server over real HTTP with the SDK client", () => {
       else assert.ok(t.outputSchema === undefined || r.structuredContent, t.name);
     }
     await client.close();
+  });
+
+  it("a union of objects gets an object output schema: the market-depth tool answers both kinds, checked by the SDK", async () => {
+    const { client } = await connect(svc.mcpUrl, fullKey);
+    const depth = (await client.listTools()).tools.find((t) => t.name === "svc_get_market_depth");
+    assert.equal(depth?.outputSchema?.type, "object");
+    assert.equal((depth?.outputSchema?.oneOf as unknown[] | undefined)?.length, 2, "the branches stay (ladder, orderbook)");
+    const listed = await fetch(`${svc.baseUrl}/discover/markets`, { headers: { authorization: `Bearer ${fullKey}` } });
+    const { markets } = (await listed.json()) as { markets: { address: string; pricingModel: string }[] };
+    const kinds = new Set<unknown>();
+    for (const model of ["ORDERBOOK", "automated"]) {
+      const m = markets.find((x) => x.pricingModel === model);
+      assert.ok(m, `a demo ${model} market`);
+      // callTool throws when structuredContent does not match the tool's outputSchema.
+      const r = (await client.callTool({ name: "svc_get_market_depth", arguments: { address: m.address } })) as CallToolResult;
+      assert.equal(r.isError, undefined, text(r));
+      assert.deepEqual(r.structuredContent, JSON.parse(text(r)));
+      kinds.add((r.structuredContent as { kind: unknown }).kind);
+    }
+    assert.equal(kinds.size, 2);
+    await client.close();
+  });
+
+  it("a response that may be something other than an object gets no output schema", () => {
+    const loose = { ...placeThing, response: z.union([z.object({ a: z.string() }), z.string()]) };
+    assert.equal(bindingOf(loose).tool.outputSchema, undefined);
+    const objects = { ...placeThing, response: z.union([z.object({ a: z.string() }), z.discriminatedUnion("k", [z.object({ k: z.literal("x") }), z.object({ k: z.literal("y") })])]) };
+    assert.equal(bindingOf(objects).tool.outputSchema?.type, "object");
   });
 
   it("refuses a connection without a key with 401 and the protected-resource metadata", async () => {

@@ -1,7 +1,8 @@
 /**
  * MCP tools from the registry: one per operation with `mcpTool`. The input schema merges path params, query and
  * body (a body that is not an object goes under `body`), adds `idempotencyKey` for writes that need one and the four
- * proof fields for wallet-proof tools; the output schema is the response schema when it is an object.
+ * proof fields for wallet-proof tools; the output schema is the response schema when it admits only objects (an
+ * object, or a union of objects).
  * `requestOf` turns tool arguments back into the REST request the operation expects.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -28,6 +29,30 @@ function objectParts(schema: JsonSchema | null): { properties: Record<string, Js
   if (!schema) return { properties: {}, required: [] };
   if (schema.type !== "object" || !schema.properties) return null;
   return { properties: schema.properties as Record<string, JsonSchema>, required: (schema.required ?? []) as string[] };
+}
+
+/** Whether `schema` only admits JSON objects: an object schema, or a union (oneOf/anyOf, nested, by `$ref`) of them. */
+function admitsOnlyObjects(schema: JsonSchema, components: Record<string, JsonSchema>, seen = new Set<string>()): boolean {
+  if (schema.type === "object") return true;
+  const ref = schema.$ref;
+  if (typeof ref === "string" && ref.startsWith("#/$defs/")) {
+    const name = ref.slice("#/$defs/".length);
+    const target = components[name];
+    if (!target || seen.has(name)) return false;
+    seen.add(name);
+    return admitsOnlyObjects(target, components, seen);
+  }
+  const branches = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
+  return Array.isArray(branches) && branches.length > 0 && branches.every((b) => admitsOnlyObjects(b, components, seen));
+}
+
+/**
+ * The tool's output schema: MCP takes only `type: "object"` there, so a response that is an object keeps its schema and
+ * a union of objects (a discriminated answer) gets `type: "object"` beside its branches; anything else has none.
+ */
+function objectSchemaOf(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema | undefined {
+  if (schema.type === "object") return schema;
+  return admitsOnlyObjects(schema, components) ? { type: "object", ...schema } : undefined;
 }
 
 function titleOf(name: string): string {
@@ -75,7 +100,8 @@ export function bindingOf(op: AnyOperation): ToolBinding {
 
   const outBook = new SchemaBook("#/$defs/");
   const out = outBook.inline(`${titleOf(op.id)}Response`, op.response);
-  const outputSchema = out.type === "object" ? { ...out, ...(Object.keys(outBook.components).length ? { $defs: outBook.components } : {}) } : undefined;
+  const outObject = objectSchemaOf(out, outBook.components);
+  const outputSchema = outObject ? { ...outObject, ...(Object.keys(outBook.components).length ? { $defs: outBook.components } : {}) } : undefined;
 
   const notes = [`REST: ${op.method} ${fullPath(op)}.`];
   if (op.scopes.length) notes.push(`Scopes: ${op.scopes.join(", ")}.`);
