@@ -4,7 +4,7 @@
  */
 import type { Hono } from "hono";
 import type { ServiceContext } from "../../context";
-import { API_BASE_PATH, type Registry } from "../../registry/registry";
+import type { Registry } from "../../registry/registry";
 import { originOf } from "../rest/router";
 import { openApiFor } from "./document";
 import { mountReferencePage } from "./reference-page";
