@@ -12,7 +12,8 @@ import type { Address } from "viem";
 import { COLLATERAL_ASSET } from "../../../../decoder";
 import { createLocalAgent } from "../../auth/local-agents";
 import { apiClient, startTestService, stopTestService, type Json, type TestService } from "../../../../test/support/service";
-import { revokeCreatorSlot, setCohortLimit, setCreatorTier } from "./creator-admin";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -34,6 +35,17 @@ describe(`market creation, committed lane, over HTTP (${process.env.DATABASE_URL
     resolutionSource: { type: "creator", note: "the test's own assertion" },
     ...over,
   });
+  /** The operator's admin API of the running service (docs/admin.md). */
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const token = readFileSync(join(t.dir, "admin-token"), "utf8").trim();
+    const res = await fetch(`http://127.0.0.1:${t.svc.port}/admin/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    return (await res.json()) as Json;
+  };
   const pmOf = (account: string) => t.svc.services.venue.exchange.engine.balance(account as Address, COLLATERAL_ASSET);
 
   /** preflight → propose → accept → prepare-deploy → commit-deploy; answers each step's body. */
@@ -142,21 +154,22 @@ describe(`market creation, committed lane, over HTTP (${process.env.DATABASE_URL
     assert.deepEqual(after, before, "no refusal moved or locked PM");
   });
 
-  it("a closed gate refuses: suspended tier, revoked slot, a full cohort", async () => {
+  it("a closed gate refuses: suspended tier, revoked slot, a full cohort (set through the admin API)", async () => {
     const a = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "gated" });
     const call = apiClient(t, a.apiKey);
-    const now = t.clock.now();
-    await setCreatorTier(t.svc.ctx.db, a.ledgerAccount, "suspended", now);
+    await admin("PUT", `/creators/${a.agentId}/tier`, { tier: "suspended" });
     let r = await call("POST", "/negotiate/propose", request());
     assert.equal(r.status, 403);
     assert.equal(r.json.code, "CREATION_NOT_ALLOWED");
     assert.equal(r.json.reason, "tier_suspended");
-    await setCreatorTier(t.svc.ctx.db, a.ledgerAccount, null, now);
-    await revokeCreatorSlot(t.svc.ctx.db, a.ledgerAccount, now);
+    await admin("PUT", `/creators/${a.agentId}/tier`, { tier: null });
+    await admin("DELETE", `/creators/${a.agentId}/slot`);
     r = await call("POST", "/negotiate/propose", request());
     assert.equal(r.json.reason, "slot_revoked");
+    await admin("PUT", `/creators/${a.agentId}/slot`);
+    assert.equal((await call("POST", "/negotiate/preflight", request())).json.ok, true, "a granted slot opens the gate again");
     const fresh = apiClient(t, (await createLocalAgent(t.svc.ctx.db, t.clock, { name: "late-comer" })).apiKey);
-    const cohort = await setCohortLimit(t.svc.ctx.db, 0, now);
+    const cohort = await admin("PUT", "/creators/cohort", { limit: 0 });
     r = await fresh("POST", "/negotiate/propose", request());
     assert.equal(r.json.code, "CREATION_NOT_ALLOWED");
     assert.equal(r.json.reason, "cohort_full");
@@ -166,8 +179,10 @@ describe(`market creation, committed lane, over HTTP (${process.env.DATABASE_URL
     const catalog = await fresh("GET", "/catalog.json");
     assert.equal(catalog.json.creatorCapacity.slots.limit, 0);
     assert.equal(catalog.json.creatorCapacity.status, "closed");
-    await setCohortLimit(t.svc.ctx.db, 1_000, now);
-    assert.ok(cohort.occupied >= 1, "the first creator holds a slot");
+    await admin("PUT", "/creators/cohort", { limit: 1_000 });
+    assert.ok(cohort.occupied >= 2, "the first creator and the granted one hold slots");
+    const shown = await admin("GET", `/creators/${a.agentId}`);
+    assert.equal(shown.slotState, "held");
   });
 
   it("concurrent creations never exceed the concurrent limit", async () => {
