@@ -158,4 +158,3 @@ export async function assertAllPublished(rig: ChainRig, b: Batcher): Promise<voi
   assert.equal(rows[0]?.lastSeq, rig.exchange.nextSeq - 1, "the last batch covers the whole journal");
 }
 
-export const hex = (s: string) => s as Hex;
