@@ -22,6 +22,7 @@ import { mountMcp } from "./transports/mcp/server";
 import { mountAgentCard } from "./transports/agent-card/route";
 import { createMetrics, mountMetrics } from "./transports/metrics/metrics";
 import { mountSse } from "./transports/realtime/sse";
+import { mountAdmin } from "./transports/admin/mount";
 
 export { API_BASE_PATH };
 
@@ -48,6 +49,8 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
   mountMcp(app, ctx, registry, (method, tool) => metrics.mcpMessages.inc({ method, tool }));
   mountAgentCard(app, ctx, registry);
   mountMetrics(app, metrics);
+  // The operator's API (docs/admin.md): its own credential, outside the registry and every document derived from it.
+  mountAdmin(app, ctx, services);
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
