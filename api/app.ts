@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import { ApiError } from "./platform/errors/api-error";
 import { problemResponse } from "./platform/errors/problem";
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from "./platform/errors/database-unavailable";
 import type { ServiceContext } from "./context";
 import type { Services } from "./services";
 import { mountLedgerProof } from "./domain/ledger/proof-route";
@@ -67,6 +68,12 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
   app.onError((err, c) => {
     if (err instanceof ApiError) return problemResponse(err, c.req.url);
     const requestId = c.var.requestId ?? "unknown";
+    if (isDatabaseUnavailable(err)) {
+      // A database restart or fail-over: not a bug. 503 + Retry-After, so clients back off and retry (docs/errors.md).
+      (c.var.log ?? ctx.log).warn({ err, requestId }, "database unavailable");
+      const retry = String(DATABASE_RETRY_AFTER_S);
+      return problemResponse(new ApiError("SERVICE_UNAVAILABLE", "the database cannot be reached right now; retry after Retry-After seconds", {}, { "Retry-After": retry }), c.req.url, { requestId });
+    }
     (c.var.log ?? ctx.log).error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, "internal error");
     // The detail never carries the stack or message of an unexpected error; the request id finds it in the log.
     return problemResponse(new ApiError("INTERNAL_ERROR", `Internal error; quote request id ${requestId}`), c.req.url, { requestId });
