@@ -6,5 +6,6 @@ import { agentRoutes } from "./agents";
 import { mailRoutes } from "./mail";
 import { statusRoutes } from "./status";
 import { timeRoutes } from "./time";
+import { creatorRoutes } from "./creators";
 
-export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, timeRoutes];
+export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, timeRoutes, creatorRoutes];
