@@ -23,6 +23,7 @@ export const rotateKey = defineOperation({
   response: z.object({ keyId: z.string(), apiKey: z.string(), revokedKeyId: z.string(), revokedAt: z.string(), rotateKey: z.string() }),
   secretFields: ["apiKey"],
   errors: ["NOT_FOUND"],
+  ownedResource: { field: "keyId", kind: "apiKey", notFound: "NOT_FOUND" },
   mcpTool: "svc_rotate_api_key",
   // Step-up on MCP: a leaked bearer key alone must not be able to replace itself (and lock the owner out). Agents
   // without a bound wallet rotate over REST (docs/mcp.md).
