@@ -12,8 +12,11 @@ import type { Venue, VenueMarket } from "../../domain/venue/types";
 import type { OrderInput } from "./schemas";
 import { TRADE_EXECUTE_ACCESS } from "../../registry/types";
 
-/** Writes: execute tier, trade:execute, one write each (a batch too), Idempotency-Key required. */
-export const EXECUTE = { category: "orderbook", ...TRADE_EXECUTE_ACCESS } as const;
+/**
+ * Writes: execute tier, trade:execute, one write each (a batch too), Idempotency-Key required; group-committed (the
+ * journal entry, idempotency and call records in one transaction per tick: docs/api-performance.md).
+ */
+export const EXECUTE = { category: "orderbook", ...TRADE_EXECUTE_ACCESS, groupCommit: true } as const;
 
 /** Reads of the agent's own order-book state: any key tier holding portfolio:read. */
 export const READ = {

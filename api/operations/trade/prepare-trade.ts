@@ -15,6 +15,7 @@ export const prepareTrade = defineOperation({
   category: "trading",
   // On the committed lane prepare executes the trade: a retry must replay, never trade twice.
   ...TRADE_EXECUTE_ACCESS,
+  groupCommit: true,
   errors: ["MARKET_NOT_FOUND", "MARKET_CLOSED", "CONFLICT", "INSUFFICIENT_BALANCE", "FILL_ALLOWANCE_EXHAUSTED", "SERVICE_UNAVAILABLE"],
   request: { body: prepareBody },
   status: 201,
