@@ -11,6 +11,7 @@ import { configurePrincipalCache } from "./domain/auth/api-keys";
 import { configureCatalogCache } from "./domain/markets/catalog-cache";
 import { migrateService } from "./platform/db/migrations";
 import { systemClock, type Clock } from "../relayer/clock";
+import { answerClientErrors } from "./transports/http-client-errors";
 import { createApp, API_BASE_PATH } from "./app";
 import { createServices, type OpenServices, type Services } from "./services";
 import type { Registry } from "./registry/registry";
@@ -85,6 +86,7 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   services.webhooks.start();
   const port = (server.address() as AddressInfo).port;
   const origin = config.PUBLIC_URL ?? `http://${config.HOST}:${port}`;
+  answerClientErrors(server as import("node:http").Server, () => origin);
   let closed = false;
   return {
     ctx,
