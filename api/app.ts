@@ -14,12 +14,13 @@ import { requestId } from "./transports/middleware/request-id";
 import { ipLimit } from "./transports/middleware/ip-limit";
 import { svcVersion } from "./transports/middleware/svc-version";
 import { secureHeaders } from "./transports/middleware/secure-headers";
+import { requestSizeLimit } from "./transports/middleware/body-limit";
 import { mountOperations } from "./transports/rest/router";
 import { API_BASE_PATH, Registry } from "./registry/registry";
 import { OPERATIONS } from "./operations";
 import { mountOpenApiDocuments } from "./transports/openapi/routes";
 import { mountChangelog } from "./transports/changelog/route";
-import { mountMcp } from "./transports/mcp/server";
+import { MCP_PATH, mountMcp } from "./transports/mcp/server";
 import { mountAgentCard } from "./transports/agent-card/route";
 import { createMetrics, mountMetrics } from "./transports/metrics/metrics";
 import { mountSse } from "./transports/realtime/sse";
@@ -39,6 +40,7 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
   app.use("*", secureHeaders());
   app.use("*", requestId({ log: ctx.log, now: () => ctx.clock.now() }));
   app.use("*", ipLimit({ windows: services.windows, clock: ctx.clock, perMinute: ctx.config.RATE_LIMIT_IP_PER_MINUTE, trustProxy: ctx.config.TRUST_PROXY }));
+  app.use("*", requestSizeLimit(MCP_PATH));
   app.use(`${API_BASE_PATH}/*`, svcVersion());
 
   mountOperations(app, ctx, services, registry);
