@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../relayer/dev-accounts";
+import { isLocalChain } from "./domain/dev-chain/local-chain";
 
 const port = z.coerce.number().int().min(1).max(65535);
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
@@ -123,6 +124,20 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Off a local chain (docs/dev-chain.md), the Hardhat dev keys are anyone's: refuse to start with one as the deployer
+ * or operator key (set or defaulted), naming the variable, rather than sign live transactions with a public key.
+ */
+function refuseDevKeysOffLocalChain(c: z.infer<typeof configSchema>): void {
+  if (isLocalChain(c)) return;
+  const known = new Set([DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY].map((k) => k.toLowerCase()));
+  for (const variable of ["DEPLOYER_PRIVATE_KEY", "OPERATOR_PRIVATE_KEY"] as const) {
+    if (known.has(c[variable].toLowerCase())) {
+      throw new ConfigError(variable, `is a Hardhat public dev key (the default when unset), and RPC_URL ${c.RPC_URL} is not a local chain: set ${variable} to a key of your own`);
+    }
+  }
+}
+
 /** Parses the environment once. Throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const input: Record<string, string> = {};
@@ -137,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(variable, `is invalid (${JSON.stringify(input[variable] ?? null)}): ${issue.message}`);
   }
   const c = parsed.data;
+  refuseDevKeysOffLocalChain(c);
   return {
     ...c,
     dataDir: resolve(cwd, c.DATA_DIR),

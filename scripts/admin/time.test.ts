@@ -111,8 +111,10 @@ describe("time advance on a local chain", () => {
 
 describe("time on a live chain", () => {
   it("the route is absent and the CLI refuses when RPC_URL names a non-loopback chain", async () => {
-    const t = await startTestService({ RPC_URL: "https://mainnet.base.org", INDEXER_ENABLED: "false", SEED_DEMO_MARKETS: "false" });
-    const saved = { DATA_DIR: process.env.DATA_DIR, PORT: process.env.PORT, RPC_URL: process.env.RPC_URL };
+    // Keys of its own: off a local chain the dev keys are refused (api/config.ts).
+    const live = { RPC_URL: "https://mainnet.base.org", DEPLOYER_PRIVATE_KEY: `0x${"11".repeat(32)}`, OPERATOR_PRIVATE_KEY: `0x${"22".repeat(32)}` };
+    const t = await startTestService({ ...live, INDEXER_ENABLED: "false", SEED_DEMO_MARKETS: "false" });
+    const saved = { DATA_DIR: process.env.DATA_DIR, PORT: process.env.PORT, RPC_URL: process.env.RPC_URL, DEPLOYER_PRIVATE_KEY: process.env.DEPLOYER_PRIVATE_KEY, OPERATOR_PRIVATE_KEY: process.env.OPERATOR_PRIVATE_KEY };
     try {
       for (const [method, path] of [["GET", "/time"], ["POST", "/time/advance"]] as const) {
         const r = await adminCall(t, method, path, method === "POST" ? { duration: "1h" } : undefined);
@@ -122,7 +124,7 @@ describe("time on a live chain", () => {
       const status = await adminCall(t, "GET", "/status");
       assert.equal(status.json.chain.kind, "remote");
       assert.equal(status.json.modules.includes("time"), false);
-      Object.assign(process.env, { DATA_DIR: t.dir, PORT: String(t.svc.port), RPC_URL: "https://mainnet.base.org" });
+      Object.assign(process.env, { DATA_DIR: t.dir, PORT: String(t.svc.port), ...live });
       await assert.rejects(runAdmin(["time", "advance", "1h"], () => {}), /time moves only on a local chain.*RPC_URL=https:\/\/mainnet\.base\.org is remote/);
       await assert.rejects(runAdmin(["time"], () => {}), /only on a local chain/);
     } finally {

@@ -24,10 +24,12 @@ export interface E2eStack {
   rpcUrl: string;
   indexerUrl: string | null;
   chainId: number;
-  /** The printed demo key (only without --no-demo-agents, which these tests use: then null). */
+  /** The printed demo key (only with `demoAgents`; the tests run without: then null). */
   demoKey: string | null;
   /** The last lines the stack printed (stdout and stderr), for failure messages. */
   tail(lines?: number): string;
+  /** Pid of scripts/start.ts (the stack's supervisor). */
+  pid: number | undefined;
   stop(): Promise<StopReport>;
 }
 
@@ -43,6 +45,10 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Give up on the ready line after this long. */
   readyTimeoutMs?: number;
+  /** Run the demo agents (the market maker) and print the demo key (default false: `--no-demo-agents`). */
+  demoAgents?: boolean;
+  /** Run the Ponder indexer (default true). */
+  indexer?: boolean;
 }
 
 /** pid -> ppid of every process on the machine. */
@@ -122,7 +128,8 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
     lines.push(line);
     if (lines.length > 2_000) lines.splice(0, lines.length - 1_000);
   };
-  const proc: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts", "start.ts"), "--fresh", "--no-demo-agents"], {
+  const flags = ["--fresh", ...(opts.demoAgents ? [] : ["--no-demo-agents"]), ...(opts.indexer === false ? ["--no-indexer"] : [])];
+  const proc: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts", "start.ts"), ...flags], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -199,6 +206,7 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
     chainId,
     demoKey: printed.get("demo API key") ?? null,
     tail,
+    pid: proc.pid,
     stop,
   };
 }

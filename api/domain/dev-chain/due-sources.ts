@@ -18,16 +18,20 @@ export function gtdExpirySource(exchange: () => Exchange): DueSource {
 }
 
 /**
- * LIFECYCLE HOOK: the lifecycle's engine command and its next deadline (engine `advanceLifecycle`,
- * `Engine.nextLifecycleDeadline()`). Until the engine has them this source has nothing due.
+ * The market lifecycle: one `advanceLifecycle` command when `Engine.nextLifecycleDeadline()` is due; a line per market
+ * step it took (close, creator MIA, challenge end, vote end, council timeout; docs/lifecycle.md).
  */
 export function lifecycleSource(exchange: () => Exchange): DueSource {
-  const lifecycle = () => exchange().engine as unknown as { nextLifecycleDeadline?: () => number | undefined };
   return {
     name: "market-lifecycle",
-    nextDue: () => lifecycle().nextLifecycleDeadline?.(),
-    async run() {
-      return [];
+    nextDue: () => exchange().engine.nextLifecycleDeadline(),
+    async run(at) {
+      const x = exchange();
+      const due = x.engine.nextLifecycleDeadline();
+      if (due === undefined || due > at) return [];
+      const r = await x.submit({ type: "advanceLifecycle" });
+      if (!r.ok) return [];
+      return r.result.events.map((e) => `market ${e.marketId}: ${e.from ?? "(new)"} -> ${e.to} (${e.reason})`);
     },
   };
 }

@@ -1,5 +1,6 @@
 /**
- * The delivery worker: claims due deliveries (FOR UPDATE SKIP LOCKED, so several API instances share the queue),
+ * The delivery worker: claims due deliveries (FOR UPDATE SKIP LOCKED, so several API instances share the queue), only
+ * the oldest pending one of each subscription (enqueue order: a backlog after an outage arrives in order, one at a time),
  * POSTs each signed body to its subscription's URL and records the attempt. 2xx: delivered. 410 Gone: the endpoint is
  * disabled and its pending deliveries cancelled. Anything else (other status, refused, timeout, blocked address):
  * retried on the Standard Webhooks schedule (schedule.ts), later if the answer carried Retry-After; after the last
@@ -92,7 +93,9 @@ export class WebhookWorker {
     const now = this.o.clock.now();
     return this.o.db.query<Claimed>(
       `UPDATE api_webhook_deliveries SET next_attempt_at = $2
-       WHERE id IN (SELECT id FROM api_webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+       WHERE id IN (SELECT d.id FROM api_webhook_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+         AND NOT EXISTS (SELECT 1 FROM api_webhook_deliveries e WHERE e.subscription_id = d.subscription_id AND e.status = 'pending' AND e.enqueue_seq < d.enqueue_seq)
+         ORDER BY d.next_attempt_at, d.enqueue_seq LIMIT $3 FOR UPDATE SKIP LOCKED)
        RETURNING id, subscription_id, payload, attempts`,
       [now, now + LEASE_MS, this.o.batch ?? 20],
     );
