@@ -49,7 +49,7 @@ describe("meta operations over real HTTP", () => {
     assert.ok(cat.mcp.install["claude-code"].snippet.includes(svc.mcpUrl));
     assert.equal(cat.agentCardUrl, cat.documents.agentCard);
     assert.ok(["open", "closed"].includes(cat.creatorCapacity.status));
-    assert.ok(cat.creatorCapacity.limits.maxMarketsPerAgentPerDay > 0);
+    assert.ok(cat.creatorCapacity.limits.newCreatorConcurrentMarkets > 0);
     for (const [name, url] of Object.entries(cat.documents)) {
       const r = await fetch(url, name === "mcp" ? { method: "POST", headers: { "content-type": "application/json" }, body: "{}" } : {});
       // The MCP endpoint answers 401 without a key; every other document answers 200.

@@ -350,7 +350,7 @@ describe("order-book loop (POST /orderbook/*)", () => {
 
   it("MCP tools: the spec's names, flat arguments, Idempotency-Key on writes only", () => {
     const tools = new Map(ORDERBOOK_OPERATIONS.map((op) => [op.mcpTool, bindingOf(op)]));
-    assert.deepEqual([...tools.keys()].sort(), ["svc_cancel_all_orders", "svc_cancel_order", "svc_confirm_order_cancel", "svc_get_balances", "svc_list_open_orders", "svc_list_order_events", "svc_place_limit_order", "svc_place_order", "svc_replace_quotes"]);
+    assert.deepEqual([...tools.keys()].sort(), ["svc_cancel_all_orders", "svc_cancel_order", "svc_confirm_order_cancel", "svc_get_balances", "svc_list_open_orders", "svc_list_order_events", "svc_place_limit_order", "svc_place_order", "svc_replace_quotes", "svc_replace_quotes_batch"]);
     const place = tools.get("svc_place_order")!;
     assert.ok(Array.isArray(place.bodyKeys));
     assert.ok(["market", "orders", "outcome", "side", "priceBps", "size", "timeInForce", "expiresAt", "postOnly", "clientOrderId"].every((k) => (place.bodyKeys as string[]).includes(k)));

@@ -64,7 +64,7 @@ describe("admin API /admin/v1 over HTTP", () => {
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.equal(r.json.code, "INVALID_PAYLOAD");
     }
-    assert.deepEqual(await t.svc.ctx.db.query(`SELECT id FROM api_agents WHERE name_key IN ('x', '')`), []);
+    assert.deepEqual([...(await t.svc.ctx.db.query(`SELECT id FROM api_agents WHERE name_key IN ('x', '')`))], []);
   });
 
   it("grants and revokes research, lists mail, and reports its status", async () => {

@@ -7,12 +7,13 @@ import { importPolymarketJson } from "./polymarket-import";
 const cond = "0x" + "1f".repeat(32);
 
 describe("demo markets", () => {
-  it("are valid specs with the three kinds a newcomer should find, closing in the future", () => {
+  it("are valid specs with the kinds a newcomer should find on the committed lane, closing in the future", () => {
     const now = 1_800_000_000_000;
     const specs = demoMarkets(now).map((m) => marketSpecSchema.parse(m));
     assert.ok(specs.some((m) => m.pricingModel === "ORDERBOOK" && m.outcomes.length === 2));
     assert.ok(specs.some((m) => m.pricingModel === "automated" && m.outcomes.length === 2 && m.seed));
-    assert.ok(specs.some((m) => m.pricingModel === "automated" && m.outcomes.length === 3 && m.seed));
+    // The committed ledger is binary: a three-way market trades on the on-chain lane.
+    assert.ok(specs.every((m) => m.outcomes.length === 2));
     for (const m of specs) assert.ok(m.closeTime > now);
     assert.equal(new Set(specs.map((m) => m.externalId)).size, specs.length);
   });
