@@ -15,7 +15,7 @@ import type { Address, Hex } from "viem";
 import { BallotBook, COLLATERAL_ASSET, CreditReason, SUPPLY_ACCOUNT, bondEscrowOf, outcomeAssetId, poolAccountOf, stringifyJson, voteEscrowOf, type JournalOp } from "../../decoder";
 import { challengeBy, creatorResolveBy, keeperWindowEndsAt, tally, voteEndsAt, type Verdict } from "../lifecycle";
 import { Engine } from "./engine";
-import { TREASURY, config, replayRoot } from "./test-helpers";
+import { config, replayRoot } from "./test-helpers";
 import type { Command } from "./types";
 
 const acct = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
@@ -30,7 +30,6 @@ const HOUR = 3_600_000;
 const T0 = 1_000;
 const CLOSE = T0 + 10 * HOUR;
 const PATHS = ["unchallenged", "upheld", "overturned", "mia", "miaKeeper", "deadlock", "noQuorum", "override", "restart", "voidProposal", "cancel"] as const;
-type Path = (typeof PATHS)[number];
 
 const tradeArb = fc.record({ who: fc.nat(3), outcome: fc.nat(2), buy: fc.boolean(), size: fc.integer({ min: 1, max: 40 }), price: fc.integer({ min: 20, max: 80 }) });
 const caseArb = fc.record({
@@ -180,7 +179,6 @@ describe("engine lifecycle property: every path of the graph", () => {
         assert.deepEqual([revealed.revealsChecked, revealed.failures], [ballots, []]);
         assert.equal(await replayRoot(ops), await e.ledger.root());
         seen.set(k.path, (seen.get(k.path) ?? 0) + 1);
-        void TREASURY;
       }),
       { numRuns: Number(process.env.LIFECYCLE_PROPERTY_RUNS ?? 220), seed: Number(process.env.LIFECYCLE_PROPERTY_SEED ?? 20_261_125), endOnFailure: true, includeErrorInReport: true },
     );
