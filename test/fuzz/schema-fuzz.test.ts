@@ -51,7 +51,9 @@ describe("schema fuzz of every registry operation (REST and MCP)", () => {
   before(async () => {
     f = await startFixture();
     mcp = new Client({ name: "fuzz", version: "1" });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL("/mcp", f.t.svc.baseUrl), { requestInit: { headers: { authorization: `Bearer ${f.agent.apiKey}` } } }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL("/mcp", f.t.svc.baseUrl), { requestInit: { headers: { authorization: `Bearer ${f.agent.apiKey}` } } }),
+    );
     // Listing the tools makes the client check each structured result against the tool's output schema.
     await mcp.listTools();
   });
@@ -73,7 +75,15 @@ describe("schema fuzz of every registry operation (REST and MCP)", () => {
   }
 
   /** Checks one answer; returns the state after it (for the next write's "before"). */
-  async function check(op: AnyOperation, surface: string, what: string, status: number, contentType: string | null, body: unknown, before: Snapshot | null): Promise<Snapshot | null> {
+  async function check(
+    op: AnyOperation,
+    surface: string,
+    what: string,
+    status: number,
+    contentType: string | null,
+    body: unknown,
+    before: Snapshot | null,
+  ): Promise<Snapshot | null> {
     const tally = tallies.get(op.id)!;
     const where = `${surface} ${op.id} ${what} -> ${status} ${clip(body)}`;
     if (status >= 500) {
@@ -199,7 +209,11 @@ describe("schema fuzz of every registry operation (REST and MCP)", () => {
     assert.equal(long.json.code, "HEADERS_TOO_LARGE");
     assert.equal(problemDefect(long.status, long.contentType, long.json), null);
     // An unlisted market with the indexer off asked the absent projection (503).
-    const quote = await fetch(new URL("/api/agent/v1/trade/quote", f.t.svc.baseUrl), { method: "POST", headers: { authorization: `Bearer ${f.agent.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ market: `0x${"ab".repeat(20)}`, outcome: 0, side: "buy", shares: "1000000" }) });
+    const quote = await fetch(new URL("/api/agent/v1/trade/quote", f.t.svc.baseUrl), {
+      method: "POST",
+      headers: { authorization: `Bearer ${f.agent.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ market: `0x${"ab".repeat(20)}`, outcome: 0, side: "buy", shares: "1000000" }),
+    });
     assert.equal(quote.status, 404);
     assert.equal(((await quote.json()) as { code: string }).code, "MARKET_NOT_FOUND");
     // An MCP idempotencyKey that is no header value failed the internal request (JSON-RPC -32603).
@@ -207,23 +221,33 @@ describe("schema fuzz of every registry operation (REST and MCP)", () => {
     assert.equal(r.isError, true);
     const p = JSON.parse((r.content as { text: string }[])[0]!.text) as { code: string; errors: { field: string }[] };
     assert.equal(p.code, "INVALID_PAYLOAD");
-    assert.deepEqual(p.errors.map((e) => e.field), ["idempotencyKey"]);
+    assert.deepEqual(
+      p.errors.map((e) => e.field),
+      ["idempotencyKey"],
+    );
   });
 
   it("answers a body over the documented limit with a 413 problem, with or without Content-Length, and changes nothing", async () => {
     const send = async (path: string, bytes: number, chunked: boolean) => {
       const text = `{"x":"${"a".repeat(bytes - 8)}"}`;
       assert.equal(Buffer.byteLength(text), bytes);
-      const body = chunked
-        ? new ReadableStream({
-            start(ctrl) {
-              const enc = new TextEncoder().encode(text);
-              for (let i = 0; i < enc.length; i += 64_000) ctrl.enqueue(enc.subarray(i, i + 64_000));
-              ctrl.close();
-            },
-          })
-        : text;
-      const post = () => fetch(new URL(path, f.t.svc.baseUrl), { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${f.agent.apiKey}`, "idempotency-key": randomUUID() }, body, duplex: "half" } as RequestInit);
+      const bodyOf = () =>
+        chunked
+          ? new ReadableStream({
+              start(ctrl) {
+                const enc = new TextEncoder().encode(text);
+                for (let i = 0; i < enc.length; i += 64_000) ctrl.enqueue(enc.subarray(i, i + 64_000));
+                ctrl.close();
+              },
+            })
+          : text;
+      const post = () =>
+        fetch(new URL(path, f.t.svc.baseUrl), {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${f.agent.apiKey}`, "idempotency-key": randomUUID() },
+          body: bodyOf(),
+          duplex: "half",
+        } as RequestInit);
       // The 413 is answered before the upload ends; on a loaded machine the client can see the closed socket first.
       const res = await post().catch(() => post());
       return { status: res.status, contentType: res.headers.get("content-type"), json: (await res.json()) as Record<string, unknown> };
