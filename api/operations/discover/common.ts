@@ -17,7 +17,9 @@ export const PUBLIC_READ = {
 } as const;
 
 export const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits").transform((a) => a.toLowerCase());
-export const chainIdQuery = z.coerce.number().int().positive();
+/** The largest chain id the catalog holds (an int4 column); a larger one is a 400, not a failed query (500). */
+export const MAX_CHAIN_ID = 2_147_483_647;
+export const chainIdQuery = z.coerce.number().int().positive().max(MAX_CHAIN_ID);
 export const addressParams = z.strictObject({ address: evmAddress });
 /** Query of the per-market reads: `chainId` (default: the service's chain). */
 export const marketChainQuery = z.strictObject({ chainId: chainIdQuery.optional() });
