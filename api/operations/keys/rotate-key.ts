@@ -23,6 +23,7 @@ export const rotateKey = defineOperation({
   response: z.object({ keyId: z.string(), apiKey: z.string(), revokedKeyId: z.string(), revokedAt: z.string(), rotateKey: z.string() }),
   secretFields: ["apiKey"],
   errors: ["NOT_FOUND"],
+  ownedResource: { field: "keyId", kind: "apiKey", notFound: "NOT_FOUND" },
   mcpTool: "svc_rotate_api_key",
   // One rule on REST and MCP: the key is the authority, no wallet proof (docs/auth.md "Rotation"). A proof asked of a
   // key without a bound wallet is one any wallet satisfies, and with a bound wallet the owner's remedy against a

@@ -4,7 +4,7 @@
  * `GET /me` and `GET /discover/reputation` show it; preflight and accept enforce it. Accounts are lower-case.
  */
 import type { SqlRunner } from "../../../../relayer/db/client";
-import { CREATOR_TIERS, JUROR_TIER, TIER_GATES, isCreatorTier, tierFromHistory, type CreatorHistory, type CreatorTier, type TierGates } from "./reputation-rules";
+import { JUROR_TIER, TIER_GATES, isCreatorTier, tierFromHistory, type CreatorHistory, type CreatorTier, type TierGates } from "./reputation-rules";
 
 /** Public cohort capacity until an operator sets one (`npm run admin -- creators slots-limit <n>`). */
 export const DEFAULT_SLOT_LIMIT = 1_000;
@@ -100,4 +100,3 @@ export function reputationView(s: CreatorStanding) {
   return { creatorTier: s.creatorTier, jurorTier: s.jurorTier, tierGates: s.tierGates, creation: s.creation };
 }
 
-export { CREATOR_TIERS };
