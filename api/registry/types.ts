@@ -106,6 +106,11 @@ export interface Operation<
   charged: boolean;
   /** Writes need Idempotency-Key unless exempt. */
   idempotency: "required" | "exempt";
+  /**
+   * A trading write whose durable records (journal entries, Idempotency-Key record, call record) are group-committed
+   * in one transaction per tick, the answer sent once they committed (docs/api-performance.md "Group commit").
+   */
+  groupCommit?: boolean;
   /** A separate per-IP limiter (registration, key recovery), besides the general one. */
   ipLimit?: "register" | "recovery";
   request: { params?: P; query?: Q; body?: B };

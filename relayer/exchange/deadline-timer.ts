@@ -4,6 +4,7 @@
  * Never keeps a process alive.
  */
 import type { Clock } from "../clock";
+import { commitScope } from "../db/group-commit";
 
 /** setTimeout's ceiling (about 24.8 days); a later deadline re-arms when this fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -27,10 +28,13 @@ export class DeadlineTimer {
     if (this.#timer && this.#timer.at <= due) return;
     this.clear();
     const delay = Math.min(MAX_TIMER_MS, Math.max(0, due - this.clock.now()));
-    const handle = setTimeout(() => {
-      this.#timer = null;
-      this.fire().finally(() => this.arm());
-    }, delay);
+    // Outside any call's commit unit (relayer/db/group-commit.ts): the deadline's command is its own, committed on its own.
+    const handle = commitScope.exit(() =>
+      setTimeout(() => {
+        this.#timer = null;
+        this.fire().finally(() => this.arm());
+      }, delay),
+    );
     handle.unref();
     this.#timer = { at: due, handle };
   }

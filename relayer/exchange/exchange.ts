@@ -32,6 +32,7 @@ import {
   type LifecycleEvent,
   type RejectCode,
 } from "../engine";
+import { commitScope, currentUnit } from "../db/group-commit";
 import { JournalWriter, readAll, reportsOf as storedReportsOf } from "../journal";
 import { DeadlineTimer } from "./deadline-timer";
 
@@ -211,6 +212,11 @@ export class Exchange {
   async submit<C extends Command>(command: C): Promise<Submitted<C>> {
     if (this.#closed) return unavailable("the exchange is closed");
     if (this.#unavailable) return unavailable(this.#unavailable);
+    if (this.#writer.failed) {
+      // A tick failed and the rebuild has not started yet: memory may be ahead of the database.
+      this.#fail(this.#writer, this.#writer.failed);
+      return unavailable(this.#unavailable ?? "the journal failed");
+    }
     // `at` never goes backwards in the journal, even if the wall clock does.
     const at = Math.max(this.#opts.clock.now(), this.#lastAt);
     const applied = this.#engine.apply(command, at);
@@ -220,38 +226,53 @@ export class Exchange {
     this.#lifecycleTimer.arm();
     const opCount = applied.ops.length;
     const writer = this.#writer;
+    const entry = {
+      at,
+      command: commandToJson(command),
+      ops: opsToJson(applied.ops),
+      opCount,
+      reports: applied.reports.map((r) => ({ account: r.account, seq: r.seq, at: r.at, body: reportToJson(r) })),
+    };
+    // Inside a call's commit unit (a trading call: relayer/db/group-commit.ts), the entry commits with the call's own
+    // records and the call answers once that unit committed; the result is answered now, the reports go out after.
+    const unit = currentUnit();
+    if (unit) {
+      writer.append(entry, unit).then(
+        () => this.#committed(opCount, applied.reports, applied.events),
+        (err) => this.#fail(writer, err),
+      );
+      return applied;
+    }
     try {
-      await writer.append({
-        at,
-        command: commandToJson(command),
-        ops: opsToJson(applied.ops),
-        opCount,
-        reports: applied.reports.map((r) => ({ account: r.account, seq: r.seq, at: r.at, body: reportToJson(r) })),
-      });
+      await writer.append(entry);
     } catch (err) {
       this.#fail(writer, err);
       return unavailable(`the command could not be made durable: ${(err as Error).message}`);
     }
+    this.#committed(opCount, applied.reports, applied.events);
+    return applied;
+  }
+
+  #committed(opCount: number, reports: ExecutionReport[], events: LifecycleEvent[] | undefined): void {
     if (opCount > 0) this.#opts.onCommitted?.(opCount);
-    if (applied.events !== undefined) {
+    if (events !== undefined) {
       for (const listener of this.#lifecycleListeners) {
         try {
-          listener(applied.events);
+          listener(events);
         } catch (err) {
           this.#log.warn({ err }, "lifecycle listener threw");
         }
       }
     }
-    if (applied.reports.length > 0) {
+    if (reports.length > 0) {
       for (const listener of this.#listeners) {
         try {
-          listener(applied.reports);
+          listener(reports);
         } catch (err) {
           this.#log.warn({ err }, "report listener threw");
         }
       }
     }
-    return applied;
   }
 
   /** Execution reports of `account` from the database (committed only), seq >= fromSeq, ascending. */

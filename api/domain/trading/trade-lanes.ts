@@ -47,7 +47,7 @@ export interface TradeLaneDeps {
 
 export function createTradeLanes(deps: TradeLaneDeps): TradeLanes {
   const { ctx } = deps;
-  const committed = committedLane(deps.venue);
+  const committed = committedLane(deps.venue, ctx.clock);
   const onchain = onchainLane(ctx, deps.projection, deps.chain);
   return {
     async laneOf(address) {
