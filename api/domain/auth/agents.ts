@@ -105,11 +105,13 @@ export async function agentByEmail(db: SqlRunner, email: string): Promise<AgentR
 }
 
 /**
- * How many agents name this owner email (at most 3 may). Inside a transaction it first takes a lock on the owner
- * email, so two concurrent registrations for one owner cannot both pass the cap.
+ * How many agents this owner email has claimed (at most 3 may be: the spec limits what one email can claim). Only
+ * claims count: registrations that merely name the email prove nothing about its owner, and counting them let anyone
+ * lock an owner out by naming the address three times. Inside a transaction it first takes a lock on the owner
+ * email, so two concurrent claims (or registrations) for one owner cannot both pass the cap.
  */
-export async function agentsOfOwner(db: SqlRunner, ownerEmail: string): Promise<number> {
+export async function claimedAgentsOfOwner(db: SqlRunner, ownerEmail: string): Promise<number> {
   await db.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`svc-owner:${ownerEmail.toLowerCase()}`]);
-  const [row] = await db.query<{ n: string | number }>(`SELECT count(*) AS n FROM api_agents WHERE owner_email = $1`, [ownerEmail.toLowerCase()]);
+  const [row] = await db.query<{ n: string | number }>(`SELECT count(*) AS n FROM api_agents WHERE owner_email = $1 AND claimed_at IS NOT NULL`, [ownerEmail.toLowerCase()]);
   return Number(row.n);
 }

@@ -39,7 +39,13 @@ export async function identify(db: SqlRunner, op: AnyOperation, rawKey: string |
   if (!requiresKey(op.permission)) return live;
   if (!rawKey) throw new ApiError("AUTH_REQUIRED", "this operation needs an API key: send Authorization: Bearer <key> (or X-API-Key)", {}, CHALLENGE);
   if (!principal) throw new ApiError("AUTH_REQUIRED", "the API key is unknown or revoked", {}, CHALLENGE);
-  if (!live) throw new ApiError("AUTH_REQUIRED", "the anonymous trial key has expired; register again or bind an email or wallet before it expires", {}, CHALLENGE);
+  if (!live) {
+    const detail =
+      principal.registrationPath === "claim"
+        ? "this claimed agent expired unclaimed: its owner did not claim it within the claim link's lifetime; register again"
+        : "the anonymous trial key has expired; register again or bind an email or wallet before it expires";
+    throw new ApiError("AUTH_REQUIRED", detail, {}, CHALLENGE);
+  }
   return live;
 }
 

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
-import { agentsOfOwner, createAgent } from "../../domain/auth/agents";
+import { claimedAgentsOfOwner, createAgent } from "../../domain/auth/agents";
 import { issueKey } from "../../domain/auth/api-keys";
-import { createLink } from "../../domain/auth/claim-links";
+import { createLink, LINK_TTL_MS } from "../../domain/auth/claim-links";
+import { checkClaimMailAllowed } from "../../domain/auth/claim-mail-throttle";
 import { claimMail, verifyEmailMail } from "../../domain/auth/link-mails";
 import { apiBase } from "../../domain/auth/links";
 import { ledgerAccountOf } from "../../domain/auth/ledger-account";
@@ -12,7 +13,7 @@ import { AGENT_TIERS, CLAIM_UNLOCKS, GRANTS, SCOPES, type AgentTier, type Scope 
 import { verifyWalletProof } from "../../domain/auth/wallet-proof/verify";
 import { emailAddress, evmAddress, hexSignature } from "./schemas";
 
-/** An owner email may stand behind at most this many claimed agents (spec rule 2). */
+/** An owner email may claim at most this many agents (spec rule 2); only claimed agents count. */
 export const MAX_AGENTS_PER_OWNER = 3;
 const TRIAL_MS = 24 * 60 * 60 * 1000;
 
@@ -100,10 +101,15 @@ export const registerAgent = defineOperation({
       const wallet = b.walletAddress
         ? await verifyWalletProof(tx, "register", { walletAddress: b.walletAddress, walletSignature: b.walletSignature!, signedMessage: b.signedMessage! }, now)
         : null;
-      if (path === "claim" && (await agentsOfOwner(tx, b.ownerEmail!)) >= MAX_AGENTS_PER_OWNER) {
-        throw new ApiError("CONFLICT", `the owner email already stands behind ${MAX_AGENTS_PER_OWNER} agents`, { reason: "OWNER_AGENT_LIMIT", limit: MAX_AGENTS_PER_OWNER });
+      if (path === "claim") {
+        // Only agents the owner claimed count (docs/auth.md): naming an address proves nothing about its owner.
+        if ((await claimedAgentsOfOwner(tx, b.ownerEmail!)) >= MAX_AGENTS_PER_OWNER) {
+          throw new ApiError("CONFLICT", `the owner email has already claimed ${MAX_AGENTS_PER_OWNER} agents`, { reason: "OWNER_AGENT_LIMIT", limit: MAX_AGENTS_PER_OWNER });
+        }
+        await checkClaimMailAllowed(tx, b.ownerEmail!, null, now);
       }
-      const expiresAt = path === "anonymous" ? now + TRIAL_MS : null;
+      // An unclaimed agent lives as long as its claim link (a resend extends both); a claim clears the expiry.
+      const expiresAt = path === "anonymous" ? now + TRIAL_MS : path === "claim" ? now + LINK_TTL_MS : null;
       const agentId = await createAgent(
         tx,
         { name: b.name, tier: grant.tier, scopes: grant.scopes, registrationPath: path, walletAddress: wallet, email: b.email ?? null, ownerEmail: b.ownerEmail ?? null, expiresAt },
@@ -117,7 +123,7 @@ export const registerAgent = defineOperation({
     if (made.link && path === "email") await call.services.mailer.send(verifyEmailMail(call.origin, b.email!.toLowerCase(), b.name, made.link.token, made.link.expiresAt));
     const base = apiBase(call.origin);
     const notices: Record<RegisterPath, string> = {
-      claim: `Store apiKey now: it is shown once. It reads and quotes at once; the owner (${b.ownerEmail}) got a claim link (24 h) that unlocks trading.`,
+      claim: `Store apiKey now: it is shown once. It reads and quotes at once; the owner (${b.ownerEmail}) got a claim link (24 h) that unlocks trading. Unclaimed, the agent and its key expire with the link.`,
       wallet: "Store apiKey now: it is shown once. The key is active with execute authority.",
       email: `Store apiKey now: it is shown once. It stays dormant until the link mailed to ${b.email} is followed.`,
       anonymous: "Store apiKey now: it is shown once. Read-only trial for 24 hours; bind an email or a wallet to keep the agent.",

@@ -121,26 +121,32 @@ describe("MCP server over real HTTP with the SDK client", () => {
     assert.equal(init.result.protocolVersion, "2025-11-25");
   });
 
-  it("runs svc_get_server_time through the REST operation; only tools/call is charged", async () => {
+  it("runs svc_get_server_time through the REST operation; only tools/call of a key operation is charged to the key", async () => {
     const { client } = await connect(svc.mcpUrl, fullKey);
     const first = (await client.callTool({ name: "svc_get_server_time", arguments: {} })) as CallToolResult;
     assert.equal(first.isError, undefined);
     assert.deepEqual(first.structuredContent, { serverTime: NOW });
     assert.deepEqual(JSON.parse(text(first)), { serverTime: NOW });
-    const meta1 = first._meta as { status: number; headers: Record<string, string> };
+    const meta1 = first._meta as { status: number; headers?: Record<string, string> };
     assert.equal(meta1.status, 200);
-    const remaining1 = Number(meta1.headers["ratelimit-remaining"]);
+    // GET /time is a public read: never charged to the key (spec rule 4), so it shows no key window.
+    assert.equal(meta1.headers?.["ratelimit-limit"], undefined);
+    const balances = async () => (((await client.callTool({ name: "svc_get_balances", arguments: {} })) as CallToolResult)._meta as { headers: Record<string, string> }).headers;
+    const h1 = await balances();
+    assert.equal(h1["ratelimit-limit"], String(svc.ctx.config.RATE_LIMIT_READ_PER_MINUTE));
+    const remaining1 = Number(h1["ratelimit-remaining"]);
     assert.ok(remaining1 > 0);
     await client.listTools();
     await client.ping();
     await client.listTools();
-    const second = (await client.callTool({ name: "svc_get_server_time", arguments: {} })) as CallToolResult;
-    assert.equal(Number((second._meta as { headers: Record<string, string> }).headers["ratelimit-remaining"]), remaining1 - 1);
+    await client.callTool({ name: "svc_get_server_time", arguments: {} });
+    assert.equal(Number((await balances())["ratelimit-remaining"]), remaining1 - 1, "only the key tool was charged to the key");
     await client.close();
     // /metrics counts the JSON-RPC messages (the first test initialized twice and listed tools once).
     const metrics = await (await fetch(new URL("/metrics", svc.baseUrl))).text();
     const count = (labels: string) => Number(metrics.split("\n").find((l) => l.startsWith(`mcp_messages_total{${labels}}`))?.split(" ").pop() ?? 0);
     assert.equal(count('method="tools/call",tool="svc_get_server_time"'), 2);
+    assert.equal(count('method="tools/call",tool="svc_get_balances"'), 2);
     assert.equal(count('method="tools/list",tool=""'), 3);
     assert.equal(count('method="ping",tool=""'), 1);
     assert.equal(count('method="initialize",tool=""'), 3);

@@ -2,7 +2,9 @@
  * Per-operation rate limits (spec "Limits"): a charged call of an authenticated key costs one unit of its
  * `{key, rate class}` window with the ceilings of its allocation tier; registration and key recovery also charge
  * their own per-IP windows. Charged responses carry RateLimit-Limit/-Remaining/-Reset; uncharged ones (GET /me)
- * carry none. Public charged reads show the per-IP window they were charged to.
+ * carry none. Public reads (permission none, class read: GET /time, the discovery documents and reads) are never
+ * charged to a caller's key, even when one is presented (spec rule 4): only the per-IP window applies to them, and
+ * they show it.
  */
 import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../../../../relayer/clock";
@@ -15,6 +17,7 @@ import type { AnyOperation } from "../../../registry/types";
 export function rateLimit(op: AnyOperation, deps: { windows: WindowStore; clock: Clock; config: Config }): MiddlewareHandler {
   if (!["read", "write", "data"].includes(op.rateClass)) throw new Error(`rateLimit: operation ${op.id} has no rate class`);
   const ipLimits = ipCeilings(deps.config);
+  const publicRead = op.permission === "none" && op.rateClass === "read";
   return async function rateLimitMiddleware(c, next) {
     const now = deps.clock.now();
     let shown: ChargeResult | null = null;
@@ -24,7 +27,7 @@ export function rateLimit(op: AnyOperation, deps: { windows: WindowStore; clock:
       shown = r;
     }
     const principal = c.get("principal");
-    if (op.charged && principal) {
+    if (op.charged && principal && !publicRead) {
       const limit = ceilingsOf(deps.config, principal.rateTier)[op.rateClass as "read"];
       const r = await deps.windows.charge(`key:${principal.keyId}:${op.rateClass}`, limit, now, WINDOW_MS);
       if (!r.allowed) throw rateLimited(r, now, `${op.rateClass} limit of this key`);

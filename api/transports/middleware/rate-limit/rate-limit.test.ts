@@ -61,17 +61,17 @@ describe("per-key rate limits (read and write classes, market-maker tier, batche
   it("the read class answers 429 at the ordinary ceiling with RateLimit-* and Retry-After, and frees a unit as the oldest ages out", async () => {
     const call = await agent("rl-reader");
     const first = t.clock.now();
-    const ok = await repeat(3, () => call("GET", "/time"));
+    const ok = await repeat(3, () => call("GET", "/orderbook/balances"));
     const reset = String(Math.ceil((first + 60_000) / 1000));
     assert.deepEqual(ok.map((r) => [r.status, ...windowOf(r)]), [[200, "3", "2", reset], [200, "3", "1", reset], [200, "3", "0", reset]]);
     t.clock.advance(20_000);
-    assertLimited(await call("GET", "/time"), 3, first, /read limit of this key/);
+    assertLimited(await call("GET", "/orderbook/balances"), 3, first, /read limit of this key/);
     // The write window of the same key is separate and untouched.
     const w = await call("POST", "/orderbook/cancel-all", {});
     assert.equal(w.status, 200, JSON.stringify(w.json));
     assert.deepEqual(windowOf(w).slice(0, 2), ["2", "1"]);
     t.clock.set(first + 60_000); // the first read leaves the window
-    const again = await call("GET", "/time");
+    const again = await call("GET", "/orderbook/balances");
     assert.equal(again.status, 200);
     assert.deepEqual(windowOf(again), ["3", "0", String(Math.ceil((first + 61_000) / 1000))]);
   });
@@ -96,23 +96,34 @@ describe("per-key rate limits (read and write classes, market-maker tier, batche
     assert.deepEqual([me.json.rateLimits.readPerMinute, me.json.rateLimits.writePerMinute], [5, 4]);
 
     const first = t.clock.now();
-    const reads = await repeat(5, () => mm("GET", "/time"));
+    const reads = await repeat(5, () => mm("GET", "/orderbook/balances"));
     assert.deepEqual(reads.map((r) => [r.status, ...windowOf(r).slice(0, 2)]), [[200, "5", "4"], [200, "5", "3"], [200, "5", "2"], [200, "5", "1"], [200, "5", "0"]]);
-    assertLimited(await mm("GET", "/time"), 5, first, /read limit/);
+    assertLimited(await mm("GET", "/orderbook/balances"), 5, first, /read limit/);
     const writes = await repeat(4, () => mm("POST", "/orderbook/cancel-all", {}));
     assert.deepEqual(writes.map((r) => [r.status, ...windowOf(r).slice(0, 2)]), [[200, "4", "3"], [200, "4", "2"], [200, "4", "1"], [200, "4", "0"]]);
     assertLimited(await mm("POST", "/orderbook/cancel-all", {}), 4, first + 5_000, /write limit/);
 
-    const plain = await ordinary("GET", "/time");
+    const plain = await ordinary("GET", "/orderbook/balances");
     assert.deepEqual(windowOf(plain).slice(0, 2), ["3", "2"]);
   });
 
-  it("a batch costs one unit: batch trading rules of three markets is one read, a placement of three orders one write", async () => {
-    const call = await agent("rl-batcher");
-    const rules = await call("POST", "/discover/markets/batch-trading-rules", { chainId: t.svc.ctx.config.CHAIN_ID, marketAddresses: [market, market, "0x" + "1".repeat(40)] });
+  it("public reads (GET /time, discovery documents and reads) are never charged to the caller's key: only the per-IP window", async () => {
+    const call = await agent("rl-public");
+    const ipCeiling = String(t.svc.ctx.config.RATE_LIMIT_IP_PER_MINUTE);
+    for (const path of ["/time", "/time", "/time", "/time", "/auth-discovery", "/mcp-discovery", "/discover/fees", `/discover/markets/${market}`, "/discover/markets?pageSize=1"]) {
+      const r = await call("GET", path);
+      assert.equal(r.status, 200, `${path} ${JSON.stringify(r.json)}`);
+      assert.equal(r.headers.get("ratelimit-limit"), ipCeiling, `${path} shows the per-IP window`);
+    }
+    const rules = await call("POST", "/discover/markets/batch-trading-rules", { chainId: t.svc.ctx.config.CHAIN_ID, marketAddresses: [market] });
     assert.equal(rules.status, 200, JSON.stringify(rules.json));
-    assert.equal((rules.json.results as Json[]).length, 3);
-    assert.deepEqual(windowOf(rules).slice(0, 2), ["3", "2"]);
+    assert.equal(rules.headers.get("ratelimit-limit"), ipCeiling);
+    const own = await call("GET", "/orderbook/balances");
+    assert.deepEqual(windowOf(own).slice(0, 2), ["3", "2"], "the key's read window is untouched by the public reads");
+  });
+
+  it("a batch costs one unit: a placement of three orders is one write, cancel-all one write", async () => {
+    const call = await agent("rl-batcher");
     const o = (priceBps: string) => ({ outcome: 0, side: "buy", priceBps, size: "1000000" });
     const batch = await call("POST", "/orderbook/place-order", { market, orders: [o("1000"), o("1100"), o("1200")] });
     assert.equal(batch.status, 200, JSON.stringify(batch.json));
