@@ -67,6 +67,12 @@ export const configSchema = z.object({
   RATE_LIMIT_RECOVERY_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** Take the client IP from the first X-Forwarded-For entry (only behind a proxy you run). */
   TRUST_PROXY: bool.default(false),
+  /** Browser origins besides this service's own that may call /mcp (comma-separated, e.g. an MCP inspector's). */
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .transform((v) => v.split(",").map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, "must be origins like http://localhost:6274, comma-separated")))
+    .default([]),
   /** Sender of outgoing mail (claim links, email verification). */
   MAIL_FROM: z.string().min(3).default("agents@localhost"),
   /** Realtime (docs/realtime.md): heartbeat interval of SSE and WebSocket streams; time a WebSocket has to authenticate. */
@@ -86,6 +92,12 @@ export const configSchema = z.object({
   /** In-process read caches (docs/api-performance.md): how stale a cached read may be across instances; 0 = off. */
   DISCOVERY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
   PRINCIPAL_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
+  /** The operator credential of /admin/v1 (docs/admin.md); unset: generated into DATA_DIR/admin-token on first start. */
+  ADMIN_TOKEN: z
+    .string()
+    .min(24, "must be at least 24 characters")
+    .refine((v) => !v.startsWith("svc_"), "must not be an agent API key (svc_…)")
+    .optional(),
   /** Set by `npm start` for its service child: issue and print the demo agents' keys (docs/auth.md, docs/demo-agents.md). */
   DEMO_AGENTS: bool.default(false),
   /** Set by `npm start` for its service child: stop when the parent process is gone. */

@@ -20,6 +20,10 @@ import type { Venue } from "./domain/venue/types";
 import { EventHub } from "./transports/realtime/hub";
 import { ExchangeMarketEvents } from "./transports/realtime/exchange-market-events";
 import { connectRealtimeSources } from "./transports/realtime/wire";
+import type { CreationDeps } from "./domain/markets/creation/flow";
+import { FactoryFeeReader } from "./domain/markets/creation/factory-fees";
+import { engineOutcomeOf } from "./domain/markets/creation/engine-outcomes";
+import { announceListing } from "./transports/realtime/market-listings";
 import { WebhookWorker } from "./transports/webhooks/worker";
 
 export interface Services {
@@ -48,6 +52,8 @@ export interface Services {
   x402: () => X402Runtime;
   /** PM's on-chain totalSupply for /discover/token-release, cached across calls. */
   tokenSupply: TokenSupplyReader;
+  /** Market creation (api/domain/markets/creation, docs/market-creation.md): the negotiate flow's dependencies. */
+  creation: CreationDeps;
 }
 
 export interface CreateServicesOptions {
@@ -101,6 +107,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
       trading: createTradeLanes({ ctx, venue, projection: onchain }),
       x402: onFirstUse(() => openX402Runtime(ctx)),
       tokenSupply: new TokenSupplyReader(config.rpcUrl, now),
+      creation: { ctx, venue, fees: new FactoryFeeReader(config), outcomeOf: engineOutcomeOf(venue.exchange), announce: (m) => announceListing(hub, m, clock.now()) },
     };
     // Execution reports feed SSE/WS and the webhook queue; market events feed the market channels.
     const disconnect = connectRealtimeSources(ctx, services, { reports: venue.exchange, market: new ExchangeMarketEvents(venue.exchange, now) });

@@ -17,6 +17,7 @@ import { Undo } from "../relayer/engine/undo";
 import type { Command } from "../relayer/engine/types";
 import { z } from "zod";
 import { scriptEnv } from "./env";
+import { seededRandom } from "../test/support/seeded-random";
 
 const OPS = scriptEnv({ BENCH_ENGINE_OPS: z.coerce.number().int().positive().default(200_000) }).BENCH_ENGINE_OPS;
 const SEED = 20_261_122;
@@ -26,17 +27,6 @@ const MARKET = 1n;
 const TREASURY = ("0x" + "7".repeat(40)) as Address;
 const TAKER = ("0x" + "f".repeat(40)) as Address;
 const makers: Address[] = Array.from({ length: MAKERS }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}` as Address);
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One stream op, engine-independent: YES-terms side and price, size in lots. */
 type StreamOp =
@@ -77,7 +67,7 @@ function toCommand(op: StreamOp): Command {
 
 /** Builds the stream by running it once, so cancels target orders that are still live. */
 function buildStream(): StreamOp[] {
-  const rnd = mulberry32(SEED);
+  const rnd = seededRandom(SEED);
   const e = newEngine();
   const live: { id: string; acct: number }[] = [];
   const ops: StreamOp[] = [];

@@ -5,9 +5,6 @@
  * with the service's key: create with a terms hash, trade, close, resolve, claim, sweep.
  */
 import { strict as assert } from "node:assert";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, createTestClient, createWalletClient, http, keccak256, parseEventLogs, toHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -16,29 +13,21 @@ import { buildContracts } from "../api/domain/protocol/chains";
 import { lmsrFactoryAbi, lmsrMarketAbi, orderbookFactoryAbi, testUSDCAbi } from "../generated/abis";
 import { FEE_DEFAULTS, FEE_POLICY_VERSIONS } from "../relayer/pricing/fees";
 import { rpcChain } from "../relayer/rpc-chain";
-import { freePort } from "../test/support/ports";
-import { deployAll } from "../relayer/deploy";
 import type { Deployment } from "../decoder/deployment";
-import { startLocalChain } from "../test/support/stack/chain";
-import { stopChild, type Child } from "../test/support/stack/children";
+import { startDeployedChain, type DeployedChain } from "../test/support/stack/deployed-chain";
 
 /** Hardhat's well-known dev account #3 (public key material, local chains only): a trader. */
 const TRADER_KEY: Hex = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
-const TREASURY: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
-const dir = mkdtempSync(join(tmpdir(), "pm-deploy-markets-"));
-let chain: Child | undefined;
+let stack: DeployedChain | undefined;
 let rpcUrl = "";
 let record: Deployment;
 
 before(async () => {
-  const port = await freePort();
-  chain = await startLocalChain({ port, chainId: 8453 });
-  rpcUrl = `http://127.0.0.1:${port}`;
-  record = await deployAll({ rpcUrl, deployerKey: DEV_DEPLOYER_KEY, operatorAddress: privateKeyToAccount(DEV_OPERATOR_KEY).address, treasuryAddress: TREASURY, outDir: dir });
+  stack = await startDeployedChain();
+  ({ rpcUrl, record } = stack);
 });
 after(async () => {
-  if (chain) await stopChild(chain);
-  rmSync(dir, { recursive: true, force: true });
+  await stack?.stop();
 });
 
 function clients() {

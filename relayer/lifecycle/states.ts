@@ -3,20 +3,14 @@
  * The record is plain data: every function of this module takes one and returns a new one, never mutating it.
  */
 import type { Address } from "viem";
+import type { MarketStateName as MarketState } from "../../decoder/journal/market-states";
 
-/** Every state, in the order of a market's life. `creator_mia` is the state the rules name for a missed window. */
-export const MARKET_STATES = [
-  "open",
-  "closed",
-  "creator_proposal",
-  "challenge",
-  "creator_mia",
-  "human_voting",
-  "council_review",
-  "resolved",
-  "void",
-] as const;
-export type MarketState = (typeof MARKET_STATES)[number];
+/**
+ * Every state, in the order of a market's life (`creator_mia` is the state the rules name for a missed window). One
+ * list: the journal's MARKET_STATE codes are indexes into it, so the decoder owns it.
+ */
+export { MARKET_STATES } from "../../decoder/journal/market-states";
+export type { MarketStateName as MarketState } from "../../decoder/journal/market-states";
 
 /** The states with no way out. */
 export const TERMINAL_STATES = ["resolved", "void"] as const satisfies readonly MarketState[];

@@ -4,39 +4,28 @@
  * outstanding share count must match to the base unit.
  */
 import { strict as assert } from "node:assert";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { createPublicClient, createWalletClient, http, parseEventLogs, zeroHash, type Address, type Log } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../dev-accounts";
+import { DEV_DEPLOYER_KEY, DEV_TREASURY_ADDRESS } from "../dev-accounts";
 import { lmsrFactoryAbi, lmsrMarketAbi, outcomeTokenAbi, testUSDCAbi } from "../../generated/abis";
-import { freePort } from "../../test/support/ports";
-import { deployAll } from "../deploy";
 import type { Deployment } from "../../decoder/deployment";
-import { startLocalChain } from "../../test/support/stack/chain";
-import { stopChild, type Child } from "../../test/support/stack/children";
 import { bFromSeed, prices, quoteBuyForCost, quoteBuyShares, quoteSell, applyTrade, type LmsrState } from "./lmsr";
 import { rpcChain } from "../rpc-chain";
+import { startDeployedChain, type DeployedChain } from "../../test/support/stack/deployed-chain";
 
-const TREASURY: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 const BIG = 10n ** 18n;
-const dir = mkdtempSync(join(tmpdir(), "pm-lmsr-"));
-let chain: Child | undefined;
+let stack: DeployedChain | undefined;
 let rpcUrl = "";
 let record: Deployment;
 
 before(async () => {
-  const port = await freePort();
-  chain = await startLocalChain({ port, chainId: 8453 });
-  rpcUrl = `http://127.0.0.1:${port}`;
-  record = await deployAll({ rpcUrl, deployerKey: DEV_DEPLOYER_KEY, operatorAddress: privateKeyToAccount(DEV_OPERATOR_KEY).address, treasuryAddress: TREASURY, outDir: dir });
+  stack = await startDeployedChain();
+  ({ rpcUrl, record } = stack);
 });
 after(async () => {
-  if (chain) await stopChild(chain);
-  rmSync(dir, { recursive: true, force: true });
+  await stack?.stop();
 });
 
 function clients() {
@@ -105,10 +94,10 @@ async function runAgainstChain(m: Awaited<ReturnType<typeof createMarket>>, n: n
       const quote = quoteSell(state, op.outcome, shares, sellFee);
       const [p, f] = await m.read<readonly [bigint, bigint]>("quoteSell", [op.outcome, shares]);
       assert.deepEqual([quote.proceeds, quote.fee], [p, f], "quoteSell");
-      const treasuryBefore = await m.balance(TREASURY);
+      const treasuryBefore = await m.balance(DEV_TREASURY_ADDRESS);
       await m.send(m.market, lmsrMarketAbi, "sell", [op.outcome, shares, quote.proceeds, m.me]);
       assert.equal((await m.balance(m.me)) - before, quote.proceeds, "received");
-      assert.equal((await m.balance(TREASURY)) - treasuryBefore, quote.fee, "fee to treasury");
+      assert.equal((await m.balance(DEV_TREASURY_ADDRESS)) - treasuryBefore, quote.fee, "fee to treasury");
       state = applyTrade(state, op.outcome, -shares);
     }
     trades++;

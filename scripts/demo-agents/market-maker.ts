@@ -8,6 +8,7 @@
  * nothing it meets (a refusal, a 429, a 402, the service going away) throws out of `runMarketMaker`.
  */
 import { randomUUID } from "node:crypto";
+import { seededRandom } from "../../test/support/seeded-random";
 
 /** Outcome-token units of one lot (docs/engine.md): every size is a multiple. */
 export const LOT = 10_000n;
@@ -123,18 +124,6 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
   });
-}
-
-/** Small seeded PRNG (mulberry32): the demo drifts the same way on every run with the same seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** An answer that is not 2xx: status, problem code and the Retry-After (seconds) when the server sent one. */

@@ -15,6 +15,7 @@ import { committedLedgerAbi } from "../../decoder/replay/abi";
 import { replayLedger } from "../../decoder/replay/replay";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../../relayer/dev-accounts";
 import { rpcChain } from "../../relayer/rpc-chain";
+import { seededRandom } from "./seeded-random";
 
 const TRADERS: Address[] = [
   "0x1000000000000000000000000000000000000001",
@@ -42,18 +43,6 @@ export interface DemoBatch {
   root: Hex;
   /** The ledger the batch was committed to. */
   ledger: Address;
-}
-
-/** mulberry32: a small deterministic PRNG, so a seed reproduces a demo run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function findArtifact(root: string, name: string): { abi: Abi; bytecode: Hex } {
@@ -135,7 +124,7 @@ export async function runLedgerDemo(opts: LedgerDemoOptions, onBatch: (b: DemoBa
   let prevRoot = report.batches.length ? await state.root() : ZERO_HASH;
   let commitment = report.batches.at(-1)?.computedCommitment ?? ZERO_HASH;
   const treasury = (await client.readContract({ address: ledger, abi, functionName: "treasury" })) as Address;
-  const rand = prng(opts.seed ?? 1);
+  const rand = seededRandom(opts.seed ?? 1);
   const out: DemoBatch[] = [];
   for (let b = 0; b < opts.batches; b++) {
     if (opts.legacy && b === 1) {

@@ -282,14 +282,10 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     }
   });
 
-  it("answers exists by externalId", async () => {
-    const yes = await get(`/discover/markets/exists?externalId=${encodeURIComponent("demo:fed-cut-2027-01")}`);
-    assert.equal(yes.status, 200);
-    assert.equal(yes.body.exists, true);
-    assert.equal(yes.body.market.address, addr["demo:fed-cut-2027-01"]);
-    const no = await get("/discover/markets/exists?externalId=nope");
-    assert.deepEqual(no.body, { externalId: "nope", exists: false, market: null });
-    assert.equal((await get("/discover/markets/exists")).body.field, "externalId");
+  it("answers exists only for a calling agent (its own markets: test/e2e/market-creation.e2e.test.ts)", async () => {
+    const anonymous = await get(`/discover/markets/exists?externalId=${encodeURIComponent("demo:fed-cut-2027-01")}`);
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.body.code, "AUTH_REQUIRED");
   });
 
   it("lists related markets of the same category and chain", async () => {

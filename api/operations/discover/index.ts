@@ -18,6 +18,8 @@ import { marketHolders } from "./market-holders";
 import { marketTrades } from "./market-trades";
 import { relatedMarkets } from "./related-markets";
 import { getMarketsConfig } from "../markets/get-markets-config";
+import { getResolutionSources } from "./get-resolution-sources";
+import { getReputation } from "./get-reputation";
 
 export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getFees,
@@ -29,6 +31,8 @@ export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getMarketStates,
   getRenderers,
   getMarketsConfig,
+  getResolutionSources,
+  getReputation,
   listDiscoverMarkets,
   marketExists,
   batchTradingRules,

@@ -5,6 +5,7 @@
  * metadata (RFC 9728). A tool call re-enters the app through `app.fetch` with the internal binding (api/transports/rest/client.ts),
  * so the REST chain (auth and scopes, rate limit: tools/call is charged, idempotency, validation, the public record)
  * applies unchanged; initialize, ping, tools/list and notifications never reach an operation and are not charged.
+ * Before anything, the Host and Origin headers must be this service's (host-guard.ts, the DNS-rebinding guard).
  */
 import type { Context, Hono } from "hono";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -23,6 +24,7 @@ import type { InternalCall } from "../rest/client";
 import { CURRENT_VERSION } from "../../platform/versioning/versions";
 import { argumentErrors, requestOf, toolBindings, type ToolBinding } from "./tools";
 import { verifyMcpWalletProof } from "./wallet-proof";
+import { hostGuard } from "./host-guard";
 
 export const MCP_PATH = "/mcp";
 export const PROTECTED_RESOURCE_PATH = `${MCP_PATH}/.well-known/oauth-protected-resource`;
@@ -154,7 +156,9 @@ export function mountMcp(app: Hono, ctx: ServiceContext, registry: Registry, onM
   app.get(PROTECTED_RESOURCE_PATH, (c) => c.json(protectedResourceMetadata(originOf(c, ctx.config.PUBLIC_URL))));
   // Stateless: no standalone SSE stream to open and no session to delete.
   app.on(["GET", "DELETE"], MCP_PATH, (c) => problemResponse(new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${MCP_PATH}: this MCP server is stateless; POST JSON-RPC messages`, { allowed: ["POST"] }, { Allow: "POST" }), c.req.url));
+  const guard = hostGuard(ctx.config);
   app.post(MCP_PATH, async (c) => {
+    guard.check(c.req.header("host"), c.req.header("origin"));
     const origin = originOf(c, ctx.config.PUBLIC_URL);
     const rawKey = presentedKey(c.req.header("authorization"), c.req.header("x-api-key"));
     let principal: KeyPrincipal | null;
