@@ -6,6 +6,8 @@
  *   npm run admin -- agent grant-research <agentId>    (revoke-research to take it back; docs/content.md)
  *   npm run admin -- mail [--limit <n>] [--json]
  *   npm run admin -- status [--json]                   (the running service: chain, clock, admin modules)
+ *   npm run admin -- time [--json]                     (the service clock and its offset; local chains only)
+ *   npm run admin -- time advance <duration> [--json]  (90s, 2h, 3d: moves service and chain; docs/dev-chain.md)
  *   npm run admin -- creator show|tier|grant-slot|revoke-slot|cohort-limit …   (market creators; docs/market-creation.md)
  */
 import { parseArgs } from "node:util";
@@ -14,6 +16,7 @@ import { parseTier } from "../api/domain/auth/local-agents";
 import { ApiError } from "../api/platform/errors/api-error";
 import { type AdminBackend, DatabaseBusyError, databaseBackend, httpBackend } from "./admin/direct";
 import { AdminProblem, AdminUnreachable, probeAdmin, type AdminHttp } from "./admin/http";
+import { runTimeCommand, TimeRefused } from "./admin/time";
 
 const USAGE = `usage:
   npm run admin -- agent create --name <name> [--tier read-only|propose|execute] [--json]
@@ -21,6 +24,8 @@ const USAGE = `usage:
   npm run admin -- agent revoke-research <agentId>
   npm run admin -- mail [--limit <n>] [--json]
   npm run admin -- status [--json]
+  npm run admin -- time [--json]
+  npm run admin -- time advance <duration> [--json]     (e.g. 90s, 2h, 3d, 1h30m)
   npm run admin -- creator show <agentId> [--json]
   npm run admin -- creator tier <agentId> <suspended|new|established|trusted|partner|rule>
   npm run admin -- creator grant-slot <agentId>
@@ -145,11 +150,16 @@ export async function runAdmin(argv: string[], out: (line: string) => void = con
     }
     return 0;
   }
+  if (cmd === "time") {
+    if (sub !== undefined && sub !== "advance") throw new UsageError(`unknown command: ${argv.join(" ")}`);
+    if (sub === "advance" && !positionals[2]) throw new UsageError("time advance needs <duration>, e.g. 90s, 2h or 3d");
+    return runTimeCommand(config, sub === "advance" ? positionals[2] : null, json, out, (what) => running(config, what));
+  }
   throw new UsageError(cmd ? `unknown command: ${argv.join(" ")}` : "no command given");
 }
 
 /** Errors the operator can act on get one line and exit 2; anything else is a bug (exit 1 with the stack). */
-const KNOWN = [UsageError, DatabaseBusyError, ConfigError, ApiError, AdminProblem, AdminUnreachable];
+const KNOWN = [UsageError, DatabaseBusyError, ConfigError, ApiError, AdminProblem, AdminUnreachable, TimeRefused];
 
 if (require.main === module) {
   runAdmin(process.argv.slice(2)).then(

@@ -3,8 +3,8 @@
  * `next()` names, re-armed after it fires and after every command (unless already set for that instant or earlier).
  * Never keeps a process alive.
  */
-import { commitScope } from "../db/group-commit";
 import type { Clock } from "../clock";
+import { commitScope } from "../db/group-commit";
 
 /** setTimeout's ceiling (about 24.8 days); a later deadline re-arms when this fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -28,7 +28,7 @@ export class DeadlineTimer {
     if (this.#timer && this.#timer.at <= due) return;
     this.clear();
     const delay = Math.min(MAX_TIMER_MS, Math.max(0, due - this.clock.now()));
-    // Armed inside a call's commit unit, the timer must not inherit it: its command is committed on its own.
+    // Outside any call's commit unit (relayer/db/group-commit.ts): the deadline's command is its own, committed on its own.
     const handle = commitScope.exit(() =>
       setTimeout(() => {
         this.#timer = null;

@@ -32,7 +32,7 @@ import {
   type LifecycleEvent,
   type RejectCode,
 } from "../engine";
-import { currentUnit } from "../db/group-commit";
+import { commitScope, currentUnit } from "../db/group-commit";
 import { JournalWriter, readAll, reportsOf as storedReportsOf } from "../journal";
 import { DeadlineTimer } from "./deadline-timer";
 
@@ -238,7 +238,7 @@ export class Exchange {
     const unit = currentUnit();
     if (unit) {
       writer.append(entry, unit).then(
-        () => this.#committed(applied),
+        () => this.#committed(opCount, applied.reports, applied.events),
         (err) => this.#fail(writer, err),
       );
       return applied;
@@ -249,25 +249,25 @@ export class Exchange {
       this.#fail(writer, err);
       return unavailable(`the command could not be made durable: ${(err as Error).message}`);
     }
-    this.#committed(applied);
+    this.#committed(opCount, applied.reports, applied.events);
     return applied;
   }
 
-  #committed(applied: Applied & { ok: true }): void {
-    if (applied.ops.length > 0) this.#opts.onCommitted?.(applied.ops.length);
-    if (applied.events !== undefined) {
+  #committed(opCount: number, reports: ExecutionReport[], events: LifecycleEvent[] | undefined): void {
+    if (opCount > 0) this.#opts.onCommitted?.(opCount);
+    if (events !== undefined) {
       for (const listener of this.#lifecycleListeners) {
         try {
-          listener(applied.events);
+          listener(events);
         } catch (err) {
           this.#log.warn({ err }, "lifecycle listener threw");
         }
       }
     }
-    if (applied.reports.length > 0) {
+    if (reports.length > 0) {
       for (const listener of this.#listeners) {
         try {
-          listener(applied.reports);
+          listener(reports);
         } catch (err) {
           this.#log.warn({ err }, "report listener threw");
         }

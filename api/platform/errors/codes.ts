@@ -33,6 +33,8 @@ export const ERROR_CODES = {
   IDEMPOTENCY_REQUEST_IN_FLIGHT: { status: 409, title: "A request with this idempotency key is in flight" }, // ours
   MARKET_CLOSED: { status: 410, title: "Market closed" },
   EXPIRED_TOKEN: { status: 410, title: "Expired token" },
+  PAYLOAD_TOO_LARGE: { status: 413, title: "Payload too large" }, // ours: the spec names no request-size limit
+  HEADERS_TOO_LARGE: { status: 431, title: "Request header fields too large" }, // ours: Node's header limit
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type" }, // ours
   CREATOR_WINDOW_ELAPSED: { status: 409, title: "Creator window elapsed" },
   CHALLENGE_WINDOW_CLOSED: { status: 409, title: "Challenge window closed" },

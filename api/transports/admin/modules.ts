@@ -5,6 +5,7 @@ import type { AdminRouteModule } from "./define";
 import { agentRoutes } from "./agents";
 import { mailRoutes } from "./mail";
 import { statusRoutes } from "./status";
+import { timeRoutes } from "./time";
 import { creatorRoutes } from "./creators";
 
-export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, creatorRoutes];
+export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, timeRoutes, creatorRoutes];

@@ -60,7 +60,8 @@ describe("/mcp over HTTP", () => {
   after(async () => stopTestService(t));
 
   it("refuses a rebinding Host and a foreign Origin with 403 problems, before authentication", async () => {
-    for (const headers of [{ host: `evil.example:${port}` }, { host: `127.0.0.1:${port}`, origin: "https://evil.example" }] as Record<string, string>[]) {
+    const foreign: Record<string, string>[] = [{ host: `evil.example:${port}` }, { host: `127.0.0.1:${port}`, origin: "https://evil.example" }];
+    for (const headers of foreign) {
       for (const auth of [{ authorization: `Bearer ${key}` }, {}] as Record<string, string>[]) {
         const r = await post(port, { ...headers, ...auth });
         assert.equal(r.status, 403, r.body);
@@ -72,7 +73,8 @@ describe("/mcp over HTTP", () => {
   });
 
   it("answers its own names, with or without a same-host browser Origin", async () => {
-    for (const headers of [{ host: `127.0.0.1:${port}` }, { host: `localhost:${port}`, origin: `http://localhost:${port}` }] as Record<string, string>[]) {
+    const own: Record<string, string>[] = [{ host: `127.0.0.1:${port}` }, { host: `localhost:${port}`, origin: `http://localhost:${port}` }];
+    for (const headers of own) {
       const r = await post(port, { ...headers, authorization: `Bearer ${key}` });
       assert.equal(r.status, 200, r.body);
       assert.equal(JSON.parse(r.body).result.protocolVersion, "2025-11-25");

@@ -29,8 +29,6 @@ import { hostGuard } from "./host-guard";
 export const MCP_PATH = "/mcp";
 export const PROTECTED_RESOURCE_PATH = `${MCP_PATH}/.well-known/oauth-protected-resource`;
 export const MCP_PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION;
-/** The REST body limit (api/transports/middleware/validate) plus room for the JSON-RPC envelope. */
-const MAX_MCP_BODY_BYTES = 1_100_000;
 
 /** The gate of the MCP endpoint itself: any valid key (the tools check their own tier and scopes). */
 const MCP_GATE: AnyOperation = {
@@ -175,10 +173,10 @@ export function mountMcp(app: Hono, ctx: ServiceContext, registry: Registry, onM
     const server = serverFor(state);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    // Parsed once here (for the message counter) and handed to the transport; malformed JSON is left to it.
+    // Parsed once here (for the message counter) and handed to the transport; malformed JSON is left to it. The size
+    // limit (413) was applied before this point (api/transports/middleware/body-limit).
     let parsedBody: unknown;
     const text = await c.req.raw.clone().text();
-    if (text.length > MAX_MCP_BODY_BYTES) throw new ApiError("INVALID_PAYLOAD", `the body exceeds ${MAX_MCP_BODY_BYTES} bytes`, { field: "(body)" });
     try {
       parsedBody = JSON.parse(text);
     } catch {

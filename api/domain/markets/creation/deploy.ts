@@ -91,7 +91,7 @@ function createCommand(n: Negotiation, marketId: bigint, openTime: number): Crea
     openTime,
     closeTime: Date.parse(t.deadlines.closeTime),
     lane: n.lane,
-  } as CreateMarketCommand;
+  };
 }
 
 export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: string, body: { txHash?: string }) {

@@ -22,9 +22,9 @@ export interface TierGates {
 /** The gates of each tier. `partner` is only ever granted by an operator (the demo creator holds it). */
 export const TIER_GATES: Readonly<Record<CreatorTier, TierGates>> = {
   suspended: { canCreate: false, canVote: true, canChallenge: true, concurrentMarketLimit: 0, maxSeedMultiplier: 0 },
-  new: { canCreate: true, canVote: true, canChallenge: true, concurrentMarketLimit: 3, maxSeedMultiplier: 2 },
-  established: { canCreate: true, canVote: true, canChallenge: true, concurrentMarketLimit: 10, maxSeedMultiplier: 5 },
-  trusted: { canCreate: true, canVote: true, canChallenge: true, concurrentMarketLimit: 25, maxSeedMultiplier: 10 },
+  new: { canCreate: true, canVote: true, canChallenge: true, concurrentMarketLimit: 5, maxSeedMultiplier: 2 },
+  established: { canCreate: true, canVote: true, canChallenge: true, concurrentMarketLimit: 15, maxSeedMultiplier: 5 },
+  trusted: { canCreate: true, canVote: true, canChallenge: true, concurrentMarketLimit: 40, maxSeedMultiplier: 10 },
   partner: { canCreate: true, canVote: true, canChallenge: true, concurrentMarketLimit: 1_000, maxSeedMultiplier: null },
 };
 
