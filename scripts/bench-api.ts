@@ -2,13 +2,16 @@
  * `npm run bench:api`: HTTP throughput and latency of the agent API on one service started here (startService on a
  * temp DATA_DIR: PGlite, or Postgres in a fresh schema when DATABASE_URL is set). Prints one JSON object per line:
  *   {"bench":"api-reads","rps":…,"p50Ms":…,"p99Ms":…}       GET /discover/markets, market detail, depth (no key)
- *   {"bench":"api-orders","rps":…,"p99Ms":…}                 POST /orderbook/place-order, a unique Idempotency-Key each
+ *   {"bench":"api-orders-reference","database":…,"connections":…,"rps":…,"p99Ms":…}
+ *        the ceiling of a durable HTTP write here (scripts/bench-api-reference.ts), run just before each api-orders line
+ *   {"bench":"api-orders","database":…,"connections":…,"rps":…,"p50Ms":…,"p99Ms":…,"errors":…,"ratio":…}
+ *        POST /orderbook/place-order, a unique Idempotency-Key each; ratio = its rps / the reference's rps
  *   {"bench":"fill-to-report","transport":"sse"|"ws","p50Ms":…,"p99Ms":…}
  *        crossing order sent -> the taker's `execution:report` fill parsed from its stream (maker's in makerP50Ms/P99Ms)
  * Targets (printed, never enforced): reads ≥ 5,000/s with p99 ≤ 10 ms; fill-to-report p99 ≤ 50 ms.
  * The load generator (autocannon) runs in a worker thread so it does not share the service's event loop.
  * Rate limits are raised for this service only (the product defaults would throttle a bench): see each line's note.
- * Env: BENCH_DURATION_S (10), BENCH_CONNECTIONS (10), BENCH_SAMPLES (200), BENCH_ONLY (reads | orders | fills: one part,
+ * Env: BENCH_DURATION_S (10), BENCH_CONNECTIONS (reads: 10), BENCH_ORDER_CONNECTIONS (orders: "10,100"), BENCH_SAMPLES (200), BENCH_ONLY (reads | orders | fills: one part,
  * e.g. to profile it with `node --cpu-prof --import tsx scripts/bench-api.ts`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -23,10 +26,16 @@ import { createLocalAgent, type LocalAgent } from "../api/domain/auth/local-agen
 import { openSse, openWs } from "../api/transports/realtime/test-clients";
 import { z } from "zod";
 import { scriptEnv } from "./env";
+import { startReference } from "./bench-api-reference";
 
 const ENV = scriptEnv({
   BENCH_DURATION_S: z.coerce.number().int().positive().default(10),
   BENCH_CONNECTIONS: z.coerce.number().int().positive().default(10),
+  BENCH_ORDER_CONNECTIONS: z
+    .string()
+    .default("10,100")
+    .transform((v) => v.split(",").map((n) => Number(n.trim())))
+    .pipe(z.array(z.number().int().positive()).min(1)),
   BENCH_SAMPLES: z.coerce.number().int().positive().default(200),
   BENCH_ONLY: z.enum(["reads", "orders", "fills"]).optional(),
   DATABASE_URL: z.string().optional(),
@@ -130,20 +139,54 @@ async function main(): Promise<void> {
           `};`,
         ].join("\n"),
       );
-      const orders = await autocannon({
-        url: origin,
-        connections: CONNECTIONS,
-        duration: DURATION_S,
-        workers: 1,
-        requests: books.map((m, i) => ({
-          method: "POST" as const,
-          path: `${basePath}/orderbook/place-order`,
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ market: m, outcome: 0, side: "buy", priceBps: String(100 + i), size: String(LOT), timeInForce: "GTC" }),
-          setupRequest: setup as unknown as autocannon.Request["setupRequest"],
-        })),
-      });
-      console.log(JSON.stringify({ bench: "api-orders", rps: Math.round(orders.requests.average), p50Ms: orders.latency.p50, p99Ms: orders.latency.p99, requests: orders.requests.total, non2xx: orders.non2xx, ...statuses(orders), errors: orders.errors, connections: CONNECTIONS, durationS: DURATION_S, database, note: NOTE }));
+      const orderBody = (m: string, i: number) => JSON.stringify({ market: m, outcome: 0, side: "buy", priceBps: String(100 + i), size: String(LOT), timeInForce: "GTC" });
+      const reference = await startReference(svc.ctx.db);
+      try {
+        for (const connections of ENV.BENCH_ORDER_CONNECTIONS) {
+          const ref = await autocannon({
+            url: reference.url,
+            connections,
+            duration: DURATION_S,
+            workers: 1,
+            requests: books.map((m, i) => ({ method: "POST" as const, path: "/orders", headers: { "content-type": "application/json" }, body: orderBody(m, i) })),
+          });
+          const refRps = Math.round(ref.requests.average);
+          console.log(JSON.stringify({ bench: "api-orders-reference", database, connections, rps: refRps, p50Ms: ref.latency.p50, p99Ms: ref.latency.p99, non2xx: ref.non2xx, errors: ref.errors, durationS: DURATION_S }));
+          const orders = await autocannon({
+            url: origin,
+            connections,
+            duration: DURATION_S,
+            workers: 1,
+            requests: books.map((m, i) => ({
+              method: "POST" as const,
+              path: `${basePath}/orderbook/place-order`,
+              headers: { "content-type": "application/json" },
+              body: orderBody(m, i),
+              setupRequest: setup as unknown as autocannon.Request["setupRequest"],
+            })),
+          });
+          const rps = Math.round(orders.requests.average);
+          console.log(
+            JSON.stringify({
+              bench: "api-orders",
+              database,
+              connections,
+              rps,
+              p50Ms: orders.latency.p50,
+              p99Ms: orders.latency.p99,
+              errors: orders.errors + orders.non2xx,
+              ratio: refRps > 0 ? Number((rps / refRps).toFixed(3)) : null,
+              requests: orders.requests.total,
+              non2xx: orders.non2xx,
+              ...statuses(orders),
+              durationS: DURATION_S,
+              note: NOTE,
+            }),
+          );
+        }
+      } finally {
+        await reference.close();
+      }
     }
 
     // 3. Fill to report: the maker's 1-lot YES bid rests, then the taker's NO buy at the same price mints against it.
