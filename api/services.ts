@@ -16,6 +16,7 @@ import { createTradeLanes, type TradeLanes } from "./domain/trading/trade-lanes"
 import { engineAllowanceSource } from "./domain/venue/allowance";
 import { engineDataSource } from "./domain/venue/engine-data-source";
 import { openVenue } from "./domain/venue/open-venue";
+import { openResolution, type Resolution } from "./domain/lifecycle/service";
 import type { Venue } from "./domain/venue/types";
 import { EventHub } from "./transports/realtime/hub";
 import { ExchangeMarketEvents } from "./transports/realtime/exchange-market-events";
@@ -48,6 +49,8 @@ export interface Services {
   x402: () => X402Runtime;
   /** PM's on-chain totalSupply for /discover/token-release, cached across calls. */
   tokenSupply: TokenSupplyReader;
+  /** Resolution read models (claims, receipts, creator funds) projected from the journal, and their events (docs/resolution.md). */
+  resolution: Resolution;
 }
 
 export interface CreateServicesOptions {
@@ -85,6 +88,8 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
     const venue = await openVenue(ctx, { publish: opts.publish });
     opened.push(() => venue.close());
     const onchain = openOnchainProjection(ctx);
+    const resolution = openResolution(ctx);
+    opened.push(() => resolution.close());
     const services: Services = {
       windows,
       mailer,
@@ -101,6 +106,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
       trading: createTradeLanes({ ctx, venue, projection: onchain }),
       x402: onFirstUse(() => openX402Runtime(ctx)),
       tokenSupply: new TokenSupplyReader(config.rpcUrl, now),
+      resolution,
     };
     // Execution reports feed SSE/WS and the webhook queue; market events feed the market channels.
     const disconnect = connectRealtimeSources(ctx, services, { reports: venue.exchange, market: new ExchangeMarketEvents(venue.exchange, now) });
@@ -108,6 +114,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
       services,
       async close() {
         disconnect();
+        await resolution.close();
         await venue.close();
         await webhooks.stop();
         await Promise.all([windows.close(), mailer.close(), hub.close()]);

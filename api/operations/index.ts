@@ -15,6 +15,7 @@ import { HEALTH_OPERATIONS } from "./health";
 import { listLedgerBatches } from "./ledger/list-batches";
 import { CONTENT_OPERATIONS } from "./content";
 import { PM_OPERATIONS } from "./pm";
+import { CLAIM_OPERATIONS } from "./claims";
 
 export const OPERATIONS: AnyOperation[] = [
   getServerTime,
@@ -29,4 +30,5 @@ export const OPERATIONS: AnyOperation[] = [
   listLedgerBatches,
   ...CONTENT_OPERATIONS,
   ...PM_OPERATIONS,
+  ...CLAIM_OPERATIONS,
 ];
