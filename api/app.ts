@@ -1,5 +1,5 @@
 /**
- * The Hono application: global middleware (request id, per-IP limit, Svc-Version), the registry's operations, the
+ * The Hono application: global middleware (security headers, request id, per-IP limit, Svc-Version), the registry's operations, the
  * documents derived from it, and the error policy every route shares: RFC 9457 problems for unknown routes (404),
  * wrong methods (405), thrown ApiErrors, and internal errors (logged with the request id, never leaking a stack).
  */
@@ -12,6 +12,7 @@ import { mountLedgerProof } from "./domain/ledger/proof-route";
 import { requestId } from "./transports/middleware/request-id";
 import { ipLimit } from "./transports/middleware/ip-limit";
 import { svcVersion } from "./transports/middleware/svc-version";
+import { secureHeaders } from "./transports/middleware/secure-headers";
 import { mountOperations } from "./transports/rest/router";
 import { API_BASE_PATH, Registry } from "./registry/registry";
 import { OPERATIONS } from "./operations";
@@ -21,6 +22,7 @@ import { mountMcp } from "./transports/mcp/server";
 import { mountAgentCard } from "./transports/agent-card/route";
 import { createMetrics, mountMetrics } from "./transports/metrics/metrics";
 import { mountSse } from "./transports/realtime/sse";
+import { mountAdmin } from "./transports/admin/mount";
 
 export { API_BASE_PATH };
 
@@ -33,6 +35,7 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
   const app = new Hono();
   const metrics = createMetrics(registry);
   app.use("*", metrics.middleware);
+  app.use("*", secureHeaders());
   app.use("*", requestId({ log: ctx.log, now: () => ctx.clock.now() }));
   app.use("*", ipLimit({ windows: services.windows, clock: ctx.clock, perMinute: ctx.config.RATE_LIMIT_IP_PER_MINUTE, trustProxy: ctx.config.TRUST_PROXY }));
   app.use(`${API_BASE_PATH}/*`, svcVersion());
@@ -46,6 +49,8 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
   mountMcp(app, ctx, registry, (method, tool) => metrics.mcpMessages.inc({ method, tool }));
   mountAgentCard(app, ctx, registry);
   mountMetrics(app, metrics);
+  // The operator's API (docs/admin.md): its own credential, outside the registry and every document derived from it.
+  mountAdmin(app, ctx, services);
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;

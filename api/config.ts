@@ -86,6 +86,12 @@ export const configSchema = z.object({
   /** In-process read caches (docs/api-performance.md): how stale a cached read may be across instances; 0 = off. */
   DISCOVERY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
   PRINCIPAL_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
+  /** The operator credential of /admin/v1 (docs/admin.md); unset: generated into DATA_DIR/admin-token on first start. */
+  ADMIN_TOKEN: z
+    .string()
+    .min(24, "must be at least 24 characters")
+    .refine((v) => !v.startsWith("svc_"), "must not be an agent API key (svc_…)")
+    .optional(),
   /** Set by `npm start` for its service child: issue and print the demo agents' keys (docs/auth.md, docs/demo-agents.md). */
   DEMO_AGENTS: bool.default(false),
   /** Set by `npm start` for its service child: stop when the parent process is gone. */

@@ -10,12 +10,17 @@ import { manualClock } from "../relayer/clock";
 import { findPrincipal } from "../api/domain/auth/api-keys";
 import { createLocalAgent, issueDemoKey } from "../api/domain/auth/local-agents";
 import { isResearchProducer } from "../api/domain/content/store";
+import { freePort } from "../test/support/ports";
+import { startTestService, stopTestService } from "../test/support/service";
 
 describe("admin CLI on the service's PGlite data directory", () => {
   const dir = mkdtempSync(join(tmpdir(), "pm-admin-"));
-  const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
-  before(() => {
+  const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, PORT: process.env.PORT, ADMIN_TOKEN: process.env.ADMIN_TOKEN };
+  before(async () => {
     process.env.DATA_DIR = dir;
+    // Nothing listens there: the CLI opens the database itself (another stack on :8080 must not answer for us).
+    process.env.PORT = String(await freePort());
+    delete process.env.ADMIN_TOKEN;
     delete process.env.DATABASE_URL;
   });
   after(() => {
@@ -70,13 +75,48 @@ describe("admin CLI on the service's PGlite data directory", () => {
     const holder = await openDatabase({ dataDir: dir });
     try {
       await holder.query(`INSERT INTO api_mail_outbox (to_address, subject, body, created_at) VALUES ('o@example.com', 'Claim your agent', 'token clm_x', 1)`);
-      await assert.rejects(runAdmin(["mail"], () => {}), /stop `npm start` first/);
+      await assert.rejects(runAdmin(["mail"], () => {}), /no service answered the admin API[\s\S]*stop `npm start` first/);
     } finally {
       await holder.close();
     }
     const lines: string[] = [];
     assert.equal(await runAdmin(["mail"], (l) => lines.push(l)), 0);
     assert.match(lines.join("\n"), /to o@example\.com[\s\S]*Claim your agent[\s\S]*clm_x/);
+  });
+});
+
+describe("admin CLI against a running service (HTTP)", () => {
+  const saved = { DATA_DIR: process.env.DATA_DIR, PORT: process.env.PORT, ADMIN_TOKEN: process.env.ADMIN_TOKEN };
+  after(() => {
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  });
+
+  it("creates agents, grants research, lists mail and shows status over /admin/v1 while PGlite is held", async () => {
+    const t = await startTestService({ INDEXER_ENABLED: "false", SEED_DEMO_MARKETS: "false" });
+    try {
+      process.env.DATA_DIR = t.dir; // the CLI reads the service's admin-token there
+      process.env.PORT = String(t.svc.port);
+      delete process.env.ADMIN_TOKEN;
+      const lines: string[] = [];
+      assert.equal(await runAdmin(["agent", "create", "--name", "live-bot", "--json"], (l) => lines.push(l)), 0);
+      const made = JSON.parse(lines[0]) as { apiKey: string; agentId: string };
+      assert.equal((await findPrincipal(t.svc.ctx.db, made.apiKey))?.name, "live-bot");
+      assert.equal(await runAdmin(["agent", "grant-research", made.agentId], () => {}), 0);
+      assert.equal(await isResearchProducer(t.svc.ctx.db, made.agentId), true);
+      await assert.rejects(runAdmin(["agent", "create", "--name", "LIVE-BOT"], () => {}), /NAME_TAKEN/);
+      await t.svc.ctx.db.query(`INSERT INTO api_mail_outbox (to_address, subject, body, created_at) VALUES ('live@example.com', 'Live', 'b', 1)`);
+      const mail: string[] = [];
+      assert.equal(await runAdmin(["mail", "--json"], (l) => mail.push(l)), 0);
+      assert.equal(JSON.parse(mail[0]).to, "live@example.com");
+      const status: string[] = [];
+      assert.equal(await runAdmin(["status"], (l) => status.push(l)), 0);
+      assert.match(status.join("\n"), /chain +8453 \(own-node\)/);
+      process.env.ADMIN_TOKEN = "adm_not_the_service_token_0123456789";
+      await assert.rejects(runAdmin(["mail"], () => {}), /refused the operator credential/);
+    } finally {
+      await stopTestService(t);
+    }
   });
 });
 

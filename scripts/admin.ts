@@ -1,31 +1,28 @@
 /**
- * Operator commands on the service database (same DATA_DIR / DATABASE_URL / DATABASE_SCHEMA resolution as the service):
+ * Operator commands. While the service runs they go to its admin API over HTTP (/admin/v1 at PUBLIC_URL or HOST:PORT,
+ * with ADMIN_TOKEN or DATA_DIR/admin-token; docs/admin.md); when nothing listens there the agent and mail commands
+ * open the service database directly (same DATA_DIR / DATABASE_URL / DATABASE_SCHEMA resolution as the service):
  *   npm run admin -- agent create --name <name> [--tier read-only|propose|execute] [--json]
  *   npm run admin -- agent grant-research <agentId>    (revoke-research to take it back; docs/content.md)
  *   npm run admin -- mail [--limit <n>] [--json]
- * With PGlite (no DATABASE_URL) only one process may open DATA_DIR: stop `npm start` first.
+ *   npm run admin -- status [--json]                   (the running service: chain, clock, admin modules)
  */
 import { parseArgs } from "node:util";
-import { loadConfig, ConfigError } from "../api/config";
-import { openDatabase, type Database } from "../relayer/db/client";
-import { DirectoryLockedError } from "../relayer/db/lock";
-import { migrateService } from "../api/platform/db/migrations";
-import { systemClock } from "../relayer/clock";
-import { createLocalAgent, parseTier } from "../api/domain/auth/local-agents";
-import { listOutbox } from "../api/platform/mail/mailer";
+import { loadConfig, ConfigError, type Config } from "../api/config";
+import { parseTier } from "../api/domain/auth/local-agents";
 import { ApiError } from "../api/platform/errors/api-error";
-import { setResearchProducer } from "../api/domain/content/store";
+import { type AdminBackend, DatabaseBusyError, databaseBackend, httpBackend } from "./admin/direct";
+import { AdminProblem, AdminUnreachable, probeAdmin, type AdminHttp } from "./admin/http";
 
 const USAGE = `usage:
   npm run admin -- agent create --name <name> [--tier read-only|propose|execute] [--json]
   npm run admin -- agent grant-research <agentId>
   npm run admin -- agent revoke-research <agentId>
-  npm run admin -- mail [--limit <n>] [--json]`;
+  npm run admin -- mail [--limit <n>] [--json]
+  npm run admin -- status [--json]`;
 
 class UsageError extends Error {}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** The data directory is held by a running service (PGlite): a clear message, no usage text. */
-class DatabaseBusyError extends Error {}
 
 function parseCommand(argv: string[]) {
   try {
@@ -39,20 +36,17 @@ function parseCommand(argv: string[]) {
   }
 }
 
-async function open(): Promise<Database> {
-  const config = loadConfig();
-  try {
-    const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
-    await migrateService(db);
-    return db;
-  } catch (err) {
-    if (err instanceof DirectoryLockedError) {
-      throw new DatabaseBusyError(
-        `the service database in ${config.dataDir} is open in process ${err.pid} (PGlite allows one process at a time): stop \`npm start\` first, then run this command again (with DATABASE_URL, a Postgres database can be shared while the service runs)`,
-      );
-    }
-    throw err;
-  }
+/** The running service over HTTP when one answers, else the database. */
+async function backend(config: Config): Promise<AdminBackend> {
+  const http = await probeAdmin(config);
+  return http ? httpBackend(http) : databaseBackend(config);
+}
+
+/** Commands that only a running service can do. */
+async function running(config: Config, what: string): Promise<AdminHttp> {
+  const http = await probeAdmin(config);
+  if (!http) throw new AdminUnreachable(`${what} needs the running service, and none answers at its address: start it (npm start), or set PUBLIC_URL / PORT to where it runs`);
+  return http;
 }
 
 export async function runAdmin(argv: string[], out: (line: string) => void = console.log): Promise<number> {
@@ -63,75 +57,73 @@ export async function runAdmin(argv: string[], out: (line: string) => void = con
     out(USAGE);
     return 0;
   }
+  const config = loadConfig();
   if (cmd === "agent" && sub === "create") {
     const name = values.name;
     if (!name) throw new UsageError("agent create needs --name <name>");
     const tier = parseTier(values.tier ?? "execute");
-    const db = await open();
-    try {
-      const a = await createLocalAgent(db, systemClock, { name, tier });
-      if (json) out(JSON.stringify(a));
-      else {
-        out(`agent ${a.name} (${a.agentId}) tier ${a.tier}`);
-        out(`  wallet          ${a.walletAddress}`);
-        out(`  wallet key      ${a.walletPrivateKey}   (shown once; needed for key recovery and wallet proofs)`);
-        out(`  ledger account  ${a.ledgerAccount}`);
-        out(`  key id          ${a.keyId}`);
-        out(`  API key         ${a.apiKey}   (shown once)`);
-      }
-      return 0;
-    } finally {
-      await db.close();
+    const a = await (await backend(config)).createAgent(name, tier);
+    if (json) out(JSON.stringify(a));
+    else {
+      out(`agent ${a.name} (${a.agentId}) tier ${a.tier}`);
+      out(`  wallet          ${a.walletAddress}`);
+      out(`  wallet key      ${a.walletPrivateKey}   (shown once; needed for key recovery and wallet proofs)`);
+      out(`  ledger account  ${a.ledgerAccount}`);
+      out(`  key id          ${a.keyId}`);
+      out(`  API key         ${a.apiKey}   (shown once)`);
     }
+    return 0;
   }
   if (cmd === "agent" && (sub === "grant-research" || sub === "revoke-research")) {
     const agentId = positionals[2];
     if (!agentId) throw new UsageError(`agent ${sub} needs <agentId>`);
     if (!UUID.test(agentId)) throw new UsageError(`agentId must be a UUID (the id GET /me shows); got ${JSON.stringify(agentId)}`);
     const granted = sub === "grant-research";
-    const db = await open();
-    try {
-      if (!(await setResearchProducer(db, agentId, granted))) throw new ApiError("AGENT_NOT_FOUND", `no agent ${agentId}`);
-      out(granted ? `agent ${agentId} may publish research (POST /agents/me/research)` : `agent ${agentId} may no longer publish research`);
-      return 0;
-    } finally {
-      await db.close();
-    }
+    await (await backend(config)).setResearch(agentId, granted);
+    out(granted ? `agent ${agentId} may publish research (POST /agents/me/research)` : `agent ${agentId} may no longer publish research`);
+    return 0;
   }
   if (cmd === "mail") {
     const limit = Number(values.limit ?? "20");
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive integer");
-    const db = await open();
-    try {
-      const mails = await listOutbox(db, limit);
-      if (json) for (const m of mails) out(JSON.stringify(m));
-      else if (mails.length === 0) out("the outbox is empty");
-      else
-        for (const m of mails) {
-          const state = m.sentAt ? `sent ${new Date(m.sentAt).toISOString()}` : m.error ? `error: ${m.error}` : "not sent (outbox only)";
-          out(`#${m.id} ${new Date(m.createdAt).toISOString()} to ${m.to} [${state}]`);
-          out(`Subject: ${m.subject}`);
-          out(m.body);
-          out("");
-        }
-      return 0;
-    } finally {
-      await db.close();
+    const mails = await (await backend(config)).listMail(limit);
+    if (json) for (const m of mails) out(JSON.stringify(m));
+    else if (mails.length === 0) out("the outbox is empty");
+    else
+      for (const m of mails) {
+        const state = m.sentAt ? `sent ${new Date(m.sentAt).toISOString()}` : m.error ? `error: ${m.error}` : "not sent (outbox only)";
+        out(`#${m.id} ${new Date(m.createdAt).toISOString()} to ${m.to} [${state}]`);
+        out(`Subject: ${m.subject}`);
+        out(m.body);
+        out("");
+      }
+    return 0;
+  }
+  if (cmd === "status") {
+    const status = await (await running(config, "status")).call<{ chain: { chainId: number; kind: string }; now: number; modules: string[] }>("GET", "/status");
+    if (json) out(JSON.stringify(status));
+    else {
+      out(`service clock  ${new Date(status.now).toISOString()}`);
+      out(`chain          ${status.chain.chainId} (${status.chain.kind})`);
+      out(`admin modules  ${status.modules.join(", ")}`);
     }
+    return 0;
   }
   throw new UsageError(cmd ? `unknown command: ${argv.join(" ")}` : "no command given");
 }
+
+/** Errors the operator can act on get one line and exit 2; anything else is a bug (exit 1 with the stack). */
+const KNOWN = [UsageError, DatabaseBusyError, ConfigError, ApiError, AdminProblem, AdminUnreachable];
 
 if (require.main === module) {
   runAdmin(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
       if (err instanceof UsageError) console.error(`${err.message}\n${USAGE}`);
-      else if (err instanceof DatabaseBusyError) console.error(err.message);
-      else if (err instanceof ConfigError) console.error(err.message);
-      else if (err instanceof ApiError) console.error(`${err.code}: ${err.detail}`);
+      else if (err instanceof ApiError || err instanceof AdminProblem) console.error(`${err.code}: ${err.detail}`);
+      else if (KNOWN.some((k) => err instanceof k)) console.error((err as Error).message);
       else console.error(err);
-      process.exit(err instanceof UsageError || err instanceof DatabaseBusyError || err instanceof ConfigError || err instanceof ApiError ? 2 : 1);
+      process.exit(KNOWN.some((k) => err instanceof k) ? 2 : 1);
     },
   );
 }

@@ -17,6 +17,7 @@ export function claimMail(origin: string, to: string, agent: { name: string; wal
       "",
       `The link works once and expires at ${new Date(expiresAt).toISOString()}.`,
     ].join("\n"),
+    secrets: [token],
   };
 }
 
@@ -33,5 +34,6 @@ export function verifyEmailMail(origin: string, to: string, agentName: string, t
       `token: ${token}`,
       `The link works once and expires at ${new Date(expiresAt).toISOString()}.`,
     ].join("\n"),
+    secrets: [token],
   };
 }

@@ -3,15 +3,17 @@
  * parsed requests the lanes take (amounts as bigint). docs/trading.md "Trading at a quoted price".
  */
 import { z } from "zod";
+import { MAX_ORDER_SIZE } from "../../../relayer/engine";
+import { integerString } from "../../platform/schemas/integer-string";
 import { TRADE_DEFAULTS } from "./trade-defaults";
 
-const units = z.string().regex(/^\d{1,78}$/);
+const units = integerString({ what: "amount" });
 
 export const tradeBody = z.strictObject({
   market: z.string().regex(/^0x[0-9a-fA-F]{40}$/).describe("market address (LmsrMarket for the onchain lane)"),
   outcome: z.number().int().min(0).max(2).describe("0 = YES, 1 = NO (binary); 0..2 ternary"),
   side: z.enum(["buy", "sell"]),
-  shares: z.string().regex(/^[1-9]\d{0,30}$/).describe("shares in collateral base units (1 share pays 1 base unit)"),
+  shares: integerString({ min: 1n, max: MAX_ORDER_SIZE, maxDigits: 19, what: "shares" }).describe("shares in collateral base units (1 share pays 1 base unit)"),
   slippageBps: z.number().int().min(0).max(TRADE_DEFAULTS.slippageBpsMax).default(TRADE_DEFAULTS.slippageBpsDefault),
 });
 export type TradeBody = z.output<typeof tradeBody>;
@@ -20,7 +22,7 @@ export const prepareBody = tradeBody.extend({
   trader: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional().describe("signing wallet; default the agent's bound wallet"),
   // Committed lane only: the quote's bound echoed back, so a market that moved after the quote is refused
   // (CONFLICT reason SLIPPAGE) instead of re-priced (docs/venue.md).
-  limitPriceBps: z.string().regex(/^[1-9]\d{0,3}$/).refine((v) => Number(v) <= 9_999, "1..9999").optional().describe("ORDERBOOK (committed lane): the IOC limit, the quote's limitPriceBps"),
+  limitPriceBps: integerString({ min: 1n, max: 9_999n, maxDigits: 4, what: "limitPriceBps" }).optional().describe("ORDERBOOK (committed lane): the IOC limit, the quote's limitPriceBps"),
   maxCost: units.optional().describe("automated buy (committed lane): the most PM to pay, the quote's maxCost"),
   minProceeds: units.optional().describe("automated sell (committed lane): the least PM to receive, the quote's minProceeds"),
 });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { LOT, MAX_ORDER_SIZE } from "../../../relayer/engine";
+import { integerString } from "../../platform/schemas/integer-string";
 
 /** Most orders in one place-order or replace-quotes call (the engine takes 100; one call costs one write). */
 export const MAX_ORDERS_PER_CALL = 50;
@@ -20,16 +21,9 @@ export const marketField = z
 
 const outcomeField = z.number().int().min(0).max(1).describe("0 = YES, 1 = NO; the price is in this outcome's terms");
 const sideField = z.enum(["buy", "sell"]);
-const priceField = z
-  .string()
-  .regex(/^[1-9]\d{0,3}$/, "must be basis points 1..9999 as a string")
-  .refine((p) => Number(p) <= 9_999, "must be basis points 1..9999")
+const priceField = integerString({ min: 1n, max: 9_999n, maxDigits: 4, what: "priceBps (basis points 1..9999)" })
   .describe("limit price in basis points of the order's outcome, 1..9999 (\"4500\" = 0.45 PM per share)");
-const sizeField = z
-  .string()
-  .regex(/^[1-9]\d{0,18}$/, "must be a positive integer string")
-  .refine((s) => BigInt(s) % LOT === 0n, `must be a multiple of the lot, ${LOT} units (0.01 share)`)
-  .refine((s) => BigInt(s) <= MAX_ORDER_SIZE, `must be at most ${MAX_ORDER_SIZE}`)
+const sizeField = integerString({ min: LOT, max: MAX_ORDER_SIZE, multipleOf: LOT, maxDigits: 19, what: "size (a multiple of the lot, 0.01 share)" })
   .describe(`shares in outcome-token base units (1 share = 1000000), a multiple of ${LOT}`);
 const tifField = z.enum(["GTC", "GTD", "IOC", "FOK"]).describe("GTC rests until cancelled; GTD until expiresAt; IOC fills what it can now and cancels the rest; FOK fills entirely now or not at all");
 const expiresAtField = z.iso.datetime({ offset: true }).describe("GTD only: when the order expires (ISO 8601, in the future)");

@@ -4,6 +4,7 @@ import { loadConfig } from "../../config";
 import type { Database } from "../../../relayer/db/client";
 import { openTestDatabase } from "../../../test/support/db";
 import { startMailSink, type MailSink } from "../../../test/support/mail-sink";
+import { claimMail, verifyEmailMail } from "../../domain/auth/link-mails";
 import { createMailer, listOutbox } from "./mailer";
 
 const clock = { now: () => 1_700_000_000_000 };
@@ -21,7 +22,7 @@ describe("mailer", () => {
     await db.close();
   });
 
-  it("without SMTP keeps the message in the outbox and logs it, link included", async () => {
+  it("without SMTP keeps the message in the outbox and logs it (a body without secrets whole)", async () => {
     const lines: { obj: Record<string, unknown>; msg: string }[] = [];
     const mailer = createMailer(loadConfig({}), db, clock, { info: (obj, msg) => lines.push({ obj: obj as Record<string, unknown>, msg }) });
     assert.equal(mailer.transport, "outbox");
@@ -32,6 +33,22 @@ describe("mailer", () => {
     assert.equal(lines.length, 1);
     assert.equal(lines[0].obj.outboxId, kept.id);
     assert.match(String(lines[0].obj.body), /\/claim\/abc123/);
+  });
+
+  it("without SMTP logs claim and verification mails with their single-use token redacted; the outbox keeps it", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const mailer = createMailer(loadConfig({}), db, clock, { info: (obj) => lines.push(obj as Record<string, unknown>) });
+    const token = "clm_5ecret-T0ken-value";
+    await mailer.send(claimMail("http://127.0.0.1:8080", "victim@example.test", { name: "bot", walletAddress: null }, token, clock.now() + 86_400_000));
+    await mailer.send(verifyEmailMail("http://127.0.0.1:8080", "me@example.test", "bot", `${token}-v`, clock.now() + 86_400_000));
+    assert.equal(lines.length, 2);
+    for (const line of lines) {
+      assert.doesNotMatch(JSON.stringify(line), /5ecret-T0ken/);
+      assert.match(String(line.body), /redacted/);
+    }
+    const [verify, claim] = await listOutbox(db, 2);
+    assert.match(claim.body, /clm_5ecret-T0ken-value/, "the operator's outbox keeps the link");
+    assert.match(verify.body, /clm_5ecret-T0ken-value-v/);
   });
 
   it("with SMTP sends it, marks the outbox row sent and logs no body", async () => {

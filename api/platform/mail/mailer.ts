@@ -1,9 +1,10 @@
 /**
  * Outgoing mail (claim links, email verification). Every message is written to the `api_mail_outbox` table first;
  * with SMTP_URL it is then sent through nodemailer and marked sent (or its error kept). `npm run admin -- mail`
- * lists the outbox. Without SMTP the message is also logged at info (to, subject, body): on the embedded PGlite
- * default the admin CLI cannot open the database while the service runs, and a developer trying the claimed-agent
- * path needs the link now. With SMTP nothing of the body is logged.
+ * lists the outbox. Without SMTP the message is also logged at info (to, subject, body) with its `secrets` (the
+ * single-use claim or verification token) redacted: logs travel further than the outbox (terminals, log shippers),
+ * and a token in them lets anyone who reads them claim the agent first. The whole body is in the outbox table only
+ * (`npm run admin -- mail`). With SMTP nothing of the body is logged.
  */
 import type { Transporter } from "nodemailer";
 import type { Config } from "../../config";
@@ -14,7 +15,18 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Values in `text` that must never reach a log (single-use link tokens). */
+  secrets?: readonly string[];
 }
+
+/** What of a message may be logged: its body with every secret replaced. */
+export function redactedBody(msg: MailMessage): string {
+  let body = msg.text;
+  for (const secret of msg.secrets ?? []) if (secret) body = body.split(secret).join(REDACTED);
+  return body;
+}
+
+const REDACTED = "[redacted: the full mail is in the outbox, npm run admin -- mail]";
 
 export interface Mailer {
   readonly transport: "smtp" | "outbox";
@@ -43,7 +55,7 @@ export function createMailer(config: Config, db: Database, clock: Clock, log?: M
       const [row] = await db.query<{ id: string }>(`INSERT INTO api_mail_outbox (to_address, subject, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id`, [msg.to, msg.subject, msg.text, clock.now()]);
       const t = await transporter();
       if (!t) {
-        log?.info({ outboxId: Number(row.id), to: msg.to, subject: msg.subject, body: msg.text }, "mail kept in the outbox (no SMTP_URL)");
+        log?.info({ outboxId: Number(row.id), to: msg.to, subject: msg.subject, body: redactedBody(msg) }, "mail kept in the outbox (no SMTP_URL)");
         return;
       }
       try {

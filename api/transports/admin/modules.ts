@@ -1,0 +1,9 @@
+/**
+ * Every admin route module, mounted in this order under /admin/v1 (docs/admin.md). Add yours here: one line, one file.
+ */
+import type { AdminRouteModule } from "./define";
+import { agentRoutes } from "./agents";
+import { mailRoutes } from "./mail";
+import { statusRoutes } from "./status";
+
+export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes];
