@@ -4,6 +4,8 @@
  * here; the compiler refuses a table that misses a type.
  */
 import { openAccount, credit, addFillCredits } from "./accounts";
+import { advanceLifecycle } from "./lifecycle-clock";
+import { cancelMarket, castBallot, challenge, collectCreatorFunds, councilAct, declareMia, proposeOutcome, setCouncil } from "./lifecycle-commands";
 import { lmsrTrade } from "./lmsr-trade";
 import { createMarket, settle, tradableMarket } from "./markets";
 import { cancelAll, cancelOrder, place, placeBatch, replaceQuotes } from "./orders";
@@ -32,19 +34,19 @@ const HANDLERS: { readonly [T in CommandType]: Handler<T> } = {
   placeOrder(s, c, at) {
     // The command itself is the order spec (PlaceOrderCommand extends OrderSpec): no copy on the hot path.
     const acct = s.acctFor(account(c.account, "account"), at);
-    const mkt = bookMarket(s, c.marketId);
+    const mkt = bookMarket(s, c.marketId, at);
     const error = specProblem(c, at);
     if (error !== undefined) invalid(error);
     return viewOf(placeOne(s, acct, mkt, c, at));
   },
   placeOrders(s, c, at) {
     const acct = s.acctFor(addressOf(c.account, "account"), at);
-    const mkt = tradableMarket(s, c.marketId);
+    const mkt = tradableMarket(s, c.marketId, at);
     return placeBatch(s, acct, mkt, checkBatch(c.orders, 1, at), at);
   },
   replaceQuotes(s, c, at) {
     const acct = s.acctFor(addressOf(c.account, "account"), at);
-    const mkt = tradableMarket(s, c.marketId);
+    const mkt = tradableMarket(s, c.marketId, at);
     return replaceQuotes(s, acct, mkt, checkBatch(c.orders, 0, at), at);
   },
   cancelOrder: (s, c, at) => cancelOne(s, c.account, c.orderId, c.clientOrderId, at),
@@ -54,6 +56,15 @@ const HANDLERS: { readonly [T in CommandType]: Handler<T> } = {
   voidMarket: (s, c, at) => settle(s, c.marketId, null, at),
   // Engine.apply swept the due GTD orders before dispatching: nothing is left to do.
   expireOrders: () => null,
+  advanceLifecycle: (s, _c, at) => advanceLifecycle(s, at),
+  proposeOutcome,
+  challenge,
+  declareMia,
+  castBallot,
+  councilAct,
+  setCouncil,
+  collectCreatorFunds,
+  cancelMarket,
 };
 
 /** The table by type (a Map: a type read from JSON such as "constructor" finds nothing). */

@@ -1,7 +1,8 @@
 /**
- * LMSR markets with 2 or 3 outcomes: creation (b = seed / ln n), trades by shares and by budget on every outcome
- * with slippage limits, quotes, resolution with the winnings exit fee and the pool residual, void refunds of
- * floor(shares / n), and replay of the emitted ops through the PMJ5 codec to the engine's root.
+ * LMSR markets of the committed ledger (binary: a ternary market trades on the onchain lane): creation
+ * (b = seed / ln 2), trades by shares and by budget on both outcomes with slippage limits, quotes, resolution with
+ * the winnings exit fee and the pool residual, void refunds of floor(shares / 2), and replay of the emitted ops
+ * through the PMJ5 codec to the engine's root.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -19,7 +20,7 @@ const lmsrMarket = (over: Partial<CreateMarketCommand> = {}): CreateMarketComman
   type: "createMarket",
   marketId: ID,
   pricing: "LMSR",
-  outcomes: 3,
+  outcomes: 2,
   feeModel: "notional-v1",
   takerFeeBps: 0,
   sellExitFeeBps: 100,
@@ -29,8 +30,8 @@ const lmsrMarket = (over: Partial<CreateMarketCommand> = {}): CreateMarketComman
   ...over,
 });
 
-/** Market 9: ternary LMSR funded by C. */
-function ternary() {
+/** Market 9: binary LMSR funded by C. */
+function binary() {
   const s = setup();
   s.run(lmsrMarket());
   const state = (): LmsrState => {
@@ -44,14 +45,15 @@ function ternary() {
   return { ...s, state, trade, tryTrade };
 }
 
-function conserved(s: ReturnType<typeof ternary>): void {
-  for (const a of [COLLATERAL_ASSET, asset(0), asset(1), asset(2)]) assert.equal(s.e.ledger.totalOf(a), 0n, `asset ${a} not conserved`);
+function conserved(s: ReturnType<typeof binary>): void {
+  for (const a of [COLLATERAL_ASSET, asset(0), asset(1)]) assert.equal(s.e.ledger.totalOf(a), 0n, `asset ${a} not conserved`);
 }
 
-describe("engine: ternary LMSR markets", () => {
-  it("creates a 3-outcome market with b = seed / ln 3 and refuses other outcome counts clearly", () => {
+describe("engine: LMSR markets of the committed ledger", () => {
+  it("creates a binary market with b = seed / ln 2 and refuses other outcome counts clearly (ternary: onchain lane only)", () => {
     const s = setup();
-    rejects(s.attempt(lmsrMarket({ pricing: "ORDERBOOK", seed: undefined, funder: undefined })), "INVALID_PAYLOAD", /ORDERBOOK markets are binary/);
+    rejects(s.attempt(lmsrMarket({ pricing: "ORDERBOOK", outcomes: 3, seed: undefined, funder: undefined })), "INVALID_PAYLOAD", /ORDERBOOK markets are binary/);
+    assert.equal(rejects(s.attempt(lmsrMarket({ outcomes: 3 })), "INVALID_PAYLOAD", /committed ledger is binary/).details.field, "outcomes");
     rejects(s.attempt(lmsrMarket({ outcomes: 4 })), "INVALID_PAYLOAD", /2 or 3 outcomes/);
     rejects(s.attempt(lmsrMarket({ outcomes: 1 })), "INVALID_PAYLOAD", /2 or 3 outcomes/);
     rejects(s.attempt(lmsrMarket({ outcomes: 2.5 })), "INVALID_PAYLOAD");
@@ -59,93 +61,88 @@ describe("engine: ternary LMSR markets", () => {
     const r = s.run(lmsrMarket());
     assert.deepEqual(r.ops, [{ type: "MARKET_SEED", marketId: ID, funder: C, amount: SEED }]);
     const view = s.e.market(ID)!;
-    assert.equal(view.outcomes, 3);
-    assert.equal(view.lmsr!.b, bFromSeed(SEED, 3));
-    assert.ok(view.lmsr!.b < bFromSeed(SEED, 2), "b = seed / ln n: a larger n gives a smaller b");
-    assert.deepEqual(view.lmsr!.q, [0n, 0n, 0n]);
-    assert.equal(view.lmsr!.pricesWad.length, 3);
+    assert.equal(view.outcomes, 2);
+    assert.equal(view.lmsr!.b, bFromSeed(SEED, 2));
+    assert.deepEqual(view.lmsr!.q, [0n, 0n]);
+    assert.equal(view.lmsr!.pricesWad.length, 2);
     for (const p of view.lmsr!.pricesWad) assert.equal(p, view.lmsr!.pricesWad[0]);
     assert.equal(s.e.balance(POOL, COLLATERAL_ASSET).total, SEED);
   });
 
   it("buys and sells every outcome at the pricing module's integers, by shares or by budget, within the limit", async () => {
-    const s = ternary();
-    // BUY outcome 2 by shares: the cost is quoteBuyShares, the quote says the same, the limit is a max cost.
-    const cost = quoteBuyShares(s.state(), 2, 30n * SHARE).cost;
-    assert.deepEqual(s.e.lmsrQuote(ID, 2, "BUY", 30n * SHARE), { shares: 30n * SHARE, collateral: cost, fee: 0n, priceAfterWad: quoteBuyShares(s.state(), 2, 30n * SHARE).priceAfter });
-    const slip = rejects(s.tryTrade(A, 2, "BUY", { shares: 30n * SHARE, limit: cost - 1n }), "SLIPPAGE");
+    const s = binary();
+    // BUY outcome 1 by shares: the cost is quoteBuyShares, the quote says the same, the limit is a max cost.
+    const cost = quoteBuyShares(s.state(), 1, 30n * SHARE).cost;
+    assert.deepEqual(s.e.lmsrQuote(ID, 1, "BUY", 30n * SHARE), { shares: 30n * SHARE, collateral: cost, fee: 0n, priceAfterWad: quoteBuyShares(s.state(), 1, 30n * SHARE).priceAfter });
+    const slip = rejects(s.tryTrade(A, 1, "BUY", { shares: 30n * SHARE, limit: cost - 1n }), "SLIPPAGE");
     assert.deepEqual(slip.details, { cost: cost.toString() });
-    const buy = s.trade(A, 2, "BUY", { shares: 30n * SHARE, limit: cost });
-    assert.deepEqual(buy.ops, [{ type: "LMSR_TRADE", account: A, marketId: ID, side: 2, direction: "BUY", shares: 30n * SHARE, collateral: cost, fee: 0n }]);
-    assert.equal(buy.reports[0]!.outcome, 2);
-    assert.equal(s.e.balance(A, asset(2)).total, 30n * SHARE);
+    const buy = s.trade(A, 1, "BUY", { shares: 30n * SHARE, limit: cost });
+    assert.deepEqual(buy.ops, [{ type: "LMSR_TRADE", account: A, marketId: ID, side: 1, direction: "BUY", shares: 30n * SHARE, collateral: cost, fee: 0n }]);
+    assert.equal(buy.reports[0]!.outcome, 1);
+    assert.equal(s.e.balance(A, asset(1)).total, 30n * SHARE);
     assert.equal(s.e.balance(POOL, COLLATERAL_ASSET).total, SEED + cost);
     const p = s.e.market(ID)!.lmsr!.pricesWad;
-    assert.ok(p[2]! > p[0]! && p[0] === p[1], "buying outcome 2 raises its price only");
+    assert.ok(p[1]! > p[0]!, "buying outcome 1 raises its price");
     assert.deepEqual(p, prices(s.state()));
 
-    // BUY outcome 1 by budget: the most shares that fit, exactly what lmsrQuoteForCost announced.
+    // BUY outcome 0 by budget: the most shares that fit, exactly what lmsrQuoteForCost announced.
     const budget = 7n * PM;
-    const expect = quoteBuyForCost(s.state(), 1, budget);
-    const quote = s.e.lmsrQuoteForCost(ID, 1, budget)!;
+    const expect = quoteBuyForCost(s.state(), 0, budget);
+    const quote = s.e.lmsrQuoteForCost(ID, 0, budget)!;
     assert.equal(quote.shares, expect.shares);
     assert.equal(quote.collateral, expect.quote!.cost);
     assert.ok(quote.collateral <= budget);
-    assert.ok(quoteBuyShares(s.state(), 1, quote.shares + 1n).cost > budget, "one more share does not fit");
-    const byBudget = s.trade(B, 1, "BUY", { budget, limit: budget });
+    assert.ok(quoteBuyShares(s.state(), 0, quote.shares + 1n).cost > budget, "one more share does not fit");
+    const byBudget = s.trade(B, 0, "BUY", { budget, limit: budget });
     assert.equal(byBudget.result.shares, quote.shares);
     assert.equal(byBudget.result.collateral, quote.collateral);
-    assert.equal(s.e.lmsrQuoteForCost(ID, 1, 1n)!.shares, 0n);
-    rejects(s.tryTrade(B, 1, "BUY", { budget: 1n }), "BUDGET_TOO_SMALL");
+    assert.equal(s.e.lmsrQuoteForCost(ID, 0, 1n)!.shares, 0n);
+    rejects(s.tryTrade(B, 0, "BUY", { budget: 1n }), "BUDGET_TOO_SMALL");
 
-    // SELL outcome 2: gross from the pool, exit fee ceil(gross * 1%) to the treasury, limit = min net proceeds.
-    const sq = quoteSell(s.state(), 2, 10n * SHARE, 100);
-    assert.deepEqual(s.e.lmsrQuote(ID, 2, "SELL", 10n * SHARE), { shares: 10n * SHARE, collateral: sq.proceeds, fee: sq.fee, priceAfterWad: sq.priceAfter });
-    assert.deepEqual(rejects(s.tryTrade(A, 2, "SELL", { shares: 10n * SHARE, limit: sq.proceeds + 1n }), "SLIPPAGE").details, { proceeds: sq.proceeds.toString() });
+    // SELL outcome 1: gross from the pool, exit fee ceil(gross * 1%) to the treasury, limit = min net proceeds.
+    const sq = quoteSell(s.state(), 1, 10n * SHARE, 100);
+    assert.deepEqual(s.e.lmsrQuote(ID, 1, "SELL", 10n * SHARE), { shares: 10n * SHARE, collateral: sq.proceeds, fee: sq.fee, priceAfterWad: sq.priceAfter });
+    assert.deepEqual(rejects(s.tryTrade(A, 1, "SELL", { shares: 10n * SHARE, limit: sq.proceeds + 1n }), "SLIPPAGE").details, { proceeds: sq.proceeds.toString() });
     const treasuryBefore = s.e.balance(TREASURY, COLLATERAL_ASSET).total;
-    const sell = s.trade(A, 2, "SELL", { shares: 10n * SHARE, limit: sq.proceeds });
-    assert.deepEqual(sell.ops[0], { type: "LMSR_TRADE", account: A, marketId: ID, side: 2, direction: "SELL", shares: 10n * SHARE, collateral: sq.proceeds + sq.fee, fee: sq.fee });
+    const sell = s.trade(A, 1, "SELL", { shares: 10n * SHARE, limit: sq.proceeds });
+    assert.deepEqual(sell.ops[0], { type: "LMSR_TRADE", account: A, marketId: ID, side: 1, direction: "SELL", shares: 10n * SHARE, collateral: sq.proceeds + sq.fee, fee: sq.fee });
     assert.ok(sq.fee > 0n);
     assert.equal(s.e.balance(TREASURY, COLLATERAL_ASSET).total - treasuryBefore, sq.fee);
-    assert.deepEqual(s.e.market(ID)!.lmsr!.q, [0n, quote.shares, 20n * SHARE]);
+    assert.deepEqual(s.e.market(ID)!.lmsr!.q, [quote.shares, 20n * SHARE]);
     conserved(s);
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
   });
 
   it("refuses outcomes outside 0..n-1 and sells beyond holdings, changing nothing", () => {
-    const s = ternary();
-    s.trade(A, 2, "BUY", { shares: 5n * SHARE });
+    const s = binary();
+    s.trade(A, 1, "BUY", { shares: 5n * SHARE });
     const before = stringifyJson([s.e.market(ID), s.e.balances(A)]);
-    rejects(s.tryTrade(A, 3 as OutcomeIndex, "BUY", { shares: SHARE }), "INVALID_PAYLOAD", /0\.\.2/);
+    rejects(s.tryTrade(A, 2 as OutcomeIndex, "BUY", { shares: SHARE }), "INVALID_PAYLOAD", /0\.\.1/);
     rejects(s.tryTrade(A, -1 as OutcomeIndex, "BUY", { shares: SHARE }), "INVALID_PAYLOAD");
-    rejects(s.tryTrade(B, 2, "SELL", { shares: SHARE }), "INSUFFICIENT_BALANCE");
-    rejects(s.tryTrade(A, 1, "SELL", { shares: SHARE }), "INSUFFICIENT_BALANCE");
-    rejects(s.attempt({ type: "resolveMarket", marketId: ID, winningOutcome: 3 }), "INVALID_PAYLOAD", /0\.\.2/);
+    rejects(s.tryTrade(B, 1, "SELL", { shares: SHARE }), "INSUFFICIENT_BALANCE");
+    rejects(s.tryTrade(A, 0, "SELL", { shares: SHARE }), "INSUFFICIENT_BALANCE");
+    rejects(s.attempt({ type: "resolveMarket", marketId: ID, winningOutcome: 2 }), "INVALID_PAYLOAD", /0\.\.1/);
     rejects(s.attempt({ type: "placeOrder", account: A, marketId: ID, outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTC" }), "INVALID_PAYLOAD");
     assert.equal(stringifyJson([s.e.market(ID), s.e.balances(A)]), before);
-    assert.equal(s.e.lmsrQuote(ID, 3 as OutcomeIndex, "BUY", SHARE), undefined);
-    assert.equal(s.e.lmsrQuote(ID, 1, "SELL", SHARE), undefined, "nobody holds outcome 1");
-    // A binary market still refuses outcome 2.
-    s.run(lmsrMarket({ marketId: 10n, outcomes: 2 }));
-    rejects(s.attempt({ type: "lmsrTrade", account: A, marketId: 10n, outcome: 2, direction: "BUY", shares: SHARE }), "INVALID_PAYLOAD", /0\.\.1/);
-    assert.equal(s.e.lmsrQuote(10n, 2, "BUY", SHARE), undefined);
+    assert.equal(s.e.lmsrQuote(ID, 2 as OutcomeIndex, "BUY", SHARE), undefined);
+    assert.equal(s.e.lmsrQuote(ID, 0, "SELL", SHARE), undefined, "nobody holds outcome 0");
   });
 
-  it("resolves to outcome 2: winners get shares minus the winnings exit fee, losers' shares burn, the residual returns to the funder", async () => {
-    const s = ternary();
-    s.trade(A, 2, "BUY", { shares: 40n * SHARE });
+  it("resolves to outcome 1: winners get shares minus the winnings exit fee, losers' shares burn, the residual returns to the funder", async () => {
+    const s = binary();
+    s.trade(A, 1, "BUY", { shares: 40n * SHARE });
     s.trade(B, 0, "BUY", { shares: 25n * SHARE });
-    s.trade(B, 2, "BUY", { shares: 3n * SHARE + 7n });
-    s.trade(A, 1, "BUY", { budget: 5n * PM });
+    s.trade(B, 1, "BUY", { shares: 3n * SHARE + 7n });
+    s.trade(A, 0, "BUY", { budget: 5n * PM });
     const cBefore = s.e.balance(C, COLLATERAL_ASSET).total;
     const tBefore = s.e.balance(TREASURY, COLLATERAL_ASSET).total;
     const poolBefore = s.e.balance(POOL, COLLATERAL_ASSET).total;
     const aPay = payout(40n * SHARE, 200);
     const bPay = payout(3n * SHARE + 7n, 200);
-    const r = s.run({ type: "resolveMarket", marketId: ID, winningOutcome: 2 });
+    const r = s.run({ type: "resolveMarket", marketId: ID, winningOutcome: 1 });
     const res = r.result;
     assert.equal(res.market.status, "resolved");
-    assert.equal(res.market.winningOutcome, 2);
+    assert.equal(res.market.winningOutcome, 1);
     assert.equal(res.paid, aPay.net + bPay.net);
     assert.equal(res.fees, aPay.fee + bPay.fee);
     assert.equal(res.residual, poolBefore - res.paid - res.fees);
@@ -153,13 +150,13 @@ describe("engine: ternary LMSR markets", () => {
     assert.equal(s.e.balance(TREASURY, COLLATERAL_ASSET).total - tBefore, res.fees);
     assert.equal(s.e.balance(C, COLLATERAL_ASSET).total - cBefore, res.residual);
     assert.equal(s.e.balance(POOL, COLLATERAL_ASSET).total, 0n);
-    for (const acct of [A, B]) for (const i of [0, 1, 2] as const) assert.equal(s.e.balance(acct, asset(i)).total, 0n);
+    for (const acct of [A, B]) for (const i of [0, 1] as const) assert.equal(s.e.balance(acct, asset(i)).total, 0n);
     const payouts = r.ops.filter((o) => o.type === "RESOLUTION_PAYOUT");
     assert.deepEqual(payouts.map((o) => o.type === "RESOLUTION_PAYOUT" && [o.account, o.side, o.payout, o.source]), [
-      [A, 1, 0n, "POOL"],
-      [A, 2, aPay.net, "POOL"],
+      [A, 0, 0n, "POOL"],
+      [A, 1, aPay.net, "POOL"],
       [B, 0, 0n, "POOL"],
-      [B, 2, bPay.net, "POOL"],
+      [B, 1, bPay.net, "POOL"],
     ]);
     assert.equal(r.ops.filter((o) => o.type === "FEE_SWEEP").length, 2);
     rejects(s.tryTrade(A, 0, "BUY", { shares: SHARE }), "MARKET_CLOSED");
@@ -167,17 +164,17 @@ describe("engine: ternary LMSR markets", () => {
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
   });
 
-  it("voids: every share refunds floor(shares / 3) from the pool, which stays solvent; the rest returns to the funder", async () => {
-    const s = ternary();
+  it("voids: every share refunds floor(shares / 2) from the pool, which stays solvent; the rest returns to the funder", async () => {
+    const s = binary();
     const held: [typeof A, OutcomeIndex, bigint][] = [
-      [A, 0, 10n * SHARE + 2n],
-      [A, 2, 4n * SHARE + 1n],
+      [A, 0, 10n * SHARE + 3n],
+      [A, 1, 4n * SHARE + 1n],
+      [B, 0, 5n],
       [B, 1, 7n * SHARE],
-      [B, 2, 5n],
     ];
     for (const [acct, i, n] of held) s.trade(acct, i, "BUY", { shares: n });
     const poolBefore = s.e.balance(POOL, COLLATERAL_ASSET).total;
-    const refunds = held.map(([, , n]) => n / 3n);
+    const refunds = held.map(([, , n]) => n / 2n);
     const r = s.run({ type: "voidMarket", marketId: ID });
     const res = r.result;
     assert.deepEqual(
@@ -187,7 +184,7 @@ describe("engine: ternary LMSR markets", () => {
     assert.equal(res.paid, refunds.reduce((x, y) => x + y, 0n));
     assert.equal(res.fees, 0n, "no fee on a void");
     assert.equal(res.residual, poolBefore - res.paid);
-    assert.ok(res.residual >= SEED, "the pool keeps at least the seed after refunding 1/3 per share");
+    assert.ok(res.residual >= SEED, "the pool keeps at least the seed after refunding 1/2 per share");
     assert.equal(s.e.market(ID)!.status, "voided");
     conserved(s);
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
@@ -200,7 +197,7 @@ describe("engine: ternary LMSR markets", () => {
     const big = s.run({ type: "lmsrTrade", account: A, marketId: ID, outcome: 1, direction: "BUY", budget: 90_000n * PM });
     const shares = big.result.shares;
     assert.ok(shares > 10n * PM);
-    for (let i = 0; i < 20; i++) s.run({ type: "lmsrTrade", account: B, marketId: ID, outcome: i % 2 === 0 ? 0 : 2, direction: "BUY", shares: BigInt(1 + i) * 1_003n });
+    for (let i = 0; i < 20; i++) s.run({ type: "lmsrTrade", account: B, marketId: ID, outcome: 0, direction: "BUY", shares: BigInt(1 + i) * 1_003n });
     const poolBefore = s.e.balance(POOL, COLLATERAL_ASSET).total;
     assert.ok(poolBefore >= shares, "the pool covers every share of the near-certain outcome");
     const r = s.run({ type: "resolveMarket", marketId: ID, winningOutcome: 1 });
@@ -210,10 +207,9 @@ describe("engine: ternary LMSR markets", () => {
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
   });
 
-  it("binary LMSR markets keep b = seed / ln 2 and half-unit void refunds", () => {
+  it("voids a binary market with half-unit refunds", () => {
     const s = setup();
-    s.run(lmsrMarket({ outcomes: 2 }));
-    assert.equal(s.e.market(ID)!.lmsr!.b, bFromSeed(SEED, 2));
+    s.run(lmsrMarket());
     s.run({ type: "lmsrTrade", account: A, marketId: ID, outcome: 1, direction: "BUY", shares: 5n });
     const r = s.run({ type: "voidMarket", marketId: ID });
     const refund = r.ops.find((o) => o.type === "VOID_REFUND");

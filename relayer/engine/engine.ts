@@ -10,13 +10,31 @@ import { normalizeAccount, type LedgerState } from "../../decoder";
 import { allowanceView } from "./allowance";
 import { dispatch } from "./commands";
 import { nextExpiry, sweepExpired } from "./expiry";
+import { nextLifecycleDeadline } from "./lifecycle-clock";
+import { creatorFundsView, lifecycleView, receiptsOf, receiptsOfAccount } from "./lifecycle-views";
 import { lmsrQuote, lmsrQuoteForCost } from "./lmsr-trade";
 import { orderById } from "./orders";
 import { Refusal } from "./rejection";
 import { EngineState } from "./state";
-import type { AllowanceView, Applied, BalanceView, BookDepth, Command, EngineConfig, LmsrOutcome, LmsrQuote, MarketView, OrderView, ResultOf } from "./types";
+import type {
+  Accepted,
+  AllowanceView,
+  Applied,
+  BalanceView,
+  BookDepth,
+  Command,
+  CreatorFundsView,
+  EngineConfig,
+  LifecycleView,
+  LmsrOutcome,
+  LmsrQuote,
+  MarketView,
+  OrderView,
+  PayoutReceipt,
+  ResultOf,
+} from "./types";
 import { addressOf, isInt } from "./validation";
-import { balanceView, balancesView, marketView, openOrdersView, orderView } from "./views";
+import { balanceView, balancesView, lcMarketView, marketView, openOrdersView, orderView } from "./views";
 
 // Hot path: imported functions are called through these locals (transpiled CommonJS imports are getter chains).
 const sweep = sweepExpired;
@@ -91,6 +109,7 @@ export class Engine {
     const nextTrade = s.nextTrade;
     s.nOps = 0;
     s.nReports = 0;
+    s.nEvents = 0;
     let result: ResultOf<C>;
     try {
       sweep(s, at);
@@ -105,7 +124,14 @@ export class Engine {
     }
     u.commit();
     // Fresh arrays: the returned ones belong to the caller.
-    return { ok: true, result, ops: take(s.ops, s.nOps), reports: take(s.reports, s.nReports) };
+    const accepted: Accepted<C> = { ok: true, result, ops: take(s.ops, s.nOps), reports: take(s.reports, s.nReports) };
+    if (s.nEvents > 0) accepted.events = s.events.slice(0, s.nEvents);
+    return accepted;
+  }
+
+  /** The earliest instant a market's lifecycle transition falls due (the exchange's lifecycle timer), or undefined. */
+  nextLifecycleDeadline(): number | undefined {
+    return nextLifecycleDeadline(this.#s);
   }
 
   /** The earliest `expiresAt` of a resting GTD order, or undefined (the exchange's expiry timer). */
@@ -153,9 +179,45 @@ export class Engine {
     return this.#s.markets.get(marketId)?.book.levelSizes(side, priceBps);
   }
 
+  /** A market of either lane (an on-chain lane market is known here only by its lifecycle). */
   market(marketId: bigint): MarketView | undefined {
     const m = this.#s.markets.get(marketId);
-    return m ? marketView(m) : undefined;
+    if (m) return marketView(m);
+    const lm = this.#s.lifecycles.get(marketId);
+    return lm ? lcMarketView(lm) : undefined;
+  }
+
+  /** A market's lifecycle (markets created with a creator), or undefined. */
+  lifecycle(marketId: bigint): LifecycleView | undefined {
+    const lm = this.#s.lifecycles.get(marketId);
+    return lm ? lifecycleView(lm) : undefined;
+  }
+
+  /** Every market's lifecycle, by market id ascending. */
+  lifecycles(): LifecycleView[] {
+    return [...this.#s.lifecycles.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(lifecycleView);
+  }
+
+  /** What each holder of a final committed market was paid (undefined for a market without a lifecycle). */
+  payoutReceipts(marketId: bigint): PayoutReceipt[] | undefined {
+    const lm = this.#s.lifecycles.get(marketId);
+    return lm ? receiptsOf(lm) : undefined;
+  }
+
+  /** What one account was paid at the finality of every committed market it held. */
+  receiptsOf(account: Address): PayoutReceipt[] {
+    return receiptsOfAccount(this.#s, normalizeAccount(account));
+  }
+
+  /** The creator's pool residual of a market with a lifecycle: what it holds, what is collectable, what was collected. */
+  creatorFunds(marketId: bigint): CreatorFundsView | undefined {
+    const lm = this.#s.lifecycles.get(marketId);
+    return lm ? creatorFundsView(this.#s, lm) : undefined;
+  }
+
+  /** The council members the engine holds (setCouncil). */
+  council(): Address[] {
+    return [...this.#s.council].sort();
   }
 
   /**

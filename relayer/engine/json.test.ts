@@ -18,7 +18,7 @@ const spec = { outcome: 0, action: "buy", priceBps: 5000, size: 10_000n, tif: "G
 const COMMANDS: Record<CommandType, Command> = {
   openAccount: { type: "openAccount", account: A, signupAt: 1 },
   credit: { type: "credit", account: A, amount: 10n ** 30n, reason: "GRANT" },
-  createMarket: { type: "createMarket", marketId: 2n ** 64n - 1n, pricing: "LMSR", outcomes: 3, feeModel: "shares-v2", takerFeeBps: 1, sellExitFeeBps: 2, winningsExitFeeBps: 3, seed: 5n, funder: A },
+  createMarket: { type: "createMarket", marketId: 2n ** 64n - 1n, pricing: "LMSR", outcomes: 3, feeModel: "shares-v2", takerFeeBps: 1, sellExitFeeBps: 2, winningsExitFeeBps: 3, seed: 5n, funder: A, creator: A, openTime: 1, closeTime: 2, lane: "onchain" },
   placeOrder: { type: "placeOrder", account: A, marketId: M, ...spec },
   placeOrders: { type: "placeOrders", account: A, marketId: M, orders: [spec, { ...spec, size: 20_000n }] },
   replaceQuotes: { type: "replaceQuotes", account: A, marketId: M, orders: [spec] },
@@ -29,6 +29,15 @@ const COMMANDS: Record<CommandType, Command> = {
   addFillCredits: { type: "addFillCredits", account: A, fills: 3 },
   expireOrders: { type: "expireOrders" },
   lmsrTrade: { type: "lmsrTrade", account: A, marketId: M, outcome: 2, direction: "BUY", shares: 7n, budget: 8n, limit: 9n },
+  advanceLifecycle: { type: "advanceLifecycle" },
+  proposeOutcome: { type: "proposeOutcome", account: A, marketId: M, outcome: "void" },
+  challenge: { type: "challenge", account: A, marketId: M },
+  declareMia: { type: "declareMia", account: A, marketId: M },
+  castBallot: { type: "castBallot", account: A, marketId: M, outcome: 1, salt: `0x${"ab".repeat(32)}` },
+  councilAct: { type: "councilAct", member: A, marketId: M, action: "decide", outcome: 0, signature: "0x1234" },
+  setCouncil: { type: "setCouncil", members: [A] },
+  collectCreatorFunds: { type: "collectCreatorFunds", account: A, marketId: M },
+  cancelMarket: { type: "cancelMarket", marketId: M },
 };
 
 describe("journal JSON codec", () => {

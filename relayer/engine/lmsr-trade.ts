@@ -19,7 +19,7 @@ const positive = (x: unknown): boolean => typeof x === "bigint" && x > 0n && x <
 /** A trade against the pool of an LMSR market (LMSR_TRADE op). */
 export function lmsrTrade(s: EngineState, c: LmsrTradeCommand, at: number): LmsrTradeResult {
   const acct = s.acctFor(addressOf(c.account, "account"), at);
-  const m = openMarket(s, c.marketId);
+  const m = openMarket(s, c.marketId, at);
   const st = m.lmsr;
   if (!st) return invalid(`market ${m.idStr} is not an LMSR market`);
   if (!isOutcomeIndex(c.outcome, m.outcomes)) return invalid(`outcome must be an integer 0..${m.outcomes - 1}`, { field: "outcome" });

@@ -2,9 +2,10 @@
  * The engine's records: accounts with their balance records, markets, orders and book levels. Mutable fields change
  * only through the engine's transaction log (./undo.ts), which restores them when a command is refused.
  */
-import type { Address } from "viem";
+import type { Address, Hex } from "viem";
+import type { MarketLifecycle } from "../lifecycle";
 import type { Book } from "./book";
-import type { FeeModel, MarketStatus, OrderAction, OrderStatus, Outcome, Pricing, TimeInForce } from "./types";
+import type { FeeModel, FinalSettlement, Lane, MarketStatus, OrderAction, OrderStatus, Outcome, PayoutReceipt, Pricing, TimeInForce } from "./types";
 
 export interface Bal { v: bigint; r: bigint; ep: number }
 
@@ -44,6 +45,45 @@ export interface Market {
   readonly assets: readonly bigint[];
   /** LMSR markets: pricing state (b, outstanding shares) and the pool. */
   readonly lmsr?: { b: bigint; q: bigint[]; readonly funder: Address; readonly pool: Address; readonly seed: bigint };
+  /**
+   * Trading is refused from this instant on (the one lifecycle field the trade path reads): closeTime for a market
+   * with a lifecycle, MAX_SAFE_INTEGER otherwise.
+   */
+  closeAt: number;
+  /** The market's lifecycle, when it was created with a creator. */
+  lcm?: LcMarket;
+  ep: number;
+}
+
+/** The terms of a market with a lifecycle (on-chain lane markets have no Market record, only these). */
+export interface LcTerms {
+  readonly pricing: Pricing;
+  readonly outcomes: number;
+  readonly feeModel: FeeModel;
+  readonly takerFeeBps: number;
+  readonly sellExitFeeBps: number;
+  readonly winningsExitFeeBps: number;
+  readonly seed: bigint | null;
+  readonly createdAt: number;
+}
+
+/** A market's life in the engine: the pure lifecycle record (relayer/lifecycle) and what the engine adds to it. */
+export interface LcMarket {
+  readonly id: bigint;
+  readonly idStr: string;
+  readonly lane: Lane;
+  readonly terms: LcTerms;
+  /** The committed market (book or pool); undefined on the on-chain lane. */
+  readonly mkt?: Market;
+  lc: MarketLifecycle;
+  /** The salt of each sealed ballot, by `${session}/${voter}` (revealed in BALLOT_REVEAL at the session's end). */
+  readonly salts: Map<string, Hex>;
+  /** Committed lane: what each holder was paid at finality. */
+  readonly receipts: Map<Address, PayoutReceipt>;
+  finalAt: number | null;
+  settlement: FinalSettlement | null;
+  /** Pool residual the creator collected. */
+  collected: bigint;
   ep: number;
 }
 

@@ -7,9 +7,9 @@
 import type { Address } from "viem";
 import { LedgerState, SUPPLY_ACCOUNT, movementsOf, type JournalOp, type MovementContext } from "../../decoder";
 import { ExpiryHeap } from "./expiry";
-import type { Acct, Market, MBal, Order } from "./model";
+import type { Acct, LcMarket, Market, MBal, Order } from "./model";
 import { reject } from "./rejection";
-import type { EngineConfig, ExecutionReport } from "./types";
+import type { EngineConfig, ExecutionReport, LifecycleEvent } from "./types";
 import { Undo } from "./undo";
 
 // Hot paths read these locals: the transpiled re-exports of ../../decoder are getter chains.
@@ -28,6 +28,16 @@ export class EngineState {
    */
   readonly byN: (Order | undefined)[] = [undefined];
   readonly expiries = new ExpiryHeap();
+  /** Markets with a lifecycle (both lanes), by id. */
+  readonly lifecycles = new Map<bigint, LcMarket>();
+  /** The council members (lower-case), replaced by setCouncil. */
+  council: ReadonlySet<Address> = new Set();
+  /** The earliest lifecycle deadline, recomputed when `lcDirty` (any lifecycle change, or a rollback of one). */
+  lcNext: number | undefined = undefined;
+  lcDirty = false;
+  /** Per-command lifecycle events, like `reports` (events[0..nEvents)). */
+  readonly events: LifecycleEvent[] = [];
+  nEvents = 0;
   nextOrder = 1;
   nextTrade = 1;
   /** Balances changed since the ledger mirror was last brought up to date (each once: `pend`). */

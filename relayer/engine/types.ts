@@ -5,6 +5,9 @@
  */
 import type { Address } from "viem";
 import type { CreditReason, JournalOp, OutcomeIndex } from "../../decoder";
+import type { Lane, LifecycleCommand, LifecycleCommandResults, LifecycleEvent, LifecycleRejectDetails, LifecycleView } from "./lifecycle-types";
+
+export type * from "./lifecycle-types";
 
 export type CreditReasonName = keyof typeof CreditReason;
 
@@ -57,6 +60,16 @@ export interface CreateMarketCommand {
   /** LMSR only: the funder pays `seed` into the market's pool (MARKET_SEED); b = seed / ln(outcomes). */
   seed?: bigint;
   funder?: Address;
+  /**
+   * The market's creator: the market gets a lifecycle (docs/lifecycle.md). The creation bond is locked from its PM
+   * (BOND_LOCK) and, on a committed LMSR market, the seed comes from it (funder = creator).
+   */
+  creator?: Address;
+  /** With a creator: when proposals may start (default: the command's `at`) and when trading stops (epoch ms). */
+  openTime?: number;
+  closeTime?: number;
+  /** Default "committed". An "onchain" market has no book or pool on the ledger: only its lifecycle, bond and vote. */
+  lane?: Lane;
 }
 /**
  * A trade against an LMSR market's pool. BUY: `shares`, or `budget` (the most shares whose cost fits); `limit` is the
@@ -97,7 +110,8 @@ export type Command =
   | VoidMarketCommand
   | AddFillCreditsCommand
   | ExpireOrdersCommand
-  | LmsrTradeCommand;
+  | LmsrTradeCommand
+  | LifecycleCommand;
 
 export type ReportKind = "new" | "fill" | "cancelled" | "expired";
 export type CancelReason = "user" | "cancel_all" | "replaced" | "self_trade_prevention" | "ioc_remainder" | "fok_not_fillable" | "market_closed";
@@ -187,7 +201,8 @@ export interface BookDepth {
   asks: BookLevel[];
 }
 
-export type MarketStatus = "open" | "resolved" | "voided";
+/** "closed": trading stopped (closeTime, or the creator's proposal) and the market is not final yet. */
+export type MarketStatus = "open" | "closed" | "resolved" | "voided";
 
 export interface MarketView {
   marketId: string;
@@ -202,6 +217,10 @@ export interface MarketView {
   createdAt: number;
   bestBidBps: number | null;
   bestAskBps: number | null;
+  /** "onchain" markets have no book or pool here (only their lifecycle). */
+  lane: Lane;
+  /** Markets created with a creator. */
+  lifecycle?: LifecycleView;
   /** LMSR markets: pricing state, pool and prices (WAD, one per outcome). */
   lmsr?: { b: bigint; q: bigint[]; seed: bigint; funder: Address; pool: Address; pricesWad: bigint[] };
 }
@@ -236,7 +255,7 @@ export interface LmsrTradeResult {
 }
 
 /** The result of each command type (a new command type adds its entry here and its handler in ./commands.ts). */
-export interface CommandResults {
+export interface CommandResults extends LifecycleCommandResults {
   openAccount: OpenAccountResult;
   credit: CreditResult;
   createMarket: MarketView;
@@ -261,13 +280,13 @@ export type ResultOf<C extends Command> = CommandResults[C["type"]];
  * The details each rejection code carries; its keys are the closed set of codes (exchange-core's rule: a refusal is a
  * value with one code of one set). Amounts in details are decimal strings, as the API shows them.
  */
-export interface RejectDetails {
+export interface RejectDetails extends LifecycleRejectDetails {
   /** A field, an order of a batch (`index`), `at` or the command itself is invalid. */
   INVALID_PAYLOAD: { field?: string; index?: number };
   MARKET_NOT_FOUND: Record<never, never>;
   /** createMarket of an id that exists. */
   MARKET_EXISTS: Record<never, never>;
-  /** The market is resolved or voided. */
+  /** The market is not open: past closeTime, proposed, resolved or voided. */
   MARKET_CLOSED: Record<never, never>;
   /** A movement or a lock does not fit the available balance (`shortBy`); an LMSR sell of more than is outstanding. */
   INSUFFICIENT_BALANCE: { account?: Address; assetId?: string; shortBy?: string };
@@ -300,6 +319,18 @@ export const REJECT_CODES = Object.keys({
   POST_ONLY_WOULD_CROSS: 0,
   SLIPPAGE: 0,
   BUDGET_TOO_SMALL: 0,
+  CREATOR_WINDOW_ELAPSED: 0,
+  CREATOR_WINDOW_NOT_OPEN: 0,
+  CHALLENGE_WINDOW_CLOSED: 0,
+  NOT_CREATOR: 0,
+  CREATOR_NOT_ELIGIBLE: 0,
+  KEEPER_WINDOW_CLOSED: 0,
+  VOTE_NOT_OPEN: 0,
+  ALREADY_VOTED: 0,
+  COUNCIL_NOT_OPEN: 0,
+  NOT_COUNCIL_MEMBER: 0,
+  MARKET_NOT_FINAL: 0,
+  WRONG_MARKET_STATE: 0,
 } satisfies Record<RejectCode, 0>) as readonly RejectCode[];
 
 /** A refused command: nothing changed. */
@@ -311,6 +342,8 @@ export interface Accepted<C extends Command = Command> {
   result: ResultOf<C>;
   ops: JournalOp[];
   reports: ExecutionReport[];
+  /** The market transitions the command made (set only when there are some). */
+  events?: LifecycleEvent[];
 }
 
 /** What `Engine.apply` answers: a business refusal is a value, never an exception (an exception is a bug). */

@@ -4,7 +4,8 @@
  */
 import type { Address } from "viem";
 import { NO_ASK, NO_BID } from "./book";
-import { byAge, isResting, type Market, type Order } from "./model";
+import { lifecycleView } from "./lifecycle-views";
+import { byAge, isResting, type LcMarket, type Market, type Order } from "./model";
 import { prices } from "../pricing/lmsr";
 import type { EngineState } from "./state";
 import type { BalanceView, MarketView, OrderView } from "./types";
@@ -46,7 +47,32 @@ export function marketView(m: Market): MarketView {
     createdAt: m.createdAt,
     bestBidBps: m.book.bestBid === NO_BID ? null : m.book.bestBid,
     bestAskBps: m.book.bestAsk === NO_ASK ? null : m.book.bestAsk,
+    lane: "committed",
+    ...(m.lcm ? { lifecycle: lifecycleView(m.lcm) } : {}),
     ...(m.lmsr ? { lmsr: { b: m.lmsr.b, q: [...m.lmsr.q], seed: m.lmsr.seed, funder: m.lmsr.funder, pool: m.lmsr.pool, pricesWad: prices({ b: m.lmsr.b, q: m.lmsr.q }) } } : {}),
+  };
+}
+
+/** The view of a market with a lifecycle: its committed market's, or (on-chain lane) one built from its terms. */
+export function lcMarketView(lm: LcMarket): MarketView {
+  if (lm.mkt) return marketView(lm.mkt);
+  const t = lm.terms;
+  const state = lm.lc.state;
+  return {
+    marketId: lm.idStr,
+    pricing: t.pricing,
+    outcomes: t.outcomes,
+    feeModel: t.feeModel,
+    takerFeeBps: t.takerFeeBps,
+    sellExitFeeBps: t.sellExitFeeBps,
+    winningsExitFeeBps: t.winningsExitFeeBps,
+    status: state === "open" ? "open" : state === "resolved" ? "resolved" : state === "void" ? "voided" : "closed",
+    ...(state === "resolved" && typeof lm.lc.verdict === "number" ? { winningOutcome: lm.lc.verdict } : {}),
+    createdAt: t.createdAt,
+    bestBidBps: null,
+    bestAskBps: null,
+    lane: "onchain",
+    lifecycle: lifecycleView(lm),
   };
 }
 

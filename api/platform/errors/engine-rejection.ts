@@ -37,6 +37,19 @@ export const REJECTION_PROBLEMS: Readonly<Record<SubmitRejectCode, RejectionProb
   POST_ONLY_WOULD_CROSS: problem("CONFLICT", 409, { reason: "POST_ONLY_WOULD_CROSS" }),
   SLIPPAGE: problem("CONFLICT", 409, { reason: "SLIPPAGE" }),
   BUDGET_TOO_SMALL: problem("CONFLICT", 409, { reason: "BUDGET_TOO_SMALL" }),
+  // The lifecycle's refusals (docs/resolution.md): the spec's two window codes, the rest CONFLICT or FORBIDDEN with a reason.
+  CREATOR_WINDOW_ELAPSED: problem("CREATOR_WINDOW_ELAPSED", 409),
+  CHALLENGE_WINDOW_CLOSED: problem("CHALLENGE_WINDOW_CLOSED", 409),
+  CREATOR_WINDOW_NOT_OPEN: problem("CONFLICT", 409, { reason: "CREATOR_WINDOW_NOT_OPEN" }),
+  NOT_CREATOR: problem("FORBIDDEN", 403, { reason: "NOT_CREATOR" }),
+  CREATOR_NOT_ELIGIBLE: problem("FORBIDDEN", 403, { reason: "CREATOR_NOT_ELIGIBLE" }),
+  KEEPER_WINDOW_CLOSED: problem("CONFLICT", 409, { reason: "KEEPER_WINDOW_CLOSED" }),
+  VOTE_NOT_OPEN: problem("CONFLICT", 409, { reason: "VOTE_NOT_OPEN" }),
+  ALREADY_VOTED: problem("CONFLICT", 409, { reason: "ALREADY_VOTED" }),
+  COUNCIL_NOT_OPEN: problem("CONFLICT", 409, { reason: "COUNCIL_NOT_OPEN" }),
+  NOT_COUNCIL_MEMBER: problem("FORBIDDEN", 403, { reason: "NOT_COUNCIL_MEMBER" }),
+  MARKET_NOT_FINAL: problem("CONFLICT", 409, { reason: "MARKET_NOT_FINAL" }),
+  WRONG_MARKET_STATE: problem("CONFLICT", 409, { reason: "WRONG_MARKET_STATE" }),
   SERVICE_UNAVAILABLE: problem("SERVICE_UNAVAILABLE", 503, { headers: { "Retry-After": "1" } }),
 };
 
