@@ -109,7 +109,14 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
       resolution,
     };
     // Execution reports feed SSE/WS and the webhook queue; market events feed the market channels.
-    const disconnect = connectRealtimeSources(ctx, services, { reports: venue.exchange, market: new ExchangeMarketEvents(venue.exchange, now) });
+    const marketEvents = new ExchangeMarketEvents(venue.exchange, now);
+    const disconnect = connectRealtimeSources(ctx, services, { reports: venue.exchange, market: marketEvents });
+    // Lifecycle transitions and payouts, projected from the journal: market lane, webhooks, catalog, on-chain resolver.
+    resolution.start({
+      announce: (marketId, type, at, data) => marketEvents.announce(marketId, type, at, data),
+      lifecycle: (marketId) => venue.exchange.engine.lifecycle(marketId),
+      wake: () => webhooks.wake(),
+    });
     return {
       services,
       async close() {

@@ -16,6 +16,7 @@ import { listLedgerBatches } from "./ledger/list-batches";
 import { CONTENT_OPERATIONS } from "./content";
 import { PM_OPERATIONS } from "./pm";
 import { CLAIM_OPERATIONS } from "./claims";
+import { RESOLVE_OPERATIONS } from "./resolve";
 
 export const OPERATIONS: AnyOperation[] = [
   getServerTime,
@@ -31,4 +32,5 @@ export const OPERATIONS: AnyOperation[] = [
   ...CONTENT_OPERATIONS,
   ...PM_OPERATIONS,
   ...CLAIM_OPERATIONS,
+  ...RESOLVE_OPERATIONS,
 ];

@@ -18,6 +18,8 @@ import { marketHolders } from "./market-holders";
 import { marketTrades } from "./market-trades";
 import { relatedMarkets } from "./related-markets";
 import { getMarketsConfig } from "../markets/get-markets-config";
+import { listPendingResolution } from "./pending-resolution";
+import { getResolutionState } from "./resolution-state";
 
 export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getFees,
@@ -31,6 +33,7 @@ export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getMarketsConfig,
   listDiscoverMarkets,
   marketExists,
+  listPendingResolution,
   batchTradingRules,
   getDiscoverMarket,
   relatedMarkets,
@@ -38,4 +41,5 @@ export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   marketChart,
   marketTrades,
   marketHolders,
+  getResolutionState,
 ];

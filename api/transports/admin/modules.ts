@@ -5,5 +5,6 @@ import type { AdminRouteModule } from "./define";
 import { agentRoutes } from "./agents";
 import { mailRoutes } from "./mail";
 import { statusRoutes } from "./status";
+import { councilRoutes } from "./council";
 
-export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes];
+export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, councilRoutes];
