@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import { ApiError } from "./platform/errors/api-error";
 import { problemResponse } from "./platform/errors/problem";
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from "./platform/errors/database-unavailable";
 import type { ServiceContext } from "./context";
 import type { Services } from "./services";
 import { mountLedgerProof } from "./domain/ledger/proof-route";
@@ -13,12 +14,13 @@ import { requestId } from "./transports/middleware/request-id";
 import { ipLimit } from "./transports/middleware/ip-limit";
 import { svcVersion } from "./transports/middleware/svc-version";
 import { secureHeaders } from "./transports/middleware/secure-headers";
+import { requestSizeLimit } from "./transports/middleware/body-limit";
 import { mountOperations } from "./transports/rest/router";
 import { API_BASE_PATH, Registry } from "./registry/registry";
 import { OPERATIONS } from "./operations";
 import { mountOpenApiDocuments } from "./transports/openapi/routes";
 import { mountChangelog } from "./transports/changelog/route";
-import { mountMcp } from "./transports/mcp/server";
+import { MCP_PATH, mountMcp } from "./transports/mcp/server";
 import { mountAgentCard } from "./transports/agent-card/route";
 import { createMetrics, mountMetrics } from "./transports/metrics/metrics";
 import { mountSse } from "./transports/realtime/sse";
@@ -38,6 +40,7 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
   app.use("*", secureHeaders());
   app.use("*", requestId({ log: ctx.log, now: () => ctx.clock.now() }));
   app.use("*", ipLimit({ windows: services.windows, clock: ctx.clock, perMinute: ctx.config.RATE_LIMIT_IP_PER_MINUTE, trustProxy: ctx.config.TRUST_PROXY }));
+  app.use("*", requestSizeLimit(MCP_PATH));
   app.use(`${API_BASE_PATH}/*`, svcVersion());
 
   mountOperations(app, ctx, services, registry);
@@ -67,6 +70,12 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
   app.onError((err, c) => {
     if (err instanceof ApiError) return problemResponse(err, c.req.url);
     const requestId = c.var.requestId ?? "unknown";
+    if (isDatabaseUnavailable(err)) {
+      // A database restart or fail-over: not a bug. 503 + Retry-After, so clients back off and retry (docs/errors.md).
+      (c.var.log ?? ctx.log).warn({ err, requestId }, "database unavailable");
+      const retry = String(DATABASE_RETRY_AFTER_S);
+      return problemResponse(new ApiError("SERVICE_UNAVAILABLE", "the database cannot be reached right now; retry after Retry-After seconds", {}, { "Retry-After": retry }), c.req.url, { requestId });
+    }
     (c.var.log ?? ctx.log).error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, "internal error");
     // The detail never carries the stack or message of an unexpected error; the request id finds it in the log.
     return problemResponse(new ApiError("INTERNAL_ERROR", `Internal error; quote request id ${requestId}`), c.req.url, { requestId });

@@ -67,6 +67,12 @@ export const configSchema = z.object({
   RATE_LIMIT_RECOVERY_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** Take the client IP from the first X-Forwarded-For entry (only behind a proxy you run). */
   TRUST_PROXY: bool.default(false),
+  /** Browser origins besides this service's own that may call /mcp (comma-separated, e.g. an MCP inspector's). */
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .transform((v) => v.split(",").map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, "must be origins like http://localhost:6274, comma-separated")))
+    .default([]),
   /** Sender of outgoing mail (claim links, email verification). */
   MAIL_FROM: z.string().min(3).default("agents@localhost"),
   /** Realtime (docs/realtime.md): heartbeat interval of SSE and WebSocket streams; time a WebSocket has to authenticate. */

@@ -4,9 +4,12 @@ import { startService } from "./service";
 import { watchParent } from "./platform/process/parent-watch";
 import { DEMO_MARKET_MAKER_NAME, issueDemoKey } from "./domain/auth/local-agents";
 import { grantMarketMakerAllocation } from "./domain/venue/market-maker-allocation";
+import { containPostgresDriverCrash } from "../relayer/db/driver-guard";
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // A Postgres restart must not kill the process through a known driver bug (relayer/db/driver-guard.ts).
+  if (config.DATABASE_URL) containPostgresDriverCrash((msg) => console.error(msg));
   const service = await startService(config, { publish: true });
   // `npm start` (DEMO_AGENTS=true) prints a ready key of the demo agent; it is re-issued on every start (docs/auth.md).
   const demo = config.DEMO_AGENTS ? await issueDemoKey(service.ctx.db, service.ctx.clock) : null;

@@ -11,6 +11,7 @@ import { configurePrincipalCache } from "./domain/auth/api-keys";
 import { configureCatalogCache } from "./domain/markets/catalog-cache";
 import { migrateService } from "./platform/db/migrations";
 import { systemClock, type Clock } from "../relayer/clock";
+import { answerClientErrors } from "./transports/http-client-errors";
 import { createApp, API_BASE_PATH } from "./app";
 import { createServices, type OpenServices, type Services } from "./services";
 import type { Registry } from "./registry/registry";
@@ -21,6 +22,7 @@ import { deploymentFile, readDeployment } from "./domain/protocol/deployment";
 import { PublishedLedger } from "./domain/ledger/published-ledger";
 import { attachWebSocket } from "./transports/realtime/ws";
 import { startOnchainCatalogSync } from "./domain/onchain/catalog-sync";
+import { openServiceClock } from "./domain/dev-chain/dev-clock";
 
 export interface RunningService {
   ctx: ServiceContext;
@@ -55,7 +57,15 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   }
   configureCatalogCache(db, { ttlMs: config.DISCOVERY_CACHE_TTL_MS });
   configurePrincipalCache(db, { ttlMs: config.PRINCIPAL_CACHE_TTL_MS });
-  const ctx: ServiceContext = { config, db, clock: opts.clock ?? systemClock, log, publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : publishedLedgerOf(config) };
+  let clock: Clock;
+  try {
+    // A movable clock on a local chain (docs/dev-chain.md): the operator's time advances move it.
+    clock = await openServiceClock(config, db, opts.clock ?? systemClock, log);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const ctx: ServiceContext = { config, db, clock, log, publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : publishedLedgerOf(config) };
   let opened: OpenServices;
   try {
     opened = await createServices(ctx, { redisPrefix: opts.redisPrefix, publish: opts.publish === true });
@@ -76,6 +86,7 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   services.webhooks.start();
   const port = (server.address() as AddressInfo).port;
   const origin = config.PUBLIC_URL ?? `http://${config.HOST}:${port}`;
+  answerClientErrors(server as import("node:http").Server, () => origin);
   let closed = false;
   return {
     ctx,

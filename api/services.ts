@@ -21,6 +21,10 @@ import type { Venue } from "./domain/venue/types";
 import { EventHub } from "./transports/realtime/hub";
 import { ExchangeMarketEvents } from "./transports/realtime/exchange-market-events";
 import { connectRealtimeSources } from "./transports/realtime/wire";
+import type { CreationDeps } from "./domain/markets/creation/flow";
+import { FactoryFeeReader } from "./domain/markets/creation/factory-fees";
+import { engineOutcomeOf } from "./domain/markets/creation/engine-outcomes";
+import { announceListing } from "./transports/realtime/market-listings";
 import { WebhookWorker } from "./transports/webhooks/worker";
 
 export interface Services {
@@ -51,6 +55,8 @@ export interface Services {
   tokenSupply: TokenSupplyReader;
   /** Resolution read models (claims, receipts, creator funds) projected from the journal, and their events (docs/resolution.md). */
   resolution: Resolution;
+  /** Market creation (api/domain/markets/creation, docs/market-creation.md): the negotiate flow's dependencies. */
+  creation: CreationDeps;
 }
 
 export interface CreateServicesOptions {
@@ -107,6 +113,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
       x402: onFirstUse(() => openX402Runtime(ctx)),
       tokenSupply: new TokenSupplyReader(config.rpcUrl, now),
       resolution,
+      creation: { ctx, venue, fees: new FactoryFeeReader(config), outcomeOf: engineOutcomeOf(venue.exchange), announce: (m) => announceListing(hub, m, clock.now()) },
     };
     // Execution reports feed SSE/WS and the webhook queue; market events feed the market channels.
     const marketEvents = new ExchangeMarketEvents(venue.exchange, now);

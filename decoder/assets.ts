@@ -13,8 +13,13 @@ export const SUPPLY_ACCOUNT: Address = "0x00000000000000000000000000000000000000
 /** Outcome side of a binary market (order-book matches are binary). */
 export type Side = 0 | 1;
 
-/** Most outcomes a committed market has (ternary LMSR markets); outcome indexes are 0..MAX_OUTCOMES-1. */
+/**
+ * Most outcomes a market has (ternary LMSR markets, on-chain lane only); outcome indexes are 0..MAX_OUTCOMES-1. A
+ * lifecycle record (MARKET_STATE, BALLOT_REVEAL) may name outcome 2 of an on-chain ternary market.
+ */
 export const MAX_OUTCOMES = 3;
+/** The committed ledger is binary (spec: "side is 0 or 1"): an outcome asset id, a trade, a payout name side 0 or 1. */
+export const LEDGER_SIDES = 2;
 /** Outcome index of a market with up to MAX_OUTCOMES outcomes (a Side is one). */
 export type OutcomeIndex = 0 | 1 | 2;
 
@@ -31,11 +36,11 @@ export function outcomeAssetId(marketId: bigint, side: OutcomeIndex): bigint {
   return (marketId << 8n) | BigInt(side);
 }
 
-/** Splits an outcome asset id into market and outcome; null for the collateral or an id that is not an outcome. */
+/** Splits an outcome asset id into market and side; null for the collateral or an id that is not a ledger side (0 or 1). */
 export function parseOutcomeAssetId(assetId: bigint): { marketId: bigint; side: OutcomeIndex } | null {
   const side = assetId & 0xffn;
   const marketId = assetId >> 8n;
-  if (marketId < 1n || marketId > MAX_MARKET_ID || side >= BigInt(MAX_OUTCOMES)) return null;
+  if (marketId < 1n || marketId > MAX_MARKET_ID || side >= BigInt(LEDGER_SIDES)) return null;
   return { marketId, side: Number(side) as OutcomeIndex };
 }
 

@@ -6,6 +6,9 @@
  *   npm run admin -- agent grant-research <agentId>    (revoke-research to take it back; docs/content.md)
  *   npm run admin -- mail [--limit <n>] [--json]
  *   npm run admin -- status [--json]                   (the running service: chain, clock, admin modules)
+ *   npm run admin -- time [--json]                     (the service clock and its offset; local chains only)
+ *   npm run admin -- time advance <duration> [--json]  (90s, 2h, 3d: moves service and chain; docs/dev-chain.md)
+ *   npm run admin -- creator show|tier|grant-slot|revoke-slot|cohort-limit …   (market creators; docs/market-creation.md)
  */
 import { parseArgs } from "node:util";
 import { loadConfig, ConfigError, type Config } from "../api/config";
@@ -13,13 +16,21 @@ import { parseTier } from "../api/domain/auth/local-agents";
 import { ApiError } from "../api/platform/errors/api-error";
 import { type AdminBackend, DatabaseBusyError, databaseBackend, httpBackend } from "./admin/direct";
 import { AdminProblem, AdminUnreachable, probeAdmin, type AdminHttp } from "./admin/http";
+import { runTimeCommand, TimeRefused } from "./admin/time";
 
 const USAGE = `usage:
   npm run admin -- agent create --name <name> [--tier read-only|propose|execute] [--json]
   npm run admin -- agent grant-research <agentId>
   npm run admin -- agent revoke-research <agentId>
   npm run admin -- mail [--limit <n>] [--json]
-  npm run admin -- status [--json]`;
+  npm run admin -- status [--json]
+  npm run admin -- time [--json]
+  npm run admin -- time advance <duration> [--json]     (e.g. 90s, 2h, 3d, 1h30m)
+  npm run admin -- creator show <agentId> [--json]
+  npm run admin -- creator tier <agentId> <suspended|new|established|trusted|partner|rule>
+  npm run admin -- creator grant-slot <agentId>
+  npm run admin -- creator revoke-slot <agentId>
+  npm run admin -- creator cohort-limit <n>`;
 
 class UsageError extends Error {}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -99,6 +110,36 @@ export async function runAdmin(argv: string[], out: (line: string) => void = con
       }
     return 0;
   }
+  if (cmd === "creator") {
+    const http = await running(config, `creator ${sub ?? ""}`.trim());
+    const arg = positionals[2];
+    if (sub === "cohort-limit") {
+      const limit = Number(arg);
+      if (!Number.isInteger(limit) || limit < 0) throw new UsageError("creator cohort-limit needs an integer >= 0");
+      const r = await http.call<{ limit: number; occupied: number }>("PUT", "/creators/cohort", { limit });
+      out(json ? JSON.stringify(r) : `public creator cohort: limit ${r.limit}, occupied ${r.occupied}`);
+      return 0;
+    }
+    if (!arg || !UUID.test(arg)) throw new UsageError(`creator ${sub ?? "<command>"} needs <agentId> (a UUID, the id GET /me shows)`);
+    if (sub === "show") {
+      const r = await http.call<{ account: string; creatorTier: string; creation: { effectiveConcurrentLimit: number; activeMarkets: number; remaining: number }; slotState: string }>("GET", `/creators/${arg}`);
+      out(json ? JSON.stringify(r) : `creator ${r.account}: tier ${r.creatorTier}, slot ${r.slotState}, live ${r.creation.activeMarkets}/${r.creation.effectiveConcurrentLimit} (remaining ${r.creation.remaining})`);
+      return 0;
+    }
+    if (sub === "tier") {
+      const tier = positionals[3];
+      if (!tier) throw new UsageError("creator tier needs <agentId> <tier|rule>");
+      const r = await http.call<{ creator: string; tierOverride: string | null }>("PUT", `/creators/${arg}/tier`, { tier: tier === "rule" ? null : tier });
+      out(`creator ${r.creator}: tier ${r.tierOverride ?? "from the rule over its history"}`);
+      return 0;
+    }
+    if (sub === "grant-slot" || sub === "revoke-slot") {
+      const r = await http.call<{ creator: string; slot: string }>(sub === "grant-slot" ? "PUT" : "DELETE", `/creators/${arg}/slot`);
+      out(`creator ${r.creator}: slot ${r.slot}`);
+      return 0;
+    }
+    throw new UsageError(`unknown creator command ${JSON.stringify(sub)}`);
+  }
   if (cmd === "status") {
     const status = await (await running(config, "status")).call<{ chain: { chainId: number; kind: string }; now: number; modules: string[] }>("GET", "/status");
     if (json) out(JSON.stringify(status));
@@ -109,11 +150,16 @@ export async function runAdmin(argv: string[], out: (line: string) => void = con
     }
     return 0;
   }
+  if (cmd === "time") {
+    if (sub !== undefined && sub !== "advance") throw new UsageError(`unknown command: ${argv.join(" ")}`);
+    if (sub === "advance" && !positionals[2]) throw new UsageError("time advance needs <duration>, e.g. 90s, 2h or 3d");
+    return runTimeCommand(config, sub === "advance" ? positionals[2] : null, json, out, (what) => running(config, what));
+  }
   throw new UsageError(cmd ? `unknown command: ${argv.join(" ")}` : "no command given");
 }
 
 /** Errors the operator can act on get one line and exit 2; anything else is a bug (exit 1 with the stack). */
-const KNOWN = [UsageError, DatabaseBusyError, ConfigError, ApiError, AdminProblem, AdminUnreachable];
+const KNOWN = [UsageError, DatabaseBusyError, ConfigError, ApiError, AdminProblem, AdminUnreachable, TimeRefused];
 
 if (require.main === module) {
   runAdmin(process.argv.slice(2)).then(

@@ -17,6 +17,7 @@ import { CONTENT_OPERATIONS } from "./content";
 import { PM_OPERATIONS } from "./pm";
 import { CLAIM_OPERATIONS } from "./claims";
 import { RESOLVE_OPERATIONS } from "./resolve";
+import { NEGOTIATE_OPERATIONS } from "./negotiate";
 
 export const OPERATIONS: AnyOperation[] = [
   getServerTime,
@@ -33,4 +34,5 @@ export const OPERATIONS: AnyOperation[] = [
   ...PM_OPERATIONS,
   ...CLAIM_OPERATIONS,
   ...RESOLVE_OPERATIONS,
+  ...NEGOTIATE_OPERATIONS,
 ];

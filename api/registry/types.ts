@@ -34,6 +34,13 @@ export interface Deprecation {
   replacement?: string;
 }
 
+/** What an agent owns and names by id in a request. */
+export interface OwnedResource {
+  field: string;
+  kind: "webhook" | "apiKey" | "order";
+  notFound: ErrorCode;
+}
+
 /** The parsed input of an operation: path params, query and body after their zod schemas. */
 export interface OperationInput<P = unknown, Q = unknown, B = unknown> {
   params: P;
@@ -99,6 +106,11 @@ export interface Operation<
   charged: boolean;
   /** Writes need Idempotency-Key unless exempt. */
   idempotency: "required" | "exempt";
+  /**
+   * A trading write whose durable records (journal entries, Idempotency-Key record, call record) are group-committed
+   * in one transaction per tick, the answer sent once they committed (docs/api-performance.md "Group commit").
+   */
+  groupCommit?: boolean;
   /** A separate per-IP limiter (registration, key recovery), besides the general one. */
   ipLimit?: "register" | "recovery";
   request: { params?: P; query?: Q; body?: B };
@@ -112,6 +124,9 @@ export interface Operation<
   deprecation?: Deprecation;
   /** The MCP tool needs a fresh wallet proof (`svc-mcp-auth:` challenge, docs/mcp.md) before the operation runs. */
   walletProof?: boolean;
+  /** The input field (a path parameter or body member) naming a resource the caller owns: another agent's id answers
+   *  `notFound` (404) exactly as an unknown id does, and changes nothing (the auth matrix checks it, test/fuzz). */
+  ownedResource?: OwnedResource;
   /** Error codes this operation answers with besides the ones every operation of its kind can give (documented in /openapi.json). */
   errors?: readonly ErrorCode[];
   handler(ctx: ServiceContext, input: OperationInput<Out<P>, Out<Q>, Out<B>>, call: CallContext<A>): Promise<z.input<R> | Reply<z.input<R>>>;

@@ -6,7 +6,7 @@ import { JournalDecodeError, JournalEncodeError } from "../errors";
 import { accountArb, opArb } from "../test-support/arbitraries";
 import { OP_FIELDS, OP_TAGS, opFieldsOfKind, type JournalOp } from "./ops";
 import { MARKET_STATES, MarketStateCode, OUTCOME_NONE, marketStateOfCode } from "./market-states";
-import { outcomeAssetId, voteEscrowOf } from "../assets";
+import { outcomeAssetId, parseOutcomeAssetId, voteEscrowOf } from "../assets";
 
 const treasury = "0x7777777777777777777777777777777777777777" as const;
 const lower = (ops: JournalOp[]): JournalOp[] =>
@@ -91,32 +91,36 @@ describe("PMJ5 codec", () => {
     assert.deepEqual(pick(decodeError(zeroAmount)), { code: "INVALID_VALUE", offset: good.length - 2 });
   });
 
-  it("carries outcome 2 (ternary LMSR) in assets, LMSR trades, payouts and refunds; MATCH stays binary", () => {
+  it("refuses side 2 in an asset id, an LMSR trade, a payout and a refund (the committed ledger is binary), both ways", () => {
     const A = "0x1111111111111111111111111111111111111111" as const;
     const ops: JournalOp[] = [
-      { type: "CREDIT", account: A, assetId: outcomeAssetId(7n, 2), amount: 9n, reason: 8 },
-      { type: "LMSR_TRADE", account: A, marketId: 7n, side: 2, direction: "BUY", shares: 3n, collateral: 2n, fee: 0n },
-      { type: "RESOLUTION_PAYOUT", marketId: 7n, account: A, side: 2, shares: 3n, payout: 3n, source: "POOL" },
-      { type: "VOID_REFUND", marketId: 7n, account: A, side: 2, shares: 3n, refund: 1n, source: "POOL" },
+      { type: "CREDIT", account: A, assetId: outcomeAssetId(7n, 1), amount: 9n, reason: 8 },
+      { type: "LMSR_TRADE", account: A, marketId: 7n, side: 1, direction: "BUY", shares: 3n, collateral: 2n, fee: 0n },
+      { type: "RESOLUTION_PAYOUT", marketId: 7n, account: A, side: 1, shares: 3n, payout: 3n, source: "POOL" },
+      { type: "VOID_REFUND", marketId: 7n, account: A, side: 1, shares: 3n, refund: 1n, source: "POOL" },
     ];
     const bytes = encodePayload(ops, { treasury });
     assert.deepEqual(decodePayload(bytes).ops, ops);
-    // Byte layout of the first op: tag 01, new account (00 + 20 bytes), asset selector 03 = outcome 2, new market 00 07.
+    // Byte layout of the first op: tag 01, new account (00 + 20 bytes), asset selector 02 = side 1, new market 00 07.
     assert.deepEqual([...bytes.subarray(26, 28)], [0x01, 0x00]);
-    assert.deepEqual([...bytes.subarray(48, 51)], [0x03, 0x00, 0x07]);
-    // Selector 4 and outcome 3 are refused where they sit.
-    const sel4 = bytes.slice();
-    sel4[48] = 4;
-    assert.deepEqual(pick(decodeError(sel4)), { code: "INVALID_VALUE", offset: 48 });
+    assert.deepEqual([...bytes.subarray(48, 51)], [0x02, 0x00, 0x07]);
+    // Selector 3 (side 2) is refused where it sits.
+    const sel3 = bytes.slice();
+    sel3[48] = 3;
+    assert.deepEqual(pick(decodeError(sel3)), { code: "INVALID_VALUE", offset: 48 });
+    assert.equal(parseOutcomeAssetId(outcomeAssetId(7n, 2)), null);
     const one = encodePayload([ops[1]!], { treasury });
     // LMSR_TRADE: tag, new account (21 bytes), new market (2 bytes), side.
     const sideAt = 26 + 1 + 21 + 2;
-    assert.equal(one[sideAt], 2);
-    one[sideAt] = 3;
+    assert.equal(one[sideAt], 1);
+    one[sideAt] = 2;
     assert.deepEqual(pick(decodeError(one)), { code: "INVALID_VALUE", offset: sideAt });
-    assert.throws(() => encodePayload([{ ...ops[1]!, side: 3 } as unknown as JournalOp], { treasury }), JournalEncodeError);
+    for (const op of ops.slice(1)) assert.throws(() => encodePayload([{ ...op, side: 2 } as JournalOp], { treasury }), JournalEncodeError, op.type);
+    assert.throws(() => encodePayload([{ ...ops[0]!, assetId: outcomeAssetId(7n, 2) } as JournalOp], { treasury }), JournalEncodeError);
     assert.throws(() => encodePayload([{ type: "MATCH", maker: A, taker: treasury, marketId: 1n, side: 2, kind: 0, shares: 1n, priceBps: 5000, fee: 0n } as unknown as JournalOp], { treasury }), JournalEncodeError);
-    assert.throws(() => encodePayload([{ ...credit, assetId: outcomeAssetId(7n, 2) + 1n } as JournalOp], { treasury }), JournalEncodeError);
+    // A lifecycle record may still name outcome 2 of an on-chain ternary market.
+    const reveal: JournalOp = { type: "BALLOT_REVEAL", marketId: 7n, session: 1, account: A, outcome: 2, salt: `0x${"11".repeat(32)}` };
+    assert.deepEqual(decodePayload(encodePayload([reveal], { treasury })).ops, [reveal]);
   });
 
   it("MARKET_STATE carries each state as its code (open 0 … void 8) and its outcome, 255 = none", () => {

@@ -8,7 +8,7 @@
  * declares; the only rule across fields (a MARKET_STATE's outcome against its state) is `crossFieldError`.
  */
 import { bytesToHex, hexToBytes, isAddress, type Address, type Hex } from "viem";
-import { COLLATERAL_ASSET, MAX_MARKET_ID, MAX_OUTCOMES, normalizeAccount, outcomeAssetId, parseOutcomeAssetId, type OutcomeIndex } from "../assets";
+import { COLLATERAL_ASSET, LEDGER_SIDES, MAX_MARKET_ID, normalizeAccount, outcomeAssetId, parseOutcomeAssetId, type OutcomeIndex } from "../assets";
 import { JournalDecodeError, JournalEncodeError } from "../errors";
 import { marketStateOutcomeError } from "./market-states";
 import { OP_FIELDS, OP_TAGS, type JournalOp, type OpField } from "./ops";
@@ -210,7 +210,7 @@ class Decoder {
   }
 
   asset(): bigint {
-    const selector = this.small(MAX_OUTCOMES, "asset selector");
+    const selector = this.small(LEDGER_SIDES, "asset selector");
     return selector === 0 ? COLLATERAL_ASSET : outcomeAssetId(this.market(), (selector - 1) as OutcomeIndex);
   }
 }

@@ -3,7 +3,7 @@
  * (see ./movements.ts and docs/journal-format.md). Amounts are bigint smallest units; accounts lower-case.
  */
 import type { Address, Hex } from "viem";
-import { MAX_OUTCOMES, type OutcomeIndex, type Side } from "../assets";
+import { LEDGER_SIDES, MAX_OUTCOMES, type OutcomeIndex, type Side } from "../assets";
 import { MARKET_STATES, OUTCOME_NONE, type MarketStateName, type OutcomeOrNone } from "./market-states";
 import { bigintFields } from "../json";
 
@@ -197,7 +197,10 @@ const amount = (min: bigint, label?: string): OpField => ({ kind: "amount", bits
 const u128 = (min: bigint): OpField => ({ kind: "amount", bits: 128, min });
 const u8 = (max: number, none?: number): OpField => ({ kind: "u8", max, ...(none === undefined ? {} : { none }) });
 const SESSION: OpField = { kind: "varint", bits: 16, min: 0, max: 0xffff };
+/** An outcome a lifecycle record names (outcome 2 of an on-chain ternary market included). */
 const OUTCOME = u8(MAX_OUTCOMES - 1);
+/** A side of the committed ledger: 0 or 1 (the spec refuses side 2 in an asset id, a trade, a payout). */
+const SIDE = u8(LEDGER_SIDES - 1);
 const BYTES32 = { kind: "bytes32" } as const;
 const SOURCE: OpField = { kind: "enum", values: ["SUPPLY", "POOL"] };
 const MARKET_ACCOUNT_AMOUNT = [["marketId", MARKET], ["account", ACCOUNT], ["amount", amount(1n)]] as const;
@@ -216,13 +219,13 @@ export const OP_FIELDS = {
     ["shares", u128(1n)], ["priceBps", { kind: "varint", bits: 32, min: 1, max: 9999 }], ["fee", u128(0n)],
   ],
   LMSR_TRADE: [
-    ["account", ACCOUNT], ["marketId", MARKET], ["side", OUTCOME], ["direction", { kind: "enum", values: ["BUY", "SELL"] }],
+    ["account", ACCOUNT], ["marketId", MARKET], ["side", SIDE], ["direction", { kind: "enum", values: ["BUY", "SELL"] }],
     ["shares", u128(1n)], ["collateral", u128(0n)], ["fee", u128(0n)],
   ],
   MARKET_SEED: [["marketId", MARKET], ["funder", ACCOUNT], ["amount", amount(1n)]],
   POOL_WITHDRAW: MARKET_ACCOUNT_AMOUNT,
-  RESOLUTION_PAYOUT: [["marketId", MARKET], ["account", ACCOUNT], ["side", OUTCOME], ["source", SOURCE], ["shares", amount(0n)], ["payout", amount(0n, "paid amount")]],
-  VOID_REFUND: [["marketId", MARKET], ["account", ACCOUNT], ["side", OUTCOME], ["source", SOURCE], ["shares", amount(0n)], ["refund", amount(0n, "paid amount")]],
+  RESOLUTION_PAYOUT: [["marketId", MARKET], ["account", ACCOUNT], ["side", SIDE], ["source", SOURCE], ["shares", amount(0n)], ["payout", amount(0n, "paid amount")]],
+  VOID_REFUND: [["marketId", MARKET], ["account", ACCOUNT], ["side", SIDE], ["source", SOURCE], ["shares", amount(0n)], ["refund", amount(0n, "paid amount")]],
   FEE_SWEEP: [["marketId", MARKET], ["amount", amount(1n)]],
   BOND_LOCK: MARKET_ACCOUNT_AMOUNT,
   BOND_RETURN: MARKET_ACCOUNT_AMOUNT,

@@ -12,13 +12,13 @@ export const accountArb: fc.Arbitrary<Address> = fc.oneof(
   hex40,
 );
 export const marketArb = fc.oneof(fc.constantFrom(1n, 2n, 300n), fc.bigInt({ min: 1n, max: (1n << 64n) - 1n }));
-/** MATCH is binary; LMSR trades, payouts, refunds and outcome assets also name outcome 2 (ternary markets). */
+/** The committed ledger is binary: sides 0 and 1 only; lifecycle records (reveals, states) may name outcome 2. */
 const sideArb = fc.constantFrom<Side>(0, 1);
 const outcomeArb = fc.constantFrom<OutcomeIndex>(0, 1, 2);
 const amount = fc.bigInt({ min: 1n, max: (1n << 255n) - 1n });
 const small = fc.bigInt({ min: 1n, max: 10n ** 24n });
 const u128 = (min: bigint) => fc.bigInt({ min, max: (1n << 128n) - 1n });
-const assetArb = fc.oneof(fc.constant(0n), fc.tuple(marketArb, outcomeArb).map(([m, s]) => outcomeAssetId(m, s)));
+const assetArb = fc.oneof(fc.constant(0n), fc.tuple(marketArb, sideArb).map(([m, s]) => outcomeAssetId(m, s)));
 const hex32 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `0x${Buffer.from(b).toString("hex")}` as Hex);
 const sessionArb = fc.oneof(fc.constantFrom(0, 1, 2), fc.integer({ min: 0, max: 0xffff }));
 /** A MARKET_STATE's state and outcome: `resolved` names an outcome, `void` none, the others either. */
@@ -40,17 +40,17 @@ export function opArb(big = true): fc.Arbitrary<JournalOp> {
       kind: fc.constantFrom(0, 1, 2, 3) as fc.Arbitrary<0 | 1 | 2 | 3>, shares: sh, priceBps: fc.integer({ min: 1, max: 9999 }), fee,
     }),
     fc.record({
-      type: fc.constant("LMSR_TRADE" as const), account: accountArb, marketId: marketArb, side: outcomeArb,
+      type: fc.constant("LMSR_TRADE" as const), account: accountArb, marketId: marketArb, side: sideArb,
       direction: fc.constantFrom("BUY" as const, "SELL" as const), shares: sh, collateral: fee, fee,
     }),
     fc.record({ type: fc.constant("MARKET_SEED" as const), marketId: marketArb, funder: accountArb, amount: amt }),
     fc.record({ type: fc.constant("POOL_WITHDRAW" as const), marketId: marketArb, account: accountArb, amount: amt }),
     fc.record({
-      type: fc.constant("RESOLUTION_PAYOUT" as const), marketId: marketArb, account: accountArb, side: outcomeArb,
+      type: fc.constant("RESOLUTION_PAYOUT" as const), marketId: marketArb, account: accountArb, side: sideArb,
       shares: fee, payout: fee, source: fc.constantFrom("SUPPLY" as const, "POOL" as const),
     }),
     fc.record({
-      type: fc.constant("VOID_REFUND" as const), marketId: marketArb, account: accountArb, side: outcomeArb,
+      type: fc.constant("VOID_REFUND" as const), marketId: marketArb, account: accountArb, side: sideArb,
       shares: fee, refund: fee, source: fc.constantFrom("SUPPLY" as const, "POOL" as const),
     }),
     fc.record({ type: fc.constant("FEE_SWEEP" as const), marketId: marketArb, amount: amt }),

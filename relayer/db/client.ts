@@ -165,6 +165,12 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
   const options = {
     max: 10,
     onnotice: () => {},
+    // While the server restarts, fail fast instead of queueing: postgres.js waits up to 20 s (its default backoff)
+    // before reconnecting, and every query queued on that connection waits with it. With a short backoff a query
+    // meets the refused connection at once, and the API answers 503 + Retry-After (docs/faults.md); connect_timeout
+    // bounds a black-holed network the same way.
+    backoff: () => 0.05,
+    connect_timeout: 5,
     ...(schema ? { connection: { search_path: `${schema},public` } } : {}),
   };
   if (schema) {

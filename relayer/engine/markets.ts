@@ -40,7 +40,8 @@ export function createMarket(s: EngineState, c: CreateMarketCommand, at: number)
   }
   const creator = c.creator === undefined ? undefined : addressOf(c.creator, "creator");
   if (lane === "onchain") {
-    if (c.funder !== undefined) return invalid("an onchain market's seed is funded on chain", { field: "funder" });
+    // The seed is paid into the contract on chain: a funder, if named, must be the creator.
+    if (c.funder !== undefined && addressOf(c.funder, "funder") !== creator) return invalid("an onchain market's seed is funded on chain by its creator", { field: "funder" });
     return startLifecycle(s, c, creator!, undefined, at).view;
   }
   const id = c.marketId;

@@ -29,9 +29,12 @@ import {
   type Command,
   type EngineConfig,
   type ExecutionReport,
+  type LifecycleEvent,
   type RejectCode,
 } from "../engine";
+import { commitScope, currentUnit } from "../db/group-commit";
 import { JournalWriter, readAll, reportsOf as storedReportsOf } from "../journal";
+import { DeadlineTimer } from "./deadline-timer";
 
 export interface ExchangeLog {
   info(obj: object, msg?: string): void;
@@ -54,10 +57,12 @@ export interface ExchangeOptions {
    * off and call `expireDue()`.
    */
   expiryTimer?: boolean;
+  /**
+   * Submit an `advanceLifecycle` command when the earliest lifecycle deadline (closeTime, a window's end) falls due
+   * (default true): one timer, like GTD expiry. Tests on a manual clock turn it off and call `advanceLifecycleDue()`.
+   */
+  lifecycleTimer?: boolean;
 }
-
-/** setTimeout's ceiling (about 24.8 days); a later expiry re-arms when this fires. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A journal entry replayed to different ops than were stored: the engine is not deterministic over its journal. */
 export class DeterminismError extends Error {
@@ -117,8 +122,10 @@ export class Exchange {
   #unavailable: string | null = null;
   #recovering: Promise<void> | null = null;
   #closed = false;
-  #expiryTimer: { at: number; handle: NodeJS.Timeout } | null = null;
+  readonly #expiryTimer: DeadlineTimer;
+  readonly #lifecycleTimer: DeadlineTimer;
   readonly #listeners = new Set<(reports: ExecutionReport[]) => void>();
+  readonly #lifecycleListeners = new Set<(events: LifecycleEvent[]) => void>();
   readonly #opts: ExchangeOptions;
   readonly #log: ExchangeLog;
 
@@ -128,6 +135,19 @@ export class Exchange {
     this.#engine = engine;
     this.#writer = writer;
     this.#lastAt = lastAt;
+    const active = () => !this.#closed && !this.unavailable; // a rebuild re-arms when it is done
+    this.#expiryTimer = new DeadlineTimer(
+      opts.clock,
+      () => (opts.expiryTimer === false ? undefined : this.#engine.nextExpiry()),
+      () => this.expireDue().catch((err) => this.#log.warn({ err }, "expiring GTD orders failed; retrying at the next command")),
+      active,
+    );
+    this.#lifecycleTimer = new DeadlineTimer(
+      opts.clock,
+      () => (opts.lifecycleTimer === false ? undefined : this.#engine.nextLifecycleDeadline()),
+      () => this.advanceLifecycleDue().catch((err) => this.#log.warn({ err }, "advancing market lifecycles failed")),
+      active,
+    );
   }
 
   /** Rebuilds the engine from the journal (determinism-checked) and opens the writer after its last entry. */
@@ -137,8 +157,23 @@ export class Exchange {
     if (writer.nextSeq !== lastSeq + 1) throw new Error(`the journal grew during the rebuild (another writer?): next seq ${writer.nextSeq}, replayed ${lastSeq}`);
     opts.log?.info({ entries: lastSeq }, "exchange rebuilt from the journal");
     const exchange = new Exchange(opts, engine, writer, lastAt);
-    exchange.#armExpiry();
+    exchange.#expiryTimer.arm();
+    exchange.#lifecycleTimer.arm();
     return exchange;
+  }
+
+  /**
+   * Applies the lifecycle transitions due by the clock now (closing markets, windows ending), as one journaled
+   * `advanceLifecycle` command; does nothing when none is due. The operator's time advance calls it after moving the
+   * clock. Returns whether a command was submitted and committed.
+   */
+  async advanceLifecycleDue(): Promise<boolean> {
+    if (this.unavailable) return false;
+    const due = this.#engine.nextLifecycleDeadline();
+    if (due === undefined || due > Math.max(this.#opts.clock.now(), this.#lastAt)) return false;
+    const r = await this.submit({ type: "advanceLifecycle" });
+    if (!r.ok) this.#log.warn({ code: r.code, message: r.message }, "advancing market lifecycles failed; retrying at the next deadline");
+    return r.ok;
   }
 
   /**
@@ -152,26 +187,6 @@ export class Exchange {
     const r = await this.submit({ type: "expireOrders" });
     if (!r.ok) this.#log.warn({ code: r.code, message: r.message }, "expiring GTD orders failed; retrying at the next command");
     return r.ok;
-  }
-
-  /** (Re)arms the timer for the earliest resting GTD order, unless one is already set for that instant or earlier. */
-  #armExpiry(): void {
-    if (this.#opts.expiryTimer === false || this.#closed) return;
-    const due = this.#engine.nextExpiry();
-    if (due === undefined) return;
-    if (this.#expiryTimer && this.#expiryTimer.at <= due) return;
-    if (this.#expiryTimer) clearTimeout(this.#expiryTimer.handle);
-    const delay = Math.min(MAX_TIMER_MS, Math.max(0, due - this.#opts.clock.now()));
-    const handle = setTimeout(() => {
-      this.#expiryTimer = null;
-      this.expireDue()
-        .catch((err) => this.#log.warn({ err }, "expiring GTD orders failed; retrying at the next command"))
-        .finally(() => {
-          if (!this.unavailable) this.#armExpiry(); // a rebuild re-arms when it is done
-        });
-    }, delay);
-    handle.unref(); // never keeps a process alive
-    this.#expiryTimer = { at: due, handle };
   }
 
   /** The live engine, for read views only (it is replaced after a rebuild: do not keep the reference). */
@@ -197,37 +212,67 @@ export class Exchange {
   async submit<C extends Command>(command: C): Promise<Submitted<C>> {
     if (this.#closed) return unavailable("the exchange is closed");
     if (this.#unavailable) return unavailable(this.#unavailable);
+    if (this.#writer.failed) {
+      // A tick failed and the rebuild has not started yet: memory may be ahead of the database.
+      this.#fail(this.#writer, this.#writer.failed);
+      return unavailable(this.#unavailable ?? "the journal failed");
+    }
     // `at` never goes backwards in the journal, even if the wall clock does.
     const at = Math.max(this.#opts.clock.now(), this.#lastAt);
     const applied = this.#engine.apply(command, at);
     if (!applied.ok) return applied;
     this.#lastAt = at;
-    this.#armExpiry();
+    this.#expiryTimer.arm();
+    this.#lifecycleTimer.arm();
     const opCount = applied.ops.length;
     const writer = this.#writer;
+    const entry = {
+      at,
+      command: commandToJson(command),
+      ops: opsToJson(applied.ops),
+      opCount,
+      reports: applied.reports.map((r) => ({ account: r.account, seq: r.seq, at: r.at, body: reportToJson(r) })),
+    };
+    // Inside a call's commit unit (a trading call: relayer/db/group-commit.ts), the entry commits with the call's own
+    // records and the call answers once that unit committed; the result is answered now, the reports go out after.
+    const unit = currentUnit();
+    if (unit) {
+      writer.append(entry, unit).then(
+        () => this.#committed(opCount, applied.reports, applied.events),
+        (err) => this.#fail(writer, err),
+      );
+      return applied;
+    }
     try {
-      await writer.append({
-        at,
-        command: commandToJson(command),
-        ops: opsToJson(applied.ops),
-        opCount,
-        reports: applied.reports.map((r) => ({ account: r.account, seq: r.seq, at: r.at, body: reportToJson(r) })),
-      });
+      await writer.append(entry);
     } catch (err) {
       this.#fail(writer, err);
       return unavailable(`the command could not be made durable: ${(err as Error).message}`);
     }
+    this.#committed(opCount, applied.reports, applied.events);
+    return applied;
+  }
+
+  #committed(opCount: number, reports: ExecutionReport[], events: LifecycleEvent[] | undefined): void {
     if (opCount > 0) this.#opts.onCommitted?.(opCount);
-    if (applied.reports.length > 0) {
+    if (events !== undefined) {
+      for (const listener of this.#lifecycleListeners) {
+        try {
+          listener(events);
+        } catch (err) {
+          this.#log.warn({ err }, "lifecycle listener threw");
+        }
+      }
+    }
+    if (reports.length > 0) {
       for (const listener of this.#listeners) {
         try {
-          listener(applied.reports);
+          listener(reports);
         } catch (err) {
           this.#log.warn({ err }, "report listener threw");
         }
       }
     }
-    return applied;
   }
 
   /** Execution reports of `account` from the database (committed only), seq >= fromSeq, ascending. */
@@ -241,6 +286,12 @@ export class Exchange {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Called with each committed command's market transitions (lifecycle events), in commit order. Returns the unsubscribe function. */
+  onLifecycleEvents(listener: (events: LifecycleEvent[]) => void): () => void {
+    this.#lifecycleListeners.add(listener);
+    return () => this.#lifecycleListeners.delete(listener);
+  }
+
   /** Resolves once a rebuild after a failed write (if any) is done. */
   async recovered(): Promise<void> {
     await this.#recovering;
@@ -248,8 +299,8 @@ export class Exchange {
 
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#expiryTimer) clearTimeout(this.#expiryTimer.handle);
-    this.#expiryTimer = null;
+    this.#expiryTimer.clear();
+    this.#lifecycleTimer.clear();
     await this.#writer.drain();
     await this.#recovering;
   }
@@ -271,9 +322,11 @@ export class Exchange {
           this.#writer = next;
           this.#lastAt = Math.max(this.#lastAt, lastAt);
           this.#unavailable = null;
-          if (this.#expiryTimer) clearTimeout(this.#expiryTimer.handle);
-          this.#expiryTimer = null; // the rebuilt engine's expiries decide the next wake-up
-          this.#armExpiry();
+          // The rebuilt engine's deadlines decide the next wake-ups.
+          this.#expiryTimer.clear();
+          this.#expiryTimer.arm();
+          this.#lifecycleTimer.clear();
+          this.#lifecycleTimer.arm();
           this.#log.info({ entries: lastSeq }, "exchange rebuilt after a failed write");
           return;
         } catch (e) {

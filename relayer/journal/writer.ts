@@ -1,17 +1,19 @@
 /**
- * JournalWriter: durable appends with GROUP COMMIT.
+ * JournalWriter: durable appends with GROUP COMMIT (relayer/db/group-commit.ts).
  *
  * `append` takes the next seq at once (so the journal order is the order of the calls, which the single-writer
- * exchange makes the engine's order) and queues the entry. One flush at a time writes every queued entry and its
- * reports in ONE transaction (two set-based inserts over a JSON parameter, the same SQL on PGlite and Postgres),
- * then resolves every waiter of that flush. Appends that arrive while a flush runs wait for the next one, which
- * starts as soon as the running one ends: under load each transaction carries many commands.
+ * exchange makes the engine's order) and adds the entry and its reports to a commit unit: the caller's (a trading
+ * call's unit, which also holds the call's idempotency and call records) or one of its own. The database's committer
+ * writes every ready unit in ONE transaction per tick (set-based inserts over a JSON parameter, the same SQL on PGlite
+ * and Postgres), the next tick starting as soon as the previous returned: under load each transaction carries many
+ * commands. Waiters resolve in seq order.
  *
- * A failed flush rejects its waiters and every later append: the caller's memory may be ahead of the database,
+ * A failed tick rejects its waiters and every later append: the caller's memory may be ahead of the database,
  * and the only safe way on is to rebuild from what the database holds (Exchange does this).
  */
 import type { Address } from "viem";
 import type { Database } from "../db/client";
+import { CommitUnit, groupCommitterOf, rowSink, type GroupCommitter } from "../db/group-commit";
 import { lastEntrySeq } from "./store";
 
 export interface AppendReport {
@@ -29,8 +31,10 @@ export interface AppendEntry {
   reports: readonly AppendReport[];
 }
 
-interface Queued extends AppendEntry {
+interface Pending {
   seq: number;
+  done: Promise<number>;
+  committed: boolean;
   resolve: (seq: number) => void;
   reject: (err: Error) => void;
 }
@@ -43,30 +47,47 @@ export class JournalFailedError extends Error {
 }
 
 export interface FlushStats {
+  /** Ticks that committed entries of this writer. */
   flushes: number;
   entries: number;
+  /** Most entries of this writer in one tick. */
   largestFlush: number;
 }
 
+export const JOURNAL_ENTRIES_SINK = rowSink(
+  "journal_entries",
+  `INSERT INTO journal_entries (seq, at, command, ops, op_count)
+   SELECT seq, at, command, ops, op_count FROM json_to_recordset($1::text::json)
+     AS x(seq bigint, at bigint, command json, ops json, op_count integer)`,
+);
+
+export const EXECUTION_REPORTS_SINK = rowSink(
+  "execution_reports",
+  `INSERT INTO execution_reports (account, seq, at, entry_seq, body)
+   SELECT account, seq, at, entry_seq, body FROM json_to_recordset($1::text::json)
+     AS x(account text, seq integer, at bigint, entry_seq bigint, body json)`,
+);
+
 export class JournalWriter {
   #nextSeq: number;
-  #queue: Queued[] = [];
-  #flushing: Promise<void> | null = null;
-  #scheduled = false;
+  /** Appended, not yet resolved, in seq order. */
+  #pending: Pending[] = [];
   #failed: JournalFailedError | null = null;
+  #lastTick = -1;
+  #tickEntries = 0;
   readonly stats: FlushStats = { flushes: 0, entries: 0, largestFlush: 0 };
+  readonly #committer: GroupCommitter;
 
-  private constructor(
-    private readonly db: Database,
-    lastSeq: number,
-    private readonly maxEntriesPerFlush: number,
-  ) {
+  private constructor(db: Database, lastSeq: number) {
     this.#nextSeq = lastSeq + 1;
+    const committer = groupCommitterOf(db);
+    if (!committer) throw new Error("the journal needs a database handle (not a transaction)");
+    this.#committer = committer;
   }
 
   /** Continues after the last stored entry. */
-  static async open(db: Database, opts: { maxEntriesPerFlush?: number } = {}): Promise<JournalWriter> {
-    return new JournalWriter(db, await lastEntrySeq(db), opts.maxEntriesPerFlush ?? 5000);
+  static async open(db: Database): Promise<JournalWriter> {
+    return new JournalWriter(db, await lastEntrySeq(db));
   }
 
   /** The seq the next append gets. */
@@ -78,86 +99,61 @@ export class JournalWriter {
     return this.#failed;
   }
 
-  /** Queues one entry; resolves with its seq once the transaction that holds it committed. */
-  append(entry: AppendEntry): Promise<number> {
+  /**
+   * Adds one entry to `unit` (the caller seals it) or, without one, to a unit of its own, sealed at once. Resolves
+   * with its seq once the transaction that holds it committed.
+   */
+  append(entry: AppendEntry, unit?: CommitUnit): Promise<number> {
     if (this.#failed) return Promise.reject(this.#failed);
     const seq = this.#nextSeq++;
-    return new Promise<number>((resolve, reject) => {
-      this.#queue.push({ ...entry, seq, resolve, reject });
-      this.#schedule();
+    const own = unit ?? new CommitUnit();
+    const pending = { seq, committed: false } as Pending;
+    pending.done = new Promise<number>((resolve, reject) => {
+      pending.resolve = resolve;
+      pending.reject = reject;
     });
+    pending.done.catch(() => {}); // the caller reads the rejection; never unhandled
+    this.#pending.push(pending);
+    // The entry's JSON is assembled from the already serialised command/ops/report texts (no second escaping):
+    // the columns are json, which keeps each text verbatim.
+    own.add(this.#committer, JOURNAL_ENTRIES_SINK, `{"seq":${seq},"at":${entry.at},"op_count":${entry.opCount},"command":${entry.command},"ops":${entry.ops}}`, seq);
+    for (const r of entry.reports) {
+      own.add(this.#committer, EXECUTION_REPORTS_SINK, `{"account":${JSON.stringify(r.account.toLowerCase())},"seq":${r.seq},"at":${r.at},"entry_seq":${seq},"body":${r.body}}`);
+    }
+    own.onCommit(() => this.#committed(pending));
+    own.onFail((err) => this.#fail(err));
+    if (!unit) void own.seal();
+    return pending.done;
   }
 
   /** Resolves when everything appended so far is committed (or rejected). */
   async drain(): Promise<void> {
-    while (this.#flushing || this.#queue.length > 0 || this.#scheduled) {
-      if (this.#flushing) await this.#flushing.catch(() => {});
-      else await new Promise((r) => setImmediate(r));
+    while (this.#pending.length > 0) await this.#pending[this.#pending.length - 1].done.catch(() => {});
+  }
+
+  #committed(p: Pending): void {
+    p.committed = true;
+    const tick = this.#committer.stats.ticks;
+    if (tick !== this.#lastTick) {
+      this.#lastTick = tick;
+      this.#tickEntries = 0;
+      this.stats.flushes++;
+    }
+    this.stats.entries++;
+    this.stats.largestFlush = Math.max(this.stats.largestFlush, ++this.#tickEntries);
+    // Ticks never leave a gap, so the committed ones form a prefix once the tick is done: resolve in seq order.
+    while (this.#pending.length > 0 && this.#pending[0].committed) {
+      const head = this.#pending.shift()!;
+      head.resolve(head.seq);
     }
   }
 
-  #schedule(): void {
-    if (this.#flushing || this.#scheduled) return;
-    // A microtask lets the appends of the current synchronous burst join the first flush.
-    this.#scheduled = true;
-    queueMicrotask(() => {
-      this.#scheduled = false;
-      this.#startFlush();
-    });
-  }
-
-  #startFlush(): void {
-    if (this.#flushing || this.#queue.length === 0) return;
-    const batch = this.#queue.splice(0, this.maxEntriesPerFlush);
-    this.#flushing = this.#write(batch).finally(() => {
-      this.#flushing = null;
-      if (this.#queue.length > 0) this.#startFlush();
-    });
-  }
-
-  async #write(batch: Queued[]): Promise<void> {
-    if (this.#failed) {
-      for (const q of batch) q.reject(this.#failed);
-      return;
+  #fail(err: unknown): void {
+    if (!this.#failed) this.#failed = err instanceof JournalFailedError ? err : new JournalFailedError(err);
+    const failed = this.#failed;
+    for (const p of this.#pending.splice(0)) {
+      if (p.committed) p.resolve(p.seq);
+      else p.reject(failed);
     }
-    // The flush's JSON is assembled from the already serialised command/ops/report texts (no second escaping):
-    // the columns are json, which keeps each text verbatim.
-    let reportCount = 0;
-    const entries = `[${batch.map((q) => `{"seq":${q.seq},"at":${q.at},"op_count":${q.opCount},"command":${q.command},"ops":${q.ops}}`).join(",")}]`;
-    const reports = `[${batch
-      .flatMap((q) =>
-        q.reports.map((r) => {
-          reportCount++;
-          return `{"account":${JSON.stringify(r.account.toLowerCase())},"seq":${r.seq},"at":${r.at},"entry_seq":${q.seq},"body":${r.body}}`;
-        }),
-      )
-      .join(",")}]`;
-    try {
-      await this.db.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO journal_entries (seq, at, command, ops, op_count)
-           SELECT seq, at, command, ops, op_count FROM json_to_recordset($1::text::json)
-             AS x(seq bigint, at bigint, command json, ops json, op_count integer)`,
-          [entries],
-        );
-        if (reportCount > 0) {
-          await tx.query(
-            `INSERT INTO execution_reports (account, seq, at, entry_seq, body)
-             SELECT account, seq, at, entry_seq, body FROM json_to_recordset($1::text::json)
-               AS x(account text, seq integer, at bigint, entry_seq bigint, body json)`,
-            [reports],
-          );
-        }
-      });
-    } catch (err) {
-      this.#failed = new JournalFailedError(err);
-      for (const q of batch) q.reject(this.#failed);
-      for (const q of this.#queue.splice(0)) q.reject(this.#failed);
-      return;
-    }
-    this.stats.flushes++;
-    this.stats.entries += batch.length;
-    this.stats.largestFlush = Math.max(this.stats.largestFlush, batch.length);
-    for (const q of batch) q.resolve(q.seq);
   }
 }

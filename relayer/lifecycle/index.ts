@@ -12,6 +12,6 @@ export * from "./tally";
 export * from "./transfers";
 export * from "./fund-flows";
 export * from "./vote-settlement";
-export type { LifecycleStep, Advanced } from "./steps";
+export type { LifecycleStep } from "./steps";
 export { dueTransitions } from "./due";
 export * from "./operations";

@@ -3,7 +3,8 @@
  * two-sided ladder of quotes on every open ORDERBOOK market, so a newcomer finds books with depth (docs/demo-agents.md).
  *
  * Each refresh: list the markets (every `relistMs`), read its balances once, then per market move a slowly drifting
- * fair price and replace its whole quote set with one `POST /orderbook/replace-quotes`. Every failure is one log line;
+ * fair price and replace the quote sets of up to `quoteSetsPerCall` (20) markets with one
+ * `POST /orderbook/replace-quotes-batch` (atomic per market, one answer per market, one write). Every failure is one log line;
  * nothing it meets (a refusal, a 429, a 402, the service going away) throws out of `runMarketMaker`.
  */
 import { randomUUID } from "node:crypto";
@@ -35,6 +36,8 @@ export interface MarketMakerOptions {
   /** Largest random move of the fair price per refresh (bps). */
   driftBps?: number;
   maxMarkets?: number;
+  /** Markets per batch quote-set replacement (1..20). */
+  quoteSetsPerCall?: number;
   /** Pause after a 402 FILL_ALLOWANCE_EXHAUSTED (resting quotes keep filling meanwhile). */
   allowancePauseMs?: number;
   requestTimeoutMs?: number;
@@ -171,6 +174,7 @@ export async function runMarketMaker(opts: MarketMakerOptions): Promise<MarketMa
     baseSize: opts.baseSize ?? 10n * SHARE,
     driftBps: opts.driftBps ?? 20,
     maxMarkets: opts.maxMarkets ?? 10,
+    quoteSetsPerCall: Math.max(1, Math.min(20, opts.quoteSetsPerCall ?? 20)),
     allowancePauseMs: opts.allowancePauseMs ?? 300_000,
     requestTimeoutMs: opts.requestTimeoutMs ?? 10_000,
   };
@@ -250,20 +254,39 @@ export async function runMarketMaker(opts: MarketMakerOptions): Promise<MarketMa
     m.fairBps = clamp(Math.round(m.fairBps + step), 300, 9700);
   };
 
-  const quoteMarket = async (m: MarketState, held: Inventory | undefined) => {
+  const quoteSet = (m: MarketState, held: Inventory | undefined) => {
     drift(m);
     const baseSize = toLots(cfg.baseSize >> BigInt(m.sizeShift)) > 0n ? toLots(cfg.baseSize >> BigInt(m.sizeShift)) : LOT;
     const quotes = ladder(m.fairBps, { levels: cfg.levels, halfSpreadBps: cfg.halfSpreadBps, levelStepBps: cfg.levelStepBps, baseSize }, held);
-    const orders = quotes.map((q) => ({ outcome: q.outcome, side: q.side, priceBps: String(q.priceBps), size: q.size.toString(), timeInForce: "GTC" }));
-    const res = await call("POST", "/orderbook/replace-quotes", { market: m.address, orders });
-    stats.writes++;
-    stats.ordersPlaced += Array.isArray(res.orders) ? res.orders.length : 0;
+    return { market: m.address, orders: quotes.map((q) => ({ outcome: q.outcome, side: q.side, priceBps: String(q.priceBps), size: q.size.toString(), timeInForce: "GTC" })) };
   };
+
+  /** One market's refusal: quote smaller after INSUFFICIENT_BALANCE, relist after a gone market; 429/402 pause all. */
+  const refused = (m: MarketState, err: HttpProblem) => {
+    if (err.status === 429 || err.status === 402) throw err;
+    if (err.code === "INSUFFICIENT_BALANCE" && m.sizeShift < 20) m.sizeShift++; // quote smaller next time
+    if (err.code === "MARKET_NOT_FOUND" || err.code === "MARKET_CLOSED") listedAt = Number.NEGATIVE_INFINITY;
+    fail(`market ${m.address}`, err);
+  };
+
+  /** Replaces the quote sets of `group` in one call; each market answers on its own. */
+  const quoteGroup = async (group: MarketState[], held: Map<string, Inventory>) => {
+    const res = await call("POST", "/orderbook/replace-quotes-batch", { quoteSets: group.map((m) => quoteSet(m, held.get(m.address.toLowerCase()))) });
+    const results = (res.results ?? []) as { ok: boolean; orders?: unknown[]; problem?: { status: number; code: string; detail?: string } }[];
+    results.forEach((r, i) => {
+      if (r.ok) {
+        stats.writes++;
+        stats.ordersPlaced += Array.isArray(r.orders) ? r.orders.length : 0;
+      } else if (r.problem) refused(group[i]!, new HttpProblem(r.problem.status, r.problem.code, r.problem.detail ?? "", null));
+    });
+  };
+
+  let fail = (_what: string, _err: unknown) => {};
 
   log(`market maker: quoting ORDERBOOK markets every ${cfg.refreshMs} ms (${cfg.levels} levels a side)`);
   while (!signal.aborted && stats.refreshes < cfg.maxRefreshes) {
     let pauseMs = cfg.refreshMs;
-    const fail = (what: string, err: unknown) => {
+    fail = (what: string, err: unknown) => {
       if (signal.aborted) return;
       stats.errors++;
       log(`market maker: ${what}: ${err instanceof Error ? err.message : String(err)}`);
@@ -277,16 +300,17 @@ export async function runMarketMaker(opts: MarketMakerOptions): Promise<MarketMa
         if (err instanceof HttpProblem && (err.status === 429 || err.status === 402)) throw err;
         fail("balances", err); // quote on: buys only
       }
-      for (const m of markets.values()) {
+      const all = [...markets.values()];
+      for (let i = 0; i < all.length; i += cfg.quoteSetsPerCall) {
         if (signal.aborted) break;
+        const group = all.slice(i, i + cfg.quoteSetsPerCall);
         try {
-          await quoteMarket(m, held.get(m.address.toLowerCase()));
+          await quoteGroup(group, held);
         } catch (err) {
           if (!(err instanceof HttpProblem)) throw err;
-          if (err.status === 429 || err.status === 402) throw err;
-          if (err.code === "INSUFFICIENT_BALANCE" && m.sizeShift < 20) m.sizeShift++; // quote smaller next time
-          if (err.code === "MARKET_NOT_FOUND" || err.code === "MARKET_CLOSED") listedAt = Number.NEGATIVE_INFINITY;
-          fail(`market ${m.address}`, err);
+          if (group.length === 1) refused(group[0]!, err);
+          else if (err.status === 429 || err.status === 402) throw err;
+          else fail("quote sets", err);
         }
       }
     } catch (err) {

@@ -4,7 +4,7 @@
  * figures every chain fault test checks (batch nonces on chain 1..n, each once; the replayed root is the engine's).
  */
 import { strict as assert } from "node:assert";
-import { createPublicClient, http, type Address, type Hex, type PublicClient } from "viem";
+import { createPublicClient, http, type Address, type PublicClient } from "viem";
 import { replayLedger } from "../../decoder/replay/replay";
 import { committedLedgerAbi } from "../../generated/abis";
 import { Batcher, type BatcherOptions } from "../../relayer/batcher/batcher";
@@ -158,4 +158,3 @@ export async function assertAllPublished(rig: ChainRig, b: Batcher): Promise<voi
   assert.equal(rows[0]?.lastSeq, rig.exchange.nextSeq - 1, "the last batch covers the whole journal");
 }
 
-export const hex = (s: string) => s as Hex;

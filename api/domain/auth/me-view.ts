@@ -10,6 +10,7 @@ import { meLinks } from "./links";
 import type { KeyPrincipal } from "./principal";
 import type { FillAllowance } from "../fills/allowance-source";
 import type { Config } from "../../config";
+import { creatorStanding, reputationView } from "../markets/creation/creator-standing";
 
 /** `live` only against Base mainnet through a real RPC (no fork); a local or forked chain is `test`. */
 export function environmentOf(config: Config): "live" | "test" {
@@ -63,7 +64,7 @@ export async function meView(ctx: ServiceContext, call: CallContext, p: KeyPrinc
       overridden: p.rateOverridden,
     },
     dataPlane: { ...DATA_PLANE_LIMITS },
-    reputation: null,
+    reputation: reputationView(await creatorStanding(ctx.db, row.ledger_account, ctx.clock.now(), call.services.creation.outcomeOf)),
     fills: await fillsOf(ctx, call, row),
     environment: environmentOf(ctx.config),
     version: call.version,

@@ -51,10 +51,10 @@ describe("catalog cache", () => {
 
   it("shows a write made through this handle at once: insert, trade, state change", async () => {
     assert.equal((await listMarkets(db, { pageSize: 20, sort: "new" }, T0 + 10)).markets.length, 1);
-    assert.equal(await getMarketByExternalId(db, "c:2", T0 + 10), null);
+    assert.equal(await getMarketByExternalId(db, base.creator, "c:2", T0 + 10), null);
     const second = await insertCatalogMarket(db, { ...base, title: "Listed later", closeTime: T0 + 2 * DAY, externalId: "c:2", createdAt: T0 + 10 });
     assert.equal((await listMarkets(db, { pageSize: 20, sort: "new" }, T0 + 11)).markets.length, 2);
-    assert.equal((await getMarketByExternalId(db, "c:2", T0 + 11))?.address, second.market.address);
+    assert.equal((await getMarketByExternalId(db, base.creator, "c:2", T0 + 11))?.address, second.market.address);
 
     assert.equal((await getMarket(db, 8453, address, T0 + 12))?.tradeCount, 0);
     assert.deepEqual(await recentTrades(db, (await getMarket(db, 8453, address, T0 + 12))!.pk, 5, T0 + 12), []);

@@ -92,8 +92,9 @@ function isUniqueViolation(err: unknown): boolean {
 // the clock, bounded staleness for other instances' writes); the `load*` ones always ask the database and serve the
 // write paths, which must see the committed row (a uniqueness retry, a transition check).
 
-async function loadMarketByExternalId(db: SqlRunner, externalId: string, now: number): Promise<CatalogMarket | null> {
-  const rows = await db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.external_id = $2`, [now, externalId]);
+/** The market `creator` listed under `externalId` (external ids are unique per creator). */
+async function loadMarketByExternalId(db: SqlRunner, creator: string, externalId: string, now: number): Promise<CatalogMarket | null> {
+  const rows = await db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.creator = $2 AND m.external_id = $3`, [now, normalizeAccount(creator), externalId]);
   return rows[0] ? marketFromRow(rows[0]) : null;
 }
 
@@ -103,8 +104,8 @@ export async function loadMarket(db: SqlRunner, chainId: number, address: string
   return rows[0] ? marketFromRow(rows[0]) : null;
 }
 
-export function getMarketByExternalId(db: SqlRunner, externalId: string, now: number): Promise<CatalogMarket | null> {
-  return cachedRead(db, `x\u0000${externalId}`, now, () => loadMarketByExternalId(db, externalId, now));
+export function getMarketByExternalId(db: SqlRunner, creator: string, externalId: string, now: number): Promise<CatalogMarket | null> {
+  return cachedRead(db, `x\u0000${creator.toLowerCase()}\u0000${externalId}`, now, () => loadMarketByExternalId(db, creator, externalId, now));
 }
 
 export function getMarket(db: SqlRunner, chainId: number, address: string, now: number): Promise<CatalogMarket | null> {
@@ -128,12 +129,13 @@ export interface InsertResult {
 }
 
 /**
- * Lists a market. Idempotent by externalId: a second call with a known externalId returns the listed market and
- * changes nothing. Committed rows get the next marketId of their chain when none is given.
+ * Lists a market. Idempotent by (creator, externalId): a second call with a known pair returns the listed market and
+ * changes nothing. Committed rows get the next marketId of their chain when none is given; an onchain row keeps the
+ * engine market id it is given (its lifecycle's id, docs/lifecycle.md) or none.
  */
 export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): Promise<InsertResult> {
   if (m.externalId) {
-    const known = await loadMarketByExternalId(db, m.externalId, m.createdAt);
+    const known = await loadMarketByExternalId(db, m.creator, m.externalId, m.createdAt);
     if (known) return { market: known, created: false };
   }
   if (m.outcomes.length < 2 || m.outcomes.length > 3) throw new Error(`a market has 2 or 3 outcomes, not ${m.outcomes.length}`);
@@ -146,7 +148,7 @@ export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): P
     if (m.settlement === "committed") {
       marketId = m.marketId ?? big((await db.query(`SELECT COALESCE(MAX(market_id), 0) + 1 AS next FROM markets WHERE chain_id = $1`, [m.chainId]))[0].next);
       address = poolAccountOf(marketId).toLowerCase();
-    }
+    } else if (m.marketId !== undefined) marketId = m.marketId;
     try {
       await db.query(
         `INSERT INTO markets (chain_id, address, market_id, settlement, pricing_model, title, description, category, outcomes, state, creator,
@@ -175,7 +177,7 @@ export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): P
       // A concurrent insert took the same marketId or externalId: look again.
       if (!isUniqueViolation(err) || attempt >= 5) throw err;
       if (m.externalId) {
-        const known = await loadMarketByExternalId(db, m.externalId, m.createdAt);
+        const known = await loadMarketByExternalId(db, m.creator, m.externalId, m.createdAt);
         if (known) return { market: known, created: false };
       }
       if (m.marketId !== undefined || m.settlement === "onchain") throw err;

@@ -5,16 +5,17 @@
  */
 import type { Exchange } from "../../../relayer/exchange/exchange";
 import { takerFee, type Engine, type FeeModel, type LmsrTradeCommand, type LmsrTradeResult, type PlaceOrderCommand } from "../../../relayer/engine";
-import { accepted } from "../../platform/errors/engine-rejection";
+import { acceptedFills } from "../venue/allowance-problem";
 import type { Fill } from "./trade-answers";
 import type { TakerLevel } from "./book-walk";
 
 /**
  * Submits an LMSR trade and answers the engine's result (`collateral` is the cost of a buy or the net proceeds of a
- * sell); a refusal (SLIPPAGE past `limit`, balance, allowance) is thrown as its problem.
+ * sell); a refusal (SLIPPAGE past `limit`, balance, allowance) is thrown as its problem (the allowance's 402 as on
+ * /orderbook/*: ../venue/allowance-problem.ts).
  */
 export async function tradeLmsr(exchange: Exchange, command: Omit<LmsrTradeCommand, "type">): Promise<LmsrTradeResult> {
-  return accepted(await exchange.submit({ type: "lmsrTrade", ...command } satisfies LmsrTradeCommand)).result;
+  return acceptedFills(await exchange.submit({ type: "lmsrTrade", ...command } satisfies LmsrTradeCommand)).result;
 }
 
 /** An IOC order once it has matched: filled, or cancelled with what it could not fill (it never rests). */
@@ -28,7 +29,7 @@ export interface IocExecution {
 
 /** Places an IOC order for `account` and reads its fills from the command's execution reports. */
 export async function placeIoc(exchange: Exchange, command: Omit<PlaceOrderCommand, "type" | "tif">): Promise<IocExecution> {
-  const applied = accepted(await exchange.submit({ type: "placeOrder", ...command, tif: "IOC" } satisfies PlaceOrderCommand));
+  const applied = acceptedFills(await exchange.submit({ type: "placeOrder", ...command, tif: "IOC" } satisfies PlaceOrderCommand));
   const order = applied.result;
   if (order.status !== "filled" && order.status !== "cancelled") throw new Error(`IOC order ${order.orderId} ended ${order.status}`);
   const fills: Fill[] = [];

@@ -10,6 +10,7 @@
  * refused with CONFLICT `reason: SLIPPAGE` and nothing changes. docs/venue.md, docs/trading.md.
  */
 import type { Address } from "viem";
+import type { Clock } from "../../../relayer/clock";
 import { ceilDiv } from "../../../relayer/pricing/fees";
 import { outcomeAssetId, type OutcomeIndex } from "../../../decoder";
 import { ApiError } from "../../platform/errors/api-error";
@@ -25,8 +26,11 @@ const WAD = 10n ** 18n;
 
 export type CommittedLaneDeps = Pick<Venue, "exchange" | "marketAt" | "accountOf">;
 
+/** The fill allowance `account` has left now (the engine counts it). */
+const remainingOf = (deps: CommittedLaneDeps, account: Address, now: number) => deps.exchange.engine.allowance(account, now).remaining;
+
 /** The committed lane of the venue's markets: `at(vm)` is the lane of one market. */
-export function committedLane(deps: CommittedLaneDeps) {
+export function committedLane(deps: CommittedLaneDeps, clock: Clock) {
   return {
     /** The venue's market at `address`, or null when the engine does not trade it. */
     async marketOrNull(address: string): Promise<VenueMarket | null> {
@@ -54,7 +58,8 @@ export function committedLane(deps: CommittedLaneDeps) {
             const held = deps.exchange.engine.balance(account, outcomeAssetId(vm.marketId, req.outcome as OutcomeIndex)).available;
             if (held < req.shares) throw new ApiError("INSUFFICIENT_BALANCE", `selling ${req.shares} shares of outcome ${req.outcome} but ${held} are available`, { available: held.toString() });
           }
-          return vm.market.pricingModel === "automated" ? lmsrExecute(deps, vm, req, account) : bookExecute(deps, vm, req, account);
+          const remaining = () => remainingOf(deps, account, clock.now());
+          return vm.market.pricingModel === "automated" ? lmsrExecute(deps, vm, req, account, remaining) : bookExecute(deps, vm, req, account, remaining);
         },
       };
     },
@@ -97,14 +102,14 @@ function lmsrQuote(deps: CommittedLaneDeps, vm: VenueMarket, req: TradeRequest):
   return { ...head, side: "sell", ...priced, proceeds: q.collateral.toString(), minProceeds: ((q.collateral * (BPS - slip)) / BPS).toString() };
 }
 
-async function lmsrExecute(deps: CommittedLaneDeps, vm: VenueMarket, req: PrepareRequest, account: Address): Promise<AutomatedExecution> {
+async function lmsrExecute(deps: CommittedLaneDeps, vm: VenueMarket, req: PrepareRequest, account: Address, remaining: () => number): Promise<AutomatedExecution> {
   const q = lmsrQuote(deps, vm, req);
   // The engine refuses (CONFLICT SLIPPAGE) a trade whose cost or proceeds cross `limit`.
   const limit = q.side === "buy" ? (req.maxCost ?? BigInt(q.maxCost)) : (req.minProceeds ?? BigInt(q.minProceeds));
   const r = await tradeLmsr(deps.exchange, { account, marketId: vm.marketId, outcome: req.outcome as OutcomeIndex, direction: req.side === "buy" ? "BUY" : "SELL", shares: req.shares, limit });
   const head = { lane: "committed", market: req.market, pricingModel: "automated", executed: true, tradeId: r.tradeId, outcome: req.outcome } as const;
   const shares = r.shares.toString();
-  const after = { fee: r.fee.toString(), limit: limit.toString(), probabilityAfter: wadToNumber(r.priceAfterWad) };
+  const after = { fee: r.fee.toString(), limit: limit.toString(), probabilityAfter: wadToNumber(r.priceAfterWad), fillsRemaining: remaining() };
   if (req.side === "buy") return { ...head, side: "buy", shares, cost: r.collateral.toString(), ...after };
   return { ...head, side: "sell", shares, proceeds: r.collateral.toString(), ...after };
 }
@@ -135,7 +140,7 @@ function bookQuote(deps: CommittedLaneDeps, vm: VenueMarket, req: TradeRequest):
   };
 }
 
-async function bookExecute(deps: CommittedLaneDeps, vm: VenueMarket, req: PrepareRequest, account: Address): Promise<BookExecution> {
+async function bookExecute(deps: CommittedLaneDeps, vm: VenueMarket, req: PrepareRequest, account: Address, remaining: () => number): Promise<BookExecution> {
   const walked = walk(deps, vm, req);
   if (walked.limit === null) throw new ApiError("CONFLICT", "the book has no liquidity on that side", { reason: "NO_LIQUIDITY" });
   const limitPriceBps = req.limitPriceBps ?? walked.limit;
@@ -158,6 +163,7 @@ async function bookExecute(deps: CommittedLaneDeps, vm: VenueMarket, req: Prepar
     // An IOC's remainder is cancelled, and a cancelled order reports remainingSize 0: what was not filled.
     cancelledSize: (req.shares - order.filledSize).toString(),
     fills: order.fills,
+    fillsRemaining: remaining(),
   };
 }
 

@@ -87,7 +87,9 @@ export const tradeQuoteSchema = z.discriminatedUnion("lane", [z.discriminatedUni
 // ---------------------------------------------------------------- prepare
 
 const automatedExecutionHead = { ...automated, executed: z.literal(true), tradeId: z.string(), outcome: Outcome };
-const automatedExecutionTail = { fee: Units, limit: Units.describe("the bound the engine held the trade to"), probabilityAfter: Probability };
+/** Prepare on the committed lane executes fills: like place-order it answers the allowance left (and X-Fills-Remaining). */
+const fillsRemaining = z.number().int().describe("the agent's fill allowance after this call (also the X-Fills-Remaining header)");
+const automatedExecutionTail = { fee: Units, limit: Units.describe("the bound the engine held the trade to"), probabilityAfter: Probability, fillsRemaining };
 
 /** Committed lane, automated market: the trade, executed at once. */
 export const automatedExecutionSchema = z.discriminatedUnion("side", [
@@ -116,6 +118,7 @@ export const bookExecutionSchema = z.object({
   filledSize: Units,
   cancelledSize: Units,
   fills: z.array(fillSchema),
+  fillsRemaining,
 });
 
 const intentSchema = z.object({

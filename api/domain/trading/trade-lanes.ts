@@ -47,7 +47,7 @@ export interface TradeLaneDeps {
 
 export function createTradeLanes(deps: TradeLaneDeps): TradeLanes {
   const { ctx } = deps;
-  const committed = committedLane(deps.venue);
+  const committed = committedLane(deps.venue, ctx.clock);
   const onchain = onchainLane(ctx, deps.projection, deps.chain);
   return {
     async laneOf(address) {
@@ -59,7 +59,9 @@ export function createTradeLanes(deps: TradeLaneDeps): TradeLanes {
         // Listed while this service ran (`npm run seed`): the engine creates it at the next start.
         throw new ApiError("SERVICE_UNAVAILABLE", "committed-lane trading is not available on this instance", { lane: "committed" }, { "Retry-After": "30" });
       }
-      const m = await onchain.marketOrNull(address);
+      // Without the indexer (INDEXER_ENABLED=false) there is no onchain lane to ask: an unlisted address is unknown,
+      // not a projection that is down (503).
+      const m = ctx.config.INDEXER_ENABLED ? await onchain.marketOrNull(address) : null;
       if (m) return onchain.at(m);
       throw new ApiError("MARKET_NOT_FOUND", `no tradable market at ${address}`);
     },

@@ -20,6 +20,8 @@ import { relatedMarkets } from "./related-markets";
 import { getMarketsConfig } from "../markets/get-markets-config";
 import { listPendingResolution } from "./pending-resolution";
 import { getResolutionState } from "./resolution-state";
+import { getResolutionSources } from "./get-resolution-sources";
+import { getReputation } from "./get-reputation";
 
 export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getFees,
@@ -31,6 +33,8 @@ export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getMarketStates,
   getRenderers,
   getMarketsConfig,
+  getResolutionSources,
+  getReputation,
   listDiscoverMarkets,
   marketExists,
   listPendingResolution,

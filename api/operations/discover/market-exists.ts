@@ -1,18 +1,24 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { getMarketByExternalId } from "../../domain/markets/catalog-store";
-import { PUBLIC_READ } from "./common";
+import { ledgerAccountFor } from "../../transports/realtime/stream-auth";
 
 /**
- * GET /discover/markets/exists?externalId=: whether a market with that external id is listed (external ids are unique
- * across the venue, so this also answers "did I already deploy it").
+ * GET /discover/markets/exists?externalId=: whether the calling agent already deployed a market with that external id
+ * (external ids are unique per creator, so another creator's market of the same id does not count).
  */
 export const marketExists = defineOperation({
   id: "marketExists",
   method: "GET",
   path: "/discover/markets/exists",
-  summary: "Whether a market with this external id is already listed",
-  ...PUBLIC_READ,
+  summary: "Whether you already deployed a market with this external id",
+  category: "discovery",
+  permission: "api-key-read",
+  tier: "read-only",
+  scopes: [],
+  rateClass: "read",
+  charged: true,
+  idempotency: "exempt",
   request: { query: z.strictObject({ externalId: z.string().min(1).max(200) }) },
   response: z.object({
     externalId: z.string(),
@@ -20,8 +26,9 @@ export const marketExists = defineOperation({
     market: z.object({ address: z.string(), chainId: z.number().int(), marketId: z.string().nullable(), state: z.string(), settlement: z.string() }).nullable(),
   }),
   mcpTool: "svc_market_exists",
-  async handler(ctx, { query }) {
-    const m = await getMarketByExternalId(ctx.db, query.externalId, ctx.clock.now());
+  async handler(ctx, { query }, call) {
+    const creator = await ledgerAccountFor(ctx, call.principal);
+    const m = await getMarketByExternalId(ctx.db, creator, query.externalId, ctx.clock.now());
     return {
       externalId: query.externalId,
       exists: m !== null,

@@ -3,6 +3,7 @@ import { defineOperation } from "../../registry/types";
 import { AGENT_TIERS, SCOPES } from "../../domain/auth/scopes";
 import { meView } from "../../domain/auth/me-view";
 import { fillAllowanceSchema } from "../../domain/fills/allowance-schema";
+import { reputationSchema } from "../../domain/markets/creation/schemas";
 
 const capability = z.object({
   name: z.string(),
@@ -37,7 +38,7 @@ export const agentIdentitySchema = z.object({
     overridden: z.boolean(),
   }),
   dataPlane: z.object({ framesPerMinutePerMarket: z.number().int(), burstFramesPerTenSecondsPerMarket: z.number().int(), maxActiveSeriesPerActor: z.number().int() }),
-  reputation: z.object({}).passthrough().nullable(),
+  reputation: reputationSchema.nullable(),
   fills: fillAllowanceSchema.nullable(),
   environment: z.enum(["live", "test"]),
   version: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),

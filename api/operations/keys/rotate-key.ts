@@ -23,10 +23,11 @@ export const rotateKey = defineOperation({
   response: z.object({ keyId: z.string(), apiKey: z.string(), revokedKeyId: z.string(), revokedAt: z.string(), rotateKey: z.string() }),
   secretFields: ["apiKey"],
   errors: ["NOT_FOUND"],
+  ownedResource: { field: "keyId", kind: "apiKey", notFound: "NOT_FOUND" },
   mcpTool: "svc_rotate_api_key",
-  // Step-up on MCP: a leaked bearer key alone must not be able to replace itself (and lock the owner out). Agents
-  // without a bound wallet rotate over REST (docs/mcp.md).
-  walletProof: true,
+  // One rule on REST and MCP: the key is the authority, no wallet proof (docs/auth.md "Rotation"). A proof asked of a
+  // key without a bound wallet is one any wallet satisfies, and with a bound wallet the owner's remedy against a
+  // leaked key that rotated itself is key recovery, which revokes every key of the agent.
   async handler(ctx, { params }, call) {
     const p = call.principal;
     const now = ctx.clock.now();

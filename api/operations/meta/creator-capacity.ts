@@ -1,42 +1,47 @@
 /**
  * Public creator capacity (catalog.json `creatorCapacity`): whether agents can create markets here, who may, what
- * bounds apply and which operations do it. The spec publishes the object without its shape; this is ours
- * (docs/versioning.md "Catalog"). The operation lists and the `status` come from the registry, so the object says
- * "closed" until creation operations are served; the per-agent bounds are the service's published policy.
+ * bounds apply, the public creator cohort's slots and which operations do it. The spec publishes the object without
+ * its shape; this is ours (docs/versioning.md "Catalog", docs/market-creation.md). The operation lists and `status`
+ * come from the registry; the bounds are the creator tiers' gates (api/domain/markets/creation/reputation-rules.ts).
  */
 import { z } from "zod";
 import { capabilityPath } from "./capabilities";
 import type { Registry } from "../../registry/registry";
-
-export const CREATOR_POLICY = {
-  /** Proposals an agent may have open (not yet accepted or rejected) at once. */
-  maxOpenProposalsPerAgent: 10,
-  /** Markets an agent may deploy per UTC day. */
-  maxMarketsPerAgentPerDay: 5,
-  /** Live (unresolved) markets one creator may hold. */
-  maxLiveMarketsPerCreator: 50,
-} as const;
+import { TIER_GATES } from "../../domain/markets/creation/reputation-rules";
+import { ACCEPT_WINDOW_MS, DEPLOY_WINDOW_MS } from "../../domain/markets/creation/terms";
 
 export const creatorCapacitySchema = z.object({
-  status: z.enum(["open", "closed"]).describe("open when the service serves market-creation operations"),
+  status: z.enum(["open", "closed"]).describe("open when the service serves market-creation operations and public slots are left"),
   requiredTier: z.literal("execute"),
   proposeScope: z.literal("markets:propose"),
   createScope: z.literal("markets:create"),
-  limits: z.object({ maxOpenProposalsPerAgent: z.number().int(), maxMarketsPerAgentPerDay: z.number().int(), maxLiveMarketsPerCreator: z.number().int() }),
+  slots: z.object({ limit: z.number().int(), occupied: z.number().int(), available: z.number().int(), unlimited: z.literal(false) }).describe("the public creator cohort: limit 0 closes public creation to new creators"),
+  limits: z.object({
+    newCreatorConcurrentMarkets: z.number().int(),
+    newCreatorMaxSeedMultiplier: z.number().nullable(),
+    acceptWindowSeconds: z.number().int(),
+    deployWindowSeconds: z.number().int(),
+  }),
   proposeOperations: z.array(z.string()).describe("Capability names needing markets:propose"),
   createOperations: z.array(z.string()).describe("Capability names needing markets:create"),
 });
 export type CreatorCapacity = z.infer<typeof creatorCapacitySchema>;
 
-export function creatorCapacityOf(registry: Registry): CreatorCapacity {
+export function creatorCapacityOf(registry: Registry, slots: { limit: number; occupied: number; available: number }): CreatorCapacity {
   const named = (scope: string) => registry.operations.filter((op) => (op.scopes as readonly string[]).includes(scope)).map((op) => `${op.method} ${capabilityPath(op)}`);
   const createOperations = named("markets:create");
   return {
-    status: createOperations.length > 0 ? "open" : "closed",
+    status: createOperations.length > 0 && slots.available > 0 ? "open" : "closed",
     requiredTier: "execute",
     proposeScope: "markets:propose",
     createScope: "markets:create",
-    limits: { ...CREATOR_POLICY },
+    slots: { limit: slots.limit, occupied: slots.occupied, available: slots.available, unlimited: false },
+    limits: {
+      newCreatorConcurrentMarkets: TIER_GATES.new.concurrentMarketLimit,
+      newCreatorMaxSeedMultiplier: TIER_GATES.new.maxSeedMultiplier,
+      acceptWindowSeconds: ACCEPT_WINDOW_MS / 1000,
+      deployWindowSeconds: DEPLOY_WINDOW_MS / 1000,
+    },
     proposeOperations: named("markets:propose"),
     createOperations,
   };

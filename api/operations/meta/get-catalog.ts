@@ -4,6 +4,7 @@ import { defineOperation } from "../../registry/types";
 import { CURRENT_VERSION, API_VERSIONS } from "../../platform/versioning/versions";
 import { capabilityPath } from "./capabilities";
 import { creatorCapacityOf, creatorCapacitySchema } from "./creator-capacity";
+import { publicSlots } from "../../domain/markets/creation/creator-standing";
 import { DOCUMENT_PATHS, documentUrls } from "./document-urls";
 
 const documentsSchema = z.object(Object.fromEntries(Object.keys(DOCUMENT_PATHS).map((k) => [k, z.string()])) as Record<keyof typeof DOCUMENT_PATHS, z.ZodString>);
@@ -57,7 +58,7 @@ export const getCatalog = defineOperation({
     creatorCapacity: creatorCapacitySchema,
   }),
   mcpTool: "svc_get_catalog",
-  async handler(_ctx, _input, call) {
+  async handler(ctx, _input, call) {
     const registry = call.registry;
     const urls = documentUrls(call.origin);
     return {
@@ -82,7 +83,7 @@ export const getCatalog = defineOperation({
         mcpTool: op.mcpTool,
         deprecated: op.deprecation !== undefined,
       })),
-      creatorCapacity: creatorCapacityOf(registry),
+      creatorCapacity: creatorCapacityOf(registry, await publicSlots(ctx.db)),
     };
   },
 });

@@ -67,15 +67,18 @@ describe("meta operations over real HTTP", () => {
     }
   });
 
-  it("creator capacity is open only once the registry serves an operation needing markets:create", () => {
+  it("creator capacity is open only once the registry serves an operation needing markets:create and slots are left", () => {
     const base = { category: "creation", tier: "execute", rateClass: "write", charged: true, idempotency: "required", request: {}, response: z.object({}), mcpTool: null, handler: async () => ({}), permission: "api-key-execute" } as const;
     const propose = defineOperation({ ...base, id: "propose", method: "POST", path: "/negotiate/propose", summary: "p", scopes: ["markets:propose"] });
     const deploy = defineOperation({ ...base, id: "deploy", method: "POST", path: "/negotiate/commit-deploy", summary: "d", scopes: ["markets:create"] });
-    const closed = creatorCapacityOf(new Registry([propose]));
+    const slots = { limit: 10, occupied: 3, available: 7 };
+    const closed = creatorCapacityOf(new Registry([propose]), slots);
     assert.equal(closed.status, "closed");
     assert.deepEqual(closed.proposeOperations, ["POST /negotiate/propose"]);
-    const open = creatorCapacityOf(new Registry([propose, deploy]));
+    const open = creatorCapacityOf(new Registry([propose, deploy]), slots);
     assert.equal(open.status, "open");
     assert.deepEqual(open.createOperations, ["POST /negotiate/commit-deploy"]);
+    assert.deepEqual(open.slots, { ...slots, unlimited: false });
+    assert.equal(creatorCapacityOf(new Registry([propose, deploy]), { limit: 0, occupied: 0, available: 0 }).status, "closed", "limit 0 closes public creation");
   });
 });

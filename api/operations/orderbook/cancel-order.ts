@@ -19,6 +19,7 @@ export const cancelOrder = defineOperation({
   description: "Answers the cancelled order (status cancelled, remainingSize 0). Confirm with POST /orderbook/confirm-cancel. See docs/trading.md.",
   ...EXECUTE,
   errors: ["ORDER_NOT_FOUND", "CONFLICT", "SERVICE_UNAVAILABLE"],
+  ownedResource: { field: "orderId", kind: "order", notFound: "ORDER_NOT_FOUND" },
   request: { body: orderRefBody },
   response: z.object({ order: orderResultSchema }),
   mcpTool: "svc_cancel_order",

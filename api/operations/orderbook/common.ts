@@ -3,17 +3,20 @@
  * agent's order is found (never another agent's), and how a placement answers (X-Fills-Remaining, 402).
  */
 import type { Address } from "viem";
-import type { Accepted, Command, OrderSpec, OrderView, Rejected } from "../../../relayer/engine";
+import type { Accepted, Command, OrderSpec, OrderView } from "../../../relayer/engine";
 import { ApiError } from "../../platform/errors/api-error";
-import { accepted } from "../../platform/errors/engine-rejection";
+import { acceptedFills, FILLS_REMAINING_HEADER } from "../../domain/venue/allowance-problem";
 import type { KeyPrincipal } from "../../domain/auth/principal";
 import type { Services } from "../../services";
 import type { Venue, VenueMarket } from "../../domain/venue/types";
 import type { OrderInput } from "./schemas";
 import { TRADE_EXECUTE_ACCESS } from "../../registry/types";
 
-/** Writes: execute tier, trade:execute, one write each (a batch too), Idempotency-Key required. */
-export const EXECUTE = { category: "orderbook", ...TRADE_EXECUTE_ACCESS } as const;
+/**
+ * Writes: execute tier, trade:execute, one write each (a batch too), Idempotency-Key required; group-committed (the
+ * journal entry, idempotency and call records in one transaction per tick: docs/api-performance.md).
+ */
+export const EXECUTE = { category: "orderbook", ...TRADE_EXECUTE_ACCESS, groupCommit: true } as const;
 
 /** Reads of the agent's own order-book state: any key tier holding portfolio:read. */
 export const READ = {
@@ -26,7 +29,7 @@ export const READ = {
   idempotency: "exempt",
 } as const;
 
-export const FILLS_REMAINING_HEADER = "X-Fills-Remaining";
+export { FILLS_REMAINING_HEADER };
 
 /** The venue and the caller's engine account (opened with its starting grant on first use). */
 export async function venueAndAccount(services: Services, principal: KeyPrincipal): Promise<{ venue: Venue; account: Address }> {
@@ -62,19 +65,7 @@ export function toSpec(o: OrderInput): OrderSpec {
  * `X-Fills-Remaining: 0`; other refusals take the central mapping (api/platform/errors/engine-rejection.ts).
  */
 export async function submitPlacement<C extends Command>(venue: Venue, command: C): Promise<Accepted<C>> {
-  const r = await venue.exchange.submit(command);
-  if (!r.ok && r.code === "FILL_ALLOWANCE_EXHAUSTED") throw allowanceExhausted(r);
-  return accepted(r);
-}
-
-function allowanceExhausted(r: Rejected<"FILL_ALLOWANCE_EXHAUSTED">): ApiError {
-  const a = r.details.allowance;
-  return new ApiError(
-    "FILL_ALLOWANCE_EXHAUSTED",
-    `${r.message} (the allowance resets at resetsAt; a sell of your whole position in an outcome and cancels are still accepted)`,
-    { allowance: { enabled: a.enabled, freePerPeriod: a.freePerPeriod, freeUsed: a.freeUsed, freeRemaining: a.freeRemaining, paidRemaining: a.paidRemaining, remaining: a.remaining, resetsAt: new Date(a.periodEndsAt).toISOString() } },
-    { [FILLS_REMAINING_HEADER]: String(a.remaining) },
-  );
+  return acceptedFills(await venue.exchange.submit(command));
 }
 
 /** The fill allowance the agent has left now (the engine counts it; X-Fills-Remaining). */

@@ -19,6 +19,7 @@ export const confirmOrderCancel = defineOperation({
   description: "Receipt-authoritative: answers only what the journal holds. `lastSeq` is the seq of the order's last execution report: once your events reached it, you hold the order's whole history. Changes nothing. See docs/trading.md.",
   ...READ,
   errors: ["ORDER_NOT_FOUND", "CONFLICT", "SERVICE_UNAVAILABLE"],
+  ownedResource: { field: "orderId", kind: "order", notFound: "ORDER_NOT_FOUND" },
   request: { body: orderRefBody },
   response: z.object({
     orderId: z.string(),

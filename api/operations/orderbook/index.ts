@@ -8,5 +8,6 @@ import { listOrderEvents } from "./list-events";
 import { listOpenOrders } from "./list-open-orders";
 import { placeLimitOrder, placeOrder } from "./place-order";
 import { replaceQuotes } from "./replace-quotes";
+import { replaceQuotesBatch } from "./replace-quotes-batch";
 
-export const ORDERBOOK_OPERATIONS: AnyOperation[] = [placeOrder, placeLimitOrder, cancelOrder, confirmOrderCancel, cancelAllOrders, replaceQuotes, listOrderEvents, listOpenOrders, getBalances];
+export const ORDERBOOK_OPERATIONS: AnyOperation[] = [placeOrder, placeLimitOrder, cancelOrder, confirmOrderCancel, cancelAllOrders, replaceQuotes, replaceQuotesBatch, listOrderEvents, listOpenOrders, getBalances];

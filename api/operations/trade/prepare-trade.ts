@@ -1,6 +1,7 @@
 import { defineOperation, Reply, TRADE_EXECUTE_ACCESS } from "../../registry/types";
 import { prepareBody, toPrepareRequest } from "../../domain/trading/trade-request";
 import { preparedTradeSchema } from "../../domain/trading/trade-answers";
+import { FILLS_REMAINING_HEADER } from "../../domain/venue/allowance-problem";
 
 /**
  * POST /trade/prepare. Committed lane: executes the trade at once within the slippage bound (an LMSR trade or an IOC
@@ -15,6 +16,7 @@ export const prepareTrade = defineOperation({
   category: "trading",
   // On the committed lane prepare executes the trade: a retry must replay, never trade twice.
   ...TRADE_EXECUTE_ACCESS,
+  groupCommit: true,
   errors: ["MARKET_NOT_FOUND", "MARKET_CLOSED", "CONFLICT", "INSUFFICIENT_BALANCE", "FILL_ALLOWANCE_EXHAUSTED", "SERVICE_UNAVAILABLE"],
   request: { body: prepareBody },
   status: 201,
@@ -23,6 +25,9 @@ export const prepareTrade = defineOperation({
   async handler(_ctx, { body }, call) {
     const req = toPrepareRequest(body);
     const lane = await call.services.trading.laneOf(req.market);
-    return new Reply(201, await lane.prepare(req, call.principal));
+    const prepared = await lane.prepare(req, call.principal);
+    // The committed lane executed fills: like place-order, the allowance left is a header too.
+    const headers: Record<string, string> = "fillsRemaining" in prepared ? { [FILLS_REMAINING_HEADER]: String(prepared.fillsRemaining) } : {};
+    return new Reply(201, prepared, headers);
   },
 });

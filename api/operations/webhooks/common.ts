@@ -1,9 +1,12 @@
+import type { OwnedResource } from "../../registry/types";
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES, type Subscription } from "../../transports/webhooks/store";
 
 /** Shared fields of the webhook-management operations: any key tier holding webhooks:manage. */
 export const MANAGE = { category: "webhooks", permission: "api-key-read", tier: "read-only", scopes: ["webhooks:manage"] } as const;
 
+/** A webhook subscription is its agent's own: another agent's id is an unknown one (404). */
+export const OWN_WEBHOOK = { field: "webhookId", kind: "webhook", notFound: "NOT_FOUND" } as const satisfies OwnedResource;
 export const webhookIdParams = z.strictObject({ webhookId: z.string().regex(/^wh_[0-9a-f]{24}$/, "must be a webhook id (wh_ + 24 hex digits)") });
 export const eventTypesField = z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length);
 

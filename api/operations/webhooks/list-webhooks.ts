@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { subscriptionOf, subscriptionsOf } from "../../transports/webhooks/store";
-import { MANAGE, subscriptionSchema, subscriptionView, webhookIdParams } from "./common";
+import { MANAGE, subscriptionSchema, subscriptionView, webhookIdParams, OWN_WEBHOOK } from "./common";
 
 /** GET /webhooks: the agent's subscriptions. */
 export const listWebhooks = defineOperation({
@@ -29,6 +29,7 @@ export const getWebhook = defineOperation({
   path: "/webhooks/{webhookId}",
   summary: "One webhook subscription",
   ...MANAGE,
+  ownedResource: OWN_WEBHOOK,
   rateClass: "read",
   charged: true,
   idempotency: "exempt",

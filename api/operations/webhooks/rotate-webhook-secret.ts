@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { rotateSecret } from "../../transports/webhooks/store";
-import { MANAGE, subscriptionSchema, subscriptionView, webhookIdParams } from "./common";
+import { MANAGE, subscriptionSchema, subscriptionView, webhookIdParams, OWN_WEBHOOK } from "./common";
 
 /** POST /webhooks/{webhookId}/rotate-secret: a new secret; the old ones keep signing for the grace period. */
 export const rotateWebhookSecret = defineOperation({
@@ -11,6 +11,7 @@ export const rotateWebhookSecret = defineOperation({
   summary: "Rotate a webhook's signing secret; earlier secrets keep signing for graceSeconds",
   description: "During the grace period every delivery carries one signature per live secret, so receivers can switch at leisure. graceSeconds 0 retires the old secrets at once.",
   ...MANAGE,
+  ownedResource: OWN_WEBHOOK,
   rateClass: "write",
   charged: true,
   idempotency: "required",

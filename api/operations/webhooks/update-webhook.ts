@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
 import { checkTargetUrl } from "../../transports/webhooks/address-guard";
 import { deleteSubscription, updateSubscription } from "../../transports/webhooks/store";
-import { eventTypesField, MANAGE, subscriptionSchema, subscriptionView, webhookIdParams } from "./common";
+import { eventTypesField, MANAGE, subscriptionSchema, subscriptionView, webhookIdParams, OWN_WEBHOOK } from "./common";
 
 /** PATCH /webhooks/{webhookId}: URL, event types, description, enabled (re-enable after 410 or a pause). */
 export const updateWebhook = defineOperation({
@@ -12,6 +12,7 @@ export const updateWebhook = defineOperation({
   summary: "Change a webhook subscription's URL, event types or description, or disable / re-enable it",
   description: "Disabling cancels the subscription's pending deliveries.",
   ...MANAGE,
+  ownedResource: OWN_WEBHOOK,
   rateClass: "write",
   charged: true,
   idempotency: "exempt",
@@ -39,6 +40,7 @@ export const deleteWebhook = defineOperation({
   path: "/webhooks/{webhookId}",
   summary: "Delete a webhook subscription and its delivery log",
   ...MANAGE,
+  ownedResource: OWN_WEBHOOK,
   rateClass: "write",
   charged: true,
   idempotency: "exempt",

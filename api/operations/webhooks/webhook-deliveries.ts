@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
 import { deliveryLog, enqueueDelivery, subscriptionOf } from "../../transports/webhooks/store";
-import { MANAGE, webhookIdParams } from "./common";
+import { MANAGE, webhookIdParams, OWN_WEBHOOK } from "./common";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const cursorOf = (createdAt: number, id: string) => Buffer.from(`${createdAt}:${id}`).toString("base64url");
@@ -35,6 +35,7 @@ export const listWebhookDeliveries = defineOperation({
   path: "/webhooks/{webhookId}/deliveries",
   summary: "Delivery log of a webhook subscription, newest first, with every attempt",
   ...MANAGE,
+  ownedResource: OWN_WEBHOOK,
   rateClass: "read",
   charged: true,
   idempotency: "exempt",
@@ -67,6 +68,7 @@ export const testWebhook = defineOperation({
   path: "/webhooks/{webhookId}/test",
   summary: "Send a signed webhook.test message to the subscription's URL",
   ...MANAGE,
+  ownedResource: OWN_WEBHOOK,
   rateClass: "write",
   charged: true,
   idempotency: "required",

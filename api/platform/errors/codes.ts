@@ -33,9 +33,24 @@ export const ERROR_CODES = {
   IDEMPOTENCY_REQUEST_IN_FLIGHT: { status: 409, title: "A request with this idempotency key is in flight" }, // ours
   MARKET_CLOSED: { status: 410, title: "Market closed" },
   EXPIRED_TOKEN: { status: 410, title: "Expired token" },
+  PAYLOAD_TOO_LARGE: { status: 413, title: "Payload too large" }, // ours: the spec names no request-size limit
+  HEADERS_TOO_LARGE: { status: 431, title: "Request header fields too large" }, // ours: Node's header limit
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type" }, // ours
   CREATOR_WINDOW_ELAPSED: { status: 409, title: "Creator window elapsed" },
   CHALLENGE_WINDOW_CLOSED: { status: 409, title: "Challenge window closed" },
+  // ours: market creation (docs/market-creation.md "Refusals")
+  EXTERNAL_ID_TAKEN: { status: 409, title: "External id already used by this creator" },
+  CLOSE_TIME_OUT_OF_RANGE: { status: 400, title: "closeTime out of range" },
+  COLLATERAL_NOT_SERVED: { status: 400, title: "Collateral not served" },
+  MARKET_SHAPE_UNSUPPORTED: { status: 400, title: "Pricing model and outcome count not supported on this lane" },
+  RESOLUTION_SOURCE_UNSUPPORTED: { status: 400, title: "Resolution source not supported" },
+  SEED_ABOVE_LIMIT: { status: 400, title: "Seed above the tier's limit" },
+  CREATION_NOT_ALLOWED: { status: 403, title: "Market creation not allowed" },
+  CONCURRENT_MARKET_LIMIT: { status: 409, title: "Concurrent market limit reached" },
+  NEGOTIATION_NOT_FOUND: { status: 404, title: "Negotiation not found" },
+  NEGOTIATION_STATE: { status: 409, title: "Negotiation not in a state for this step" },
+  NEGOTIATION_EXPIRED: { status: 410, title: "Negotiation expired" },
+  DEPLOY_RECEIPT_MISMATCH: { status: 409, title: "Deployment receipt does not match the accepted terms" },
   RATE_LIMITED: { status: 429, title: "Rate limited" },
   INTERNAL_ERROR: { status: 500, title: "Internal error" },
   SERVICE_UNAVAILABLE: { status: 503, title: "Service unavailable" },

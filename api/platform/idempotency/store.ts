@@ -10,6 +10,13 @@ import type { SqlRunner } from "../../../relayer/db/client";
 import { ApiError } from "../errors/api-error";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long an in-flight claim holds its key. A call that died with the database (a restart mid-call: the claim was
+ * written, but its outcome could not be) would otherwise hold the key for 24 h, and every retry would get
+ * IDEMPOTENCY_REQUEST_IN_FLIGHT; past the lease a retry takes the claim over and runs (docs/faults.md). Far longer
+ * than any call runs.
+ */
+export const IDEMPOTENCY_IN_FLIGHT_LEASE_MS = 30_000;
 
 export interface StoredResponse {
   status: number;
@@ -38,8 +45,9 @@ export async function beginIdempotent(db: SqlRunner, owner: string, key: string,
        ON CONFLICT (owner, idem_key) DO UPDATE SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, state = 'in_flight',
          status = NULL, headers = NULL, body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
        WHERE api_idempotency.expires_at <= EXCLUDED.created_at
+          OR (api_idempotency.state = 'in_flight' AND api_idempotency.created_at <= $7 AND api_idempotency.request_hash = EXCLUDED.request_hash)
        RETURNING owner`,
-      [owner, key, operation, requestHash, now, now + IDEMPOTENCY_WINDOW_MS],
+      [owner, key, operation, requestHash, now, now + IDEMPOTENCY_WINDOW_MS, now - IDEMPOTENCY_IN_FLIGHT_LEASE_MS],
     );
     if (claimed.length > 0) return null;
     const [row] = await db.query<Row>(`SELECT operation, request_hash, state, status, headers, body FROM api_idempotency WHERE owner = $1 AND idem_key = $2`, [owner, key]);

@@ -5,6 +5,8 @@ import type { AdminRouteModule } from "./define";
 import { agentRoutes } from "./agents";
 import { mailRoutes } from "./mail";
 import { statusRoutes } from "./status";
+import { timeRoutes } from "./time";
+import { creatorRoutes } from "./creators";
 import { councilRoutes } from "./council";
 
-export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, councilRoutes];
+export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, timeRoutes, creatorRoutes, councilRoutes];

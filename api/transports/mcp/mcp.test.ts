@@ -266,31 +266,24 @@ describe("MCP server over real HTTP with the SDK client", () => {
     await client.close();
   });
 
-  it("svc_rotate_api_key needs a fresh wallet proof: refused without one or without a bound wallet, rotates with one", async () => {
+  it("svc_rotate_api_key follows the REST rule: the key alone rotates, with or without a bound wallet; no proof fields", async () => {
     const db = svc.ctx.db;
     const owner = privateKeyToAccount("0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318");
-    const agentId = await createAgent(db, { name: "mcp-rotate", tier: "read-only", scopes: ["keys:read"], registrationPath: "admin", walletAddress: owner.address }, NOW);
-    const { apiKey, keyId } = await issueKey(db, agentId, NOW);
-    const { client } = await connect(svc.mcpUrl, apiKey);
-    const tool = (await client.listTools()).tools.find((t) => t.name === "svc_rotate_api_key");
-    assert.ok(tool?.description?.includes("fresh wallet proof"));
-    const ts = Math.floor(NOW / 1000);
-    const { nonce } = await issueNonce(db, NOW);
-    const unsigned = (await client.callTool({ name: "svc_rotate_api_key", arguments: { keyId, idempotencyKey: "rot-0", walletSignature: "0x00", signatureTimestamp: ts, proofNonce: nonce } })) as CallToolResult;
-    assert.equal(unsigned.isError, true);
-    assert.equal(JSON.parse(text(unsigned)).code, "WALLET_AUTH_INVALID");
-    const message = mcpProofMessage({ agentId, apiKeyId: keyId, tool: "svc_rotate_api_key", scope: "keys:read", chainId: svc.ctx.config.CHAIN_ID, walletAddress: owner.address, resourceId: keyId, payloadHash: payloadHash({ keyId }), nonce, timestamp: ts });
-    const rotated = (await client.callTool({ name: "svc_rotate_api_key", arguments: { keyId, idempotencyKey: "rot-1", walletSignature: await owner.signMessage({ message }), signatureTimestamp: ts, proofNonce: nonce } })) as CallToolResult;
-    assert.notEqual(rotated.isError, true, text(rotated));
-    assert.equal((rotated.structuredContent as { revokedKeyId: string }).revokedKeyId, keyId);
-
-    const walletless = await createAgent(db, { name: "mcp-rotate-nowallet", tier: "read-only", scopes: ["keys:read"], registrationPath: "admin" }, NOW);
-    const k2 = await issueKey(db, walletless, NOW);
-    const { client: c2 } = await connect(svc.mcpUrl, k2.apiKey);
-    const { nonce: n2 } = await issueNonce(db, NOW);
-    const refused = (await c2.callTool({ name: "svc_rotate_api_key", arguments: { keyId: k2.keyId, idempotencyKey: "rot-2", walletSignature: "0x00", signatureTimestamp: ts, proofNonce: n2 } })) as CallToolResult;
-    assert.equal(refused.isError, true);
-    assert.equal(JSON.parse(text(refused)).code, "WALLET_REQUIRED");
+    const tool = (await (await connect(svc.mcpUrl, readKey)).client.listTools()).tools.find((t) => t.name === "svc_rotate_api_key");
+    assert.deepEqual(Object.keys(tool?.inputSchema.properties ?? {}).sort(), ["idempotencyKey", "keyId"], "no walletAddress a stranger's wallet could satisfy");
+    for (const walletAddress of [owner.address, undefined]) {
+      const agentId = await createAgent(db, { name: `mcp-rotate-${walletAddress ? "wallet" : "nowallet"}`, tier: "read-only", scopes: ["keys:read"], registrationPath: "admin", ...(walletAddress ? { walletAddress } : {}) }, NOW);
+      const { apiKey, keyId } = await issueKey(db, agentId, NOW);
+      const { client } = await connect(svc.mcpUrl, apiKey);
+      const rotated = (await client.callTool({ name: "svc_rotate_api_key", arguments: { keyId, idempotencyKey: `rot-${keyId}` } })) as CallToolResult;
+      assert.notEqual(rotated.isError, true, text(rotated));
+      assert.equal((rotated.structuredContent as { revokedKeyId: string }).revokedKeyId, keyId);
+      const fresh = (rotated.structuredContent as { apiKey: string; keyId: string });
+      // The same over REST with the new key: one rule on both surfaces.
+      const rest = await fetch(`${svc.baseUrl}/keys/${fresh.keyId}/rotate`, { method: "POST", headers: { authorization: `Bearer ${fresh.apiKey}`, "idempotency-key": `rest-${keyId}` } });
+      assert.equal(rest.status, 201, await rest.text());
+      await client.close();
+    }
   });
 
   it("a key without the tool's scope gets FORBIDDEN as a tool error, and its nonce stays unspent", async () => {

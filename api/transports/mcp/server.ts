@@ -5,6 +5,7 @@
  * metadata (RFC 9728). A tool call re-enters the app through `app.fetch` with the internal binding (api/transports/rest/client.ts),
  * so the REST chain (auth and scopes, rate limit: tools/call is charged, idempotency, validation, the public record)
  * applies unchanged; initialize, ping, tools/list and notifications never reach an operation and are not charged.
+ * Before anything, the Host and Origin headers must be this service's (host-guard.ts, the DNS-rebinding guard).
  */
 import type { Context, Hono } from "hono";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -23,12 +24,11 @@ import type { InternalCall } from "../rest/client";
 import { CURRENT_VERSION } from "../../platform/versioning/versions";
 import { argumentErrors, requestOf, toolBindings, type ToolBinding } from "./tools";
 import { verifyMcpWalletProof } from "./wallet-proof";
+import { hostGuard } from "./host-guard";
 
 export const MCP_PATH = "/mcp";
 export const PROTECTED_RESOURCE_PATH = `${MCP_PATH}/.well-known/oauth-protected-resource`;
 export const MCP_PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION;
-/** The REST body limit (api/transports/middleware/validate) plus room for the JSON-RPC envelope. */
-const MAX_MCP_BODY_BYTES = 1_100_000;
 
 /** The gate of the MCP endpoint itself: any valid key (the tools check their own tier and scopes). */
 const MCP_GATE: AnyOperation = {
@@ -154,7 +154,9 @@ export function mountMcp(app: Hono, ctx: ServiceContext, registry: Registry, onM
   app.get(PROTECTED_RESOURCE_PATH, (c) => c.json(protectedResourceMetadata(originOf(c, ctx.config.PUBLIC_URL))));
   // Stateless: no standalone SSE stream to open and no session to delete.
   app.on(["GET", "DELETE"], MCP_PATH, (c) => problemResponse(new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${MCP_PATH}: this MCP server is stateless; POST JSON-RPC messages`, { allowed: ["POST"] }, { Allow: "POST" }), c.req.url));
+  const guard = hostGuard(ctx.config);
   app.post(MCP_PATH, async (c) => {
+    guard.check(c.req.header("host"), c.req.header("origin"));
     const origin = originOf(c, ctx.config.PUBLIC_URL);
     const rawKey = presentedKey(c.req.header("authorization"), c.req.header("x-api-key"));
     let principal: KeyPrincipal | null;
@@ -171,10 +173,10 @@ export function mountMcp(app: Hono, ctx: ServiceContext, registry: Registry, onM
     const server = serverFor(state);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    // Parsed once here (for the message counter) and handed to the transport; malformed JSON is left to it.
+    // Parsed once here (for the message counter) and handed to the transport; malformed JSON is left to it. The size
+    // limit (413) was applied before this point (api/transports/middleware/body-limit).
     let parsedBody: unknown;
     const text = await c.req.raw.clone().text();
-    if (text.length > MAX_MCP_BODY_BYTES) throw new ApiError("INVALID_PAYLOAD", `the body exceeds ${MAX_MCP_BODY_BYTES} bytes`, { field: "(body)" });
     try {
       parsedBody = JSON.parse(text);
     } catch {

@@ -23,7 +23,14 @@ export interface ToolBinding {
   needsIdempotencyKey: boolean;
 }
 
-const idempotencyKeySchema = z.string().min(1).max(256).describe("Idempotency-Key of this write (replays within 24 h return the first result)");
+// It travels as the Idempotency-Key header of the REST request, so it must be a header value: visible ASCII (a key
+// with other characters used to fail the internal request itself, a JSON-RPC internal error).
+const idempotencyKeySchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[\x21-\x7e]+$/, "must be visible ASCII characters (it is sent as the Idempotency-Key header)")
+  .describe("Idempotency-Key of this write (replays within 24 h return the first result)");
 
 function objectParts(schema: JsonSchema | null): { properties: Record<string, JsonSchema>; required: string[] } | null {
   if (!schema) return { properties: {}, required: [] };
@@ -146,6 +153,10 @@ export function argumentErrors(b: ToolBinding, args: Record<string, unknown>): F
   const errors: FieldError[] = Object.keys(args).filter((k) => !known.includes(k)).map((field) => ({ location: "body" as const, field, message: "unknown property" }));
   for (const k of b.paramKeys) {
     if (args[k] === undefined || args[k] === null || args[k] === "") errors.push({ location: "params", field: k, message: "required" });
+  }
+  if (b.needsIdempotencyKey && args.idempotencyKey !== undefined) {
+    const key = idempotencyKeySchema.safeParse(args.idempotencyKey);
+    if (!key.success) errors.push({ location: "body", field: "idempotencyKey", message: key.error.issues[0]?.message ?? "invalid" });
   }
   return errors;
 }

@@ -1,7 +1,7 @@
 /**
  * The REST adapter: one Hono route per registry operation, each with the same middleware chain
  *   call-record -> auth -> rate-limit -> validate -> idempotency -> [deprecation] -> handler
- * (global before them: request-id -> ip-limit -> svc-version). The handler's answer is checked against the
+ * (global before them: request-id -> ip-limit -> body-limit -> svc-version). The handler's answer is checked against the
  * operation's response schema, so a response can never drift from /openapi.json. Once the response is decided, the
  * call-record middleware persists the call's outcome (record and idempotent answer) in one unit of work
  * (../middleware/call-record/unit-of-work.ts; docs/api.md "How a request flows").

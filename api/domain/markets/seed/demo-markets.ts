@@ -1,6 +1,7 @@
 /**
  * The demo markets `npm start` seeds so a newcomer finds a living venue: binary order-book markets (the demo market
- * maker quotes them), binary and ternary LMSR markets. Deadlines are relative to the clock at seeding time.
+ * maker quotes them) and binary LMSR markets, all on the committed lane, whose ledger is binary (a three-way market
+ * trades on the on-chain lane). Deadlines are relative to the clock at seeding time.
  */
 import type { MarketSpec } from "./market-spec";
 
@@ -39,10 +40,10 @@ export function demoMarkets(now: number): MarketSpec[] {
       seed: 1_000n * PM, takerFeeBps: 0, feePolicyVersion: "notional-v1", resolutionSource: creator,
     },
     {
-      externalId: "demo:world-cup-2026-host-goals",
-      title: "How many goals will the 2026 World Cup final produce in regular time?",
-      description: "Three outcomes: 0–1 goals, 2–3 goals, 4 or more goals, counted at the end of regular time.",
-      category: "SPORTS", pricingModel: "automated", outcomes: ["0-1", "2-3", "4+"], closeTime: now + 30 * DAY,
+      externalId: "demo:world-cup-2026-final-goals",
+      title: "Will the 2026 World Cup final produce 3 or more goals in regular time?",
+      description: "Resolves YES if the two teams score 3 or more goals between them by the end of regular time of the final.",
+      category: "SPORTS", pricingModel: "automated", outcomes: ["Yes", "No"], closeTime: now + 30 * DAY,
       seed: 1_500n * PM, takerFeeBps: 0, feePolicyVersion: "notional-v1", resolutionSource: creator,
     },
     {

@@ -5,21 +5,25 @@
  * SHA-256 of its request, canonical JSON of params, query and body; and the Idempotency-Key outcome the idempotency
  * middleware decided, `c.var.idempotentOutcome`) and persists both through `persistCallOutcome` (./unit-of-work.ts).
  * Read the record at GET /agents/{agentId}/calls.
+ *
+ * A group-committed operation (`op.groupCommit`, the trading writes) runs inside a commit unit instead
+ * (./group-commit.ts): its journal entries, completed Idempotency-Key record and call record commit in one
+ * transaction shared with the other calls of the tick, and the answer leaves only after that commit.
  */
-import type { MiddlewareHandler } from "hono";
-import type { SqlRunner } from "../../../../relayer/db/client";
+import type { Context, MiddlewareHandler } from "hono";
+import type { Database } from "../../../../relayer/db/client";
 import type { Clock } from "../../../../relayer/clock";
 import { payloadHash } from "../../../platform/hashing/canonical-json";
 import { internalCallOf } from "../../rest/client";
 import type { AnyOperation } from "../../../registry/types";
 import { persistCallOutcome, type CallRecordRow } from "./unit-of-work";
+import { runGroupCommitted } from "./group-commit";
 
-export function callRecord(op: AnyOperation, deps: { db: SqlRunner; clock: Clock }): MiddlewareHandler {
-  return async function callRecordMiddleware(c, next) {
-    await next();
+export function callRecord(op: AnyOperation, deps: { db: Database; clock: Clock }): MiddlewareHandler {
+  const recordOf = (c: Context): CallRecordRow | null => {
     const principal = c.get("principal");
     const raw = c.get("rawInput");
-    const record: CallRecordRow | null = principal
+    return principal
       ? {
           agentId: principal.agentId,
           operation: op.id,
@@ -32,6 +36,14 @@ export function callRecord(op: AnyOperation, deps: { db: SqlRunner; clock: Clock
           at: deps.clock.now(),
         }
       : null;
-    await persistCallOutcome(deps.db, { record, idempotency: c.get("idempotentOutcome") ?? null }, c.get("log"));
+  };
+  if (op.groupCommit) return (c, next) => runGroupCommitted(c, next, deps.db, recordOf);
+  return async function callRecordMiddleware(c, next) {
+    try {
+      await next();
+      await persistCallOutcome(deps.db, { record: recordOf(c), idempotency: c.get("idempotentOutcome") ?? null }, c.get("log"));
+    } finally {
+      (c.get("idempotencyRelease") as (() => void) | undefined)?.();
+    }
   };
 }

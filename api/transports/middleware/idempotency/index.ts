@@ -6,19 +6,29 @@
  * It writes nothing after the handler: the call-record middleware persists the outcome with the call's record in one
  * unit of work (../call-record/unit-of-work.ts). Fields named in `op.secretFields` (raw API keys) are stored redacted:
  * a secret is shown once, and a replay says so.
+ *
+ * Every call holding a key is registered in the process's in-flight set while it runs (a duplicate answers 409 at
+ * once). A group-committed operation (`op.groupCommit`, the trading writes) writes no claim row: it reads the stored
+ * record (batched) and its completed record is inserted with its journal entry by the call-record middleware
+ * (api/platform/idempotency/group.ts).
  */
 import type { MiddlewareHandler } from "hono";
 import type { SqlRunner } from "../../../../relayer/db/client";
 import type { Clock } from "../../../../relayer/clock";
 import { ApiError } from "../../../platform/errors/api-error";
 import { payloadHash } from "../../../platform/hashing/canonical-json";
-import { beginIdempotent, type IdempotentOutcome } from "../../../platform/idempotency/store";
+import { beginIdempotent, type IdempotentOutcome, type StoredResponse } from "../../../platform/idempotency/store";
+import { keyFlightsOf, lookupIdempotent } from "../../../platform/idempotency/group";
 import type { AnyOperation } from "../../../registry/types";
 
 export interface IdempotencyVariables {
   idempotencyKey: string | null;
   /** Set once the handler answered a call that claimed its key; persisted by the call-record middleware. */
   idempotentOutcome: IdempotentOutcome;
+  /** Set by a call that registered its key in flight: the call-record middleware calls it once the outcome is written. */
+  idempotencyRelease: () => void;
+  /** What a group-committed call's record needs besides its outcome. */
+  idempotentRequest: { operation: string; requestHash: string; at: number };
 }
 
 declare module "hono" {
@@ -41,11 +51,24 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
     const principal = c.get("principal");
     const owner = principal ? `agent:${principal.agentId}` : `ip:${c.get("ip")}`;
     const hash = payloadHash({ operation: op.id, ...c.get("rawInput") });
-    const stored = await beginIdempotent(deps.db, owner, key, op.id, hash, deps.clock.now());
+    const flights = keyFlightsOf(deps.db);
+    if (flights && !flights.enter(owner, key)) throw inFlight(key);
+    const release = () => flights?.leave(owner, key);
+    let stored: StoredResponse | null;
+    try {
+      const now = deps.clock.now();
+      stored = op.groupCommit ? await findStored(deps.db, owner, key, op.id, hash, now) : await beginIdempotent(deps.db, owner, key, op.id, hash, now);
+      if (op.groupCommit) c.set("idempotentRequest", { operation: op.id, requestHash: hash, at: now });
+    } catch (err) {
+      release();
+      throw err;
+    }
     if (stored) {
+      release();
       c.res = new Response(stored.body, { status: stored.status, headers: { ...stored.headers, "Idempotent-Replayed": "true" } });
       return;
     }
+    c.set("idempotencyRelease", release);
     await next();
     const status = c.res.status;
     if (status >= 500 || status === 429 || status === 402) {
@@ -60,6 +83,20 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
     if (op.secretFields?.length && status < 300) body = redact(body, op.secretFields);
     c.set("idempotentOutcome", { kind: "complete", owner, key, response: { status, headers, body } });
   };
+}
+
+const inFlight = (key: string) =>
+  new ApiError("IDEMPOTENCY_REQUEST_IN_FLIGHT", "a request with this Idempotency-Key is still being processed; retry after it completes", { idempotencyKey: key }, { "Retry-After": "1" });
+
+/** The stored answer of a group-committed operation's key (null: run it), or its refusal (same rules as the claim). */
+async function findStored(db: SqlRunner, owner: string, key: string, operation: string, requestHash: string, now: number): Promise<StoredResponse | null> {
+  const found = await lookupIdempotent(db, owner, key, now);
+  if (!found) return null;
+  if (found.operation !== operation || found.requestHash !== requestHash) {
+    throw new ApiError("IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was already used within 24 h with a different request; use a new key for a new request", { idempotencyKey: key });
+  }
+  if (!found.response) throw inFlight(key);
+  return found.response;
 }
 
 function redact(body: string, fields: readonly string[]): string {

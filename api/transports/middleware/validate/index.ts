@@ -17,8 +17,6 @@ declare module "hono" {
   interface ContextVariableMap extends ValidateVariables {}
 }
 
-const MAX_BODY_BYTES = 1_000_000;
-
 export function validate(op: AnyOperation): MiddlewareHandler {
   const { params: ps, query: qs, body: bs } = op.request;
   return async function validateMiddleware(c, next) {
@@ -50,7 +48,6 @@ export function validate(op: AnyOperation): MiddlewareHandler {
 }
 
 async function readJsonBody(contentType: string | null, text: string): Promise<unknown> {
-  if (text.length > MAX_BODY_BYTES) throw new ApiError("INVALID_PAYLOAD", `the body exceeds ${MAX_BODY_BYTES} bytes`, { field: "(body)" });
   if (text.trim() === "") return {};
   if (contentType && !/^application\/([a-z0-9.+-]*\+)?json\b/i.test(contentType)) {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", `send the body as application/json, not ${contentType}`);

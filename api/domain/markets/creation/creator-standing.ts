@@ -1,0 +1,102 @@
+/**
+ * A creator's standing: its tier (an operator's grant, else the rule over its history), the gates of that tier, its
+ * live markets and reservations against the concurrent limit, and its place in the public creator cohort (slots).
+ * `GET /me` and `GET /discover/reputation` show it; preflight and accept enforce it. Accounts are lower-case.
+ */
+import type { SqlRunner } from "../../../../relayer/db/client";
+import { JUROR_TIER, TIER_GATES, isCreatorTier, tierFromHistory, type CreatorHistory, type CreatorTier, type TierGates } from "./reputation-rules";
+
+/** Public cohort capacity until an operator sets one (`npm run admin -- creators slots-limit <n>`). */
+export const DEFAULT_SLOT_LIMIT = 1_000;
+
+/** How a final market ended for its creator (read from the engine's lifecycle record). */
+export type FinalOutcome = "unchallenged" | "overturned" | "upheld" | "other";
+export type OutcomeOf = (marketId: bigint) => FinalOutcome;
+
+export interface Slots {
+  limit: number;
+  occupied: number;
+  available: number;
+  unlimited: false;
+  holdsSlot: boolean;
+}
+
+export interface CreatorStanding {
+  creatorTier: CreatorTier;
+  jurorTier: string;
+  tierGates: TierGates;
+  creation: { effectiveConcurrentLimit: number; activeMarkets: number; remaining: number; slots: Slots | null };
+  /** Ours: accepted negotiations not yet deployed (they count against the limit), and why creation is closed. */
+  reserved: number;
+  /** True when an operator granted the tier (granted creators need no public cohort slot). */
+  granted: boolean;
+  slotState: "none" | "held" | "revoked";
+  history: CreatorHistory;
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+
+export async function cohortOf(db: SqlRunner): Promise<{ limit: number; occupied: number }> {
+  const [row] = await db.query<{ slot_limit: unknown; occupied: unknown }>(
+    `SELECT (SELECT slot_limit FROM market_creator_cohort WHERE id = 1) AS slot_limit,
+            (SELECT COUNT(*) FROM market_creators WHERE slot = 'held') AS occupied`,
+  );
+  const limit = row?.slot_limit === null || row?.slot_limit === undefined ? DEFAULT_SLOT_LIMIT : num(row.slot_limit);
+  return { limit, occupied: num(row?.occupied) };
+}
+
+/** Public slots as the spec shows them (catalog.json and the `creation.slots` of an agent). */
+export async function publicSlots(db: SqlRunner, holdsSlot = false): Promise<Slots> {
+  const { limit, occupied } = await cohortOf(db);
+  return { limit, occupied, available: Math.max(0, limit - occupied), unlimited: false, holdsSlot };
+}
+
+async function historyOf(db: SqlRunner, creator: string, outcomeOf: OutcomeOf): Promise<CreatorHistory> {
+  const rows = await db.query<{ market_id: unknown; state: string }>(`SELECT market_id, state FROM markets WHERE creator = $1`, [creator]);
+  const h: CreatorHistory = { created: rows.length, resolvedUnchallenged: 0, overturned: 0 };
+  for (const r of rows) {
+    if ((r.state !== "resolved" && r.state !== "void") || r.market_id === null) continue;
+    const o = outcomeOf(BigInt(String(r.market_id)));
+    if (o === "unchallenged") h.resolvedUnchallenged++;
+    else if (o === "overturned") h.overturned++;
+  }
+  return h;
+}
+
+export async function creatorStanding(db: SqlRunner, creator: string, now: number, outcomeOf: OutcomeOf): Promise<CreatorStanding> {
+  const account = creator.toLowerCase();
+  const [row] = await db.query<{ tier_override: string | null; slot: "none" | "held" | "revoked" }>(`SELECT tier_override, slot FROM market_creators WHERE creator = $1`, [account]);
+  const [counts] = await db.query<{ active: unknown; reserved: unknown }>(
+    `SELECT (SELECT COUNT(*) FROM markets WHERE creator = $1 AND state NOT IN ('resolved', 'void')) AS active,
+            (SELECT COUNT(*) FROM market_negotiations WHERE creator = $1 AND status = 'accepted' AND expires_at > $2) AS reserved`,
+    [account, now],
+  );
+  const history = await historyOf(db, account, outcomeOf);
+  const override = row?.tier_override && isCreatorTier(row.tier_override) ? row.tier_override : null;
+  const tier = override ?? tierFromHistory(history);
+  const gates = TIER_GATES[tier];
+  const slotState = row?.slot ?? "none";
+  const cohort = await publicSlots(db, slotState === "held");
+  const granted = override !== null;
+  // The public cohort gates creators without an operator's grant: a revoked slot, or none left to take, closes it.
+  const cohortOpen = granted || slotState === "held" || (slotState === "none" && cohort.available > 0);
+  const active = num(counts?.active);
+  const reserved = num(counts?.reserved);
+  const limit = gates.canCreate && cohortOpen ? gates.concurrentMarketLimit : 0;
+  return {
+    creatorTier: tier,
+    jurorTier: JUROR_TIER,
+    tierGates: { ...gates, canCreate: gates.canCreate && cohortOpen },
+    creation: { effectiveConcurrentLimit: limit, activeMarkets: active, remaining: Math.max(0, limit - active - reserved), slots: cohort },
+    reserved,
+    granted,
+    slotState,
+    history,
+  };
+}
+
+/** The reputation block of GET /me and GET /discover/reputation. */
+export function reputationView(s: CreatorStanding) {
+  return { creatorTier: s.creatorTier, jurorTier: s.jurorTier, tierGates: s.tierGates, creation: s.creation };
+}
+

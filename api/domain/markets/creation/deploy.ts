@@ -1,0 +1,174 @@
+/**
+ * The negotiate flow's deploy steps (docs/market-creation.md "Deploy"). prepare-deploy reserves the engine market id
+ * (one id space for both lanes) and says what will be locked, or which transactions to sign; commit-deploy creates
+ * the market: on the committed lane through the engine (journaled createMarket: BOND_LOCK, MARKET_SEED), on the
+ * on-chain lane after checking the factory's receipt against the accepted terms (./onchain-deploy.ts), then lists it
+ * in the catalog and announces it. Per negotiation the steps run one at a time, and a deployed negotiation answers
+ * its stored result: a repeated commit-deploy never creates twice.
+ */
+import type { Address } from "viem";
+import { poolAccountOf } from "../../../../decoder/assets";
+import type { CreateMarketCommand, FeeModel } from "../../../../relayer/engine/types";
+import { creatorResolveBy } from "../../../../relayer/lifecycle/deadlines";
+import { ApiError } from "../../../platform/errors/api-error";
+import { accepted } from "../../../platform/errors/engine-rejection";
+import type { KeyPrincipal } from "../../auth/principal";
+import { insertCatalogMarket } from "../catalog-store";
+import type { CatalogMarket } from "../catalog-types";
+import { requireNegotiation, type CreationDeps } from "./flow";
+import { markDeployed, nextMarketId, reserveMarketId, type Negotiation } from "./negotiation-store";
+import { listOnchainMarket, onchainTransactions, verifyCreation, type VerifiedCreation } from "./onchain-deploy";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** One step at a time per negotiation in this process (the exchange is a single writer per database). */
+const running = new Map<string, Promise<unknown>>();
+function serialised<T>(id: string, fn: () => Promise<T>): Promise<T> {
+  const prev = running.get(id) ?? Promise.resolve();
+  const next = prev.then(fn, fn);
+  const settled = next.then(() => {}, () => {});
+  running.set(id, settled);
+  void settled.then(() => {
+    if (running.get(id) === settled) running.delete(id);
+  });
+  return next;
+}
+/** Market ids are handed out one at a time. */
+let allocating: Promise<unknown> = Promise.resolve();
+
+async function reserveId(d: CreationDeps, n: Negotiation): Promise<bigint> {
+  if (n.marketId !== null) return n.marketId;
+  const run = allocating.then(async () => {
+    const id = await nextMarketId(d.ctx.db);
+    await reserveMarketId(d.ctx.db, n.id, id);
+    return id;
+  });
+  allocating = run.catch(() => {});
+  return run;
+}
+
+function deployable(d: CreationDeps, n: Negotiation): void {
+  if (n.status !== "accepted") throw new ApiError("NEGOTIATION_STATE", `negotiation ${n.id} is ${n.status}; deploying needs accepted terms`, { status: n.status, negotiationId: n.id });
+  if (d.ctx.clock.now() >= n.expiresAt) throw new ApiError("NEGOTIATION_EXPIRED", `the accepted terms had to be deployed by ${iso(n.expiresAt)}; propose again`, { negotiationId: n.id });
+}
+
+export function prepareDeploy(d: CreationDeps, principal: KeyPrincipal, id: string) {
+  return serialised(id, async () => {
+    const n = await requireNegotiation(d, principal, id);
+    if (n.status !== "deployed") deployable(d, n);
+    const marketId = await reserveId(d, n);
+    const t = n.terms;
+    return {
+      negotiationId: n.id,
+      lane: n.lane,
+      chainId: t.chainId,
+      marketId: marketId.toString(),
+      address: n.lane === "committed" ? poolAccountOf(marketId).toLowerCase() : n.marketAddress,
+      lock: { account: n.creator, pm: t.lock.pm, bond: t.bond.amount, seed: t.seed, collateral: t.lock.collateral },
+      transactions: n.lane === "onchain" ? onchainTransactions(d.ctx.config, n) : [],
+      deployBy: iso(n.expiresAt),
+    };
+  });
+}
+
+/** The engine command that gives the market its lifecycle (and, on the committed lane, its book or pool). */
+function createCommand(n: Negotiation, marketId: bigint, openTime: number): CreateMarketCommand {
+  const t = n.terms;
+  const lmsr = t.pricingModel === "automated";
+  const creator = n.creator as Address;
+  const seed = t.seed === null ? undefined : BigInt(t.seed);
+  return {
+    type: "createMarket",
+    marketId,
+    pricing: lmsr ? "LMSR" : "ORDERBOOK",
+    outcomes: t.outcomes.length,
+    feeModel: t.fees.feePolicyVersion as FeeModel,
+    takerFeeBps: t.fees.takerFeeBps,
+    sellExitFeeBps: t.fees.sellExitFeeBps,
+    winningsExitFeeBps: t.fees.winningsExitFeeBps,
+    ...(lmsr ? { seed, funder: creator } : {}),
+    creator,
+    openTime,
+    closeTime: Date.parse(t.deadlines.closeTime),
+    lane: n.lane,
+  };
+}
+
+export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: string, body: { txHash?: string }) {
+  return serialised(id, async () => {
+    const n = await requireNegotiation(d, principal, id);
+    if (n.status === "deployed" && n.result) {
+      if (body.txHash && n.txHash && body.txHash.toLowerCase() !== n.txHash) {
+        throw new ApiError("NEGOTIATION_STATE", `negotiation ${n.id} was deployed by ${n.txHash}`, { status: n.status, negotiationId: n.id, txHash: n.txHash });
+      }
+      return n.result;
+    }
+    if (n.lane === "onchain" && !body.txHash) throw new ApiError("INVALID_PAYLOAD", "an on-chain commit-deploy takes the factory transaction's txHash", { field: "txHash" });
+    deployable(d, n);
+    // Verify the chain's receipt before anything is reserved, locked or listed.
+    const verified = n.lane === "onchain" ? await verifyCreation(d.ctx.config, n, body.txHash as `0x${string}`) : null;
+    const marketId = await reserveId(d, n);
+    const now = d.ctx.clock.now();
+    const exchange = d.venue.exchange;
+    if (!exchange.engine.market(marketId)) accepted(await exchange.submit(createCommand(n, marketId, now)));
+    const market = await list(d, n, marketId, now, verified);
+    const result = deployedResult(n, market, verified?.txHash ?? null, now);
+    await markDeployed(d.ctx.db, n.id, { marketAddress: market.address, txHash: verified?.txHash ?? null, result, at: now });
+    d.announce?.(market);
+    return result;
+  });
+}
+
+async function list(d: CreationDeps, n: Negotiation, marketId: bigint, now: number, verified: VerifiedCreation | null): Promise<CatalogMarket> {
+  const t = n.terms;
+  const chainId = t.chainId;
+  const listing = {
+    chainId,
+    pricingModel: t.pricingModel,
+    title: t.title,
+    description: t.description,
+    category: t.category,
+    outcomes: t.outcomes,
+    creator: n.creator,
+    collateral: { symbol: t.collateral.symbol, decimals: t.collateral.decimals, token: t.collateral.token },
+    openTime: now,
+    closeTime: Date.parse(t.deadlines.closeTime),
+    takerFeeBps: t.fees.takerFeeBps,
+    feePolicyVersion: t.fees.feePolicyVersion,
+    sellExitFeeBps: t.fees.sellExitFeeBps,
+    winningsExitFeeBps: t.fees.winningsExitFeeBps,
+    lmsrSeed: t.seed === null ? undefined : BigInt(t.seed),
+    resolutionSource: t.resolutionSource as Record<string, unknown>,
+    sourceConditionId: t.resolutionSource.type === "polymarket" ? t.resolutionSource.conditionId : undefined,
+    externalId: n.externalId,
+    marketId,
+    createdAt: now,
+  };
+  if (verified) return listOnchainMarket(d.ctx.db, { ...listing, address: verified.market });
+  const { market } = await insertCatalogMarket(d.ctx.db, { ...listing, settlement: "committed" });
+  return market;
+}
+
+function deployedResult(n: Negotiation, m: CatalogMarket, txHash: string | null, now: number) {
+  const t = n.terms;
+  return {
+    negotiationId: n.id,
+    status: "deployed" as const,
+    lane: n.lane,
+    market: {
+      address: m.address,
+      marketId: (m.marketId ?? 0n).toString(),
+      chainId: m.chainId,
+      state: m.state,
+      pricingModel: m.pricingModel,
+      outcomes: m.outcomes,
+      openTime: iso(m.openTime),
+      closeTime: iso(m.closeTime),
+      creatorResolveBy: iso(creatorResolveBy(m.closeTime)),
+    },
+    locked: { account: n.creator, pm: t.lock.pm, bond: t.bond.amount, seed: t.seed },
+    txHash,
+    deployedAt: iso(now),
+  };
+}
+

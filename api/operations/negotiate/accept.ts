@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { defineOperation } from "../../registry/types";
+import { accept, negotiationView } from "../../domain/markets/creation/flow";
+import { negotiationSchema } from "../../domain/markets/creation/schemas";
+
+/**
+ * POST /negotiate/{id}/accept (REST-only, as the spec says): accepts the proposed terms. The gates are checked again
+ * under the creator's lock; a place under the concurrent limit (and a public cohort slot, if the creator holds none)
+ * is reserved until `expiresAt` (deploy by).
+ */
+export const negotiateAccept = defineOperation({
+  id: "negotiateAccept",
+  method: "POST",
+  path: "/negotiate/{id}/accept",
+  summary: "Accept proposed market terms",
+  category: "markets",
+  permission: "api-key-execute",
+  tier: "execute",
+  scopes: ["markets:create"],
+  rateClass: "write",
+  charged: true,
+  idempotency: "required",
+  errors: ["NEGOTIATION_NOT_FOUND", "NEGOTIATION_STATE", "NEGOTIATION_EXPIRED", "EXTERNAL_ID_TAKEN", "CREATION_NOT_ALLOWED", "CONCURRENT_MARKET_LIMIT"],
+  request: { params: z.strictObject({ id: z.string().min(1).max(64) }), body: z.strictObject({}).optional() },
+  response: negotiationSchema,
+  mcpTool: null,
+  async handler(_ctx, { params }, call) {
+    return negotiationView(await accept(call.services.creation, call.principal, params.id));
+  },
+});

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { defineOperation } from "../../registry/types";
+import { negotiationView, reject } from "../../domain/markets/creation/flow";
+import { negotiationSchema } from "../../domain/markets/creation/schemas";
+
+/** POST /negotiate/{id}/reject (REST-only): declines proposed terms; nothing was reserved or locked. */
+export const negotiateReject = defineOperation({
+  id: "negotiateReject",
+  method: "POST",
+  path: "/negotiate/{id}/reject",
+  summary: "Reject proposed market terms",
+  category: "markets",
+  permission: "api-key-execute",
+  tier: "execute",
+  scopes: ["markets:create"],
+  rateClass: "write",
+  charged: true,
+  idempotency: "required",
+  errors: ["NEGOTIATION_NOT_FOUND", "NEGOTIATION_STATE"],
+  request: { params: z.strictObject({ id: z.string().min(1).max(64) }), body: z.strictObject({}).optional() },
+  response: negotiationSchema,
+  mcpTool: null,
+  async handler(_ctx, { params }, call) {
+    return negotiationView(await reject(call.services.creation, call.principal, params.id));
+  },
+});

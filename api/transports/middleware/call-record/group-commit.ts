@@ -1,0 +1,51 @@
+/**
+ * The call-record middleware of a group-committed operation (docs/api-performance.md "Group commit"). The call runs
+ * inside its own commit unit (relayer/db/group-commit.ts `commitScope`): the exchange adds the call's journal entries
+ * to it; once the response is decided this adds the completed Idempotency-Key record (api/platform/idempotency/
+ * group.ts) and the public record, seals the unit and waits for the tick that commits it. Only then does the answer
+ * leave. A tick that fails turns the answer into 503 SERVICE_UNAVAILABLE: nothing of the call was stored, and a
+ * retry with the same key runs it again (the exchange rebuilt from the journal, which does not hold it either).
+ */
+import type { Context, Next } from "hono";
+import type { Database } from "../../../../relayer/db/client";
+import { commitScope, CommitUnit, groupCommitterOf, rowSink } from "../../../../relayer/db/group-commit";
+import { ApiError } from "../../../platform/errors/api-error";
+import { problemResponse } from "../../../platform/errors/problem";
+import { completedRow, IDEMPOTENCY_SINK } from "../../../platform/idempotency/group";
+import type { CallRecordRow } from "./unit-of-work";
+
+export const CALL_RECORDS_SINK = rowSink(
+  "api_call_records",
+  `INSERT INTO api_call_records (agent_id, operation, method, path, surface, status, idempotency_key, body_hash, at)
+   SELECT agent_id, operation, method, path, surface, status, idempotency_key, body_hash, at FROM json_to_recordset($1::text::json)
+     AS x(agent_id uuid, operation text, method text, path text, surface text, status integer, idempotency_key text, body_hash text, at bigint)`,
+);
+
+const recordRow = (r: CallRecordRow): string =>
+  JSON.stringify({ agent_id: r.agentId, operation: r.operation, method: r.method, path: r.path, surface: r.surface, status: r.status, idempotency_key: r.idempotencyKey, body_hash: r.bodyHash, at: r.at });
+
+export async function runGroupCommitted(c: Context, next: Next, db: Database, recordOf: (c: Context) => CallRecordRow | null): Promise<void> {
+  const committer = groupCommitterOf(db);
+  if (!committer) throw new Error("group commit needs a database handle");
+  const unit = new CommitUnit();
+  try {
+    await commitScope.run(unit, next);
+    const outcome = c.get("idempotentOutcome");
+    const request = c.get("idempotentRequest");
+    // A forgotten claim (5xx, 429, 402) leaves no record: a retry runs again.
+    if (outcome?.kind === "complete" && request) {
+      unit.add(committer, IDEMPOTENCY_SINK, completedRow({ owner: outcome.owner, key: outcome.key, operation: request.operation, requestHash: request.requestHash, response: outcome.response, now: request.at }));
+    }
+    const record = recordOf(c);
+    if (record) unit.add(committer, CALL_RECORDS_SINK, recordRow(record));
+  } finally {
+    try {
+      await unit.seal();
+    } catch (err) {
+      c.get("log")?.error({ err }, "group commit failed: the call is answered 503 and left no record");
+      c.res = problemResponse(new ApiError("SERVICE_UNAVAILABLE", "the write could not be made durable; retry with the same Idempotency-Key", {}, { "Retry-After": "1" }), c.req.url);
+    } finally {
+      (c.get("idempotencyRelease") as (() => void) | undefined)?.();
+    }
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * GROUP COMMIT of durable records, shared by every writer of one database (docs/api-performance.md).
+ *
+ * A `CommitUnit` is everything one piece of work must make durable together: for a trading call, its journal entries
+ * and execution reports, its Idempotency-Key record and its public call record. Rows are JSON texts handed to a
+ * `RowSink` (one set-based INSERT over a JSON parameter per table, the same SQL on PGlite and Postgres).
+ *
+ * Units queue in the order they were placed (their first row). One tick at a time writes the longest prefix of SEALED
+ * units in ONE transaction, then resolves them; the next tick starts as soon as the previous one returned (adaptive,
+ * like Postgres's own group commit: no timer, so an idle service commits at once and a busy one commits many units
+ * per transaction). A unit may hold an `order` range (journal seqs): a tick never takes a unit whose range reaches
+ * past a unit it leaves queued, so the journal has no gap whatever moment the process dies.
+ *
+ * A failed tick rejects its units and every queued one (their rows may depend on the failed ones) and calls their
+ * failure hooks synchronously, before any other code runs: the journal writer stops at once (relayer/journal).
+ *
+ * `commitScope` carries the unit of the running call (AsyncLocalStorage): code inside it (the exchange) adds its rows
+ * to the call's unit instead of committing alone, and the call answers once the unit committed.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Database } from "./client";
+import { perDatabase } from "./written-tables";
+
+/** One table's set-based insert: `sql` takes `$1`, a JSON array of the rows (text). Sinks write in definition order. */
+export interface RowSink {
+  readonly name: string;
+  readonly sql: string;
+  readonly rank: number;
+}
+
+let sinks = 0;
+export function rowSink(name: string, sql: string): RowSink {
+  return { name, sql, rank: sinks++ };
+}
+
+type Hook = (err?: unknown) => void;
+
+export class CommitUnit {
+  readonly rows = new Map<RowSink, string[]>();
+  /** Lowest and highest `order` of the unit's rows (journal seqs), Infinity/-Infinity when none. */
+  lo = Number.POSITIVE_INFINITY;
+  hi = Number.NEGATIVE_INFINITY;
+  #sealed = false;
+  #settled = false;
+  #committer: GroupCommitter | null = null;
+  readonly #commitHooks: Hook[] = [];
+  readonly #failHooks: Hook[] = [];
+  readonly committed: Promise<void>;
+  #resolve!: () => void;
+  #reject!: (err: unknown) => void;
+
+  constructor() {
+    this.committed = new Promise<void>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.committed.catch(() => {}); // a rejection is read by whoever awaits; never unhandled
+  }
+
+  get sealed(): boolean {
+    return this.#sealed;
+  }
+
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  /** Adds one row (JSON text) and places the unit in `committer`'s queue on its first row. */
+  add(committer: GroupCommitter, sink: RowSink, json: string, order?: number): void {
+    if (this.#sealed) throw new Error("a sealed commit unit takes no rows");
+    let list = this.rows.get(sink);
+    if (!list) this.rows.set(sink, (list = []));
+    list.push(json);
+    if (order !== undefined) {
+      if (order < this.lo) this.lo = order;
+      if (order > this.hi) this.hi = order;
+    }
+    if (!this.#committer) {
+      this.#committer = committer;
+      committer.place(this);
+    } else if (this.#committer !== committer) throw new Error("one commit unit serves one database");
+  }
+
+  /** Called synchronously in commit order once the unit committed / for a unit whose tick failed. */
+  onCommit(hook: Hook): void {
+    this.#commitHooks.push(hook);
+  }
+
+  onFail(hook: Hook): void {
+    this.#failHooks.push(hook);
+  }
+
+  /** No more rows: the unit may commit. Resolves once it committed (at once for a unit without rows). */
+  seal(): Promise<void> {
+    if (!this.#sealed) {
+      this.#sealed = true;
+      if (this.#committer) this.#committer.kick();
+      else this.settle(null);
+    }
+    return this.committed;
+  }
+
+  /** @internal the committer's verdict. */
+  settle(err: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#sealed = true;
+    if (err == null) {
+      for (const h of this.#commitHooks) h();
+      this.#resolve();
+    } else {
+      for (const h of this.#failHooks) h(err);
+      this.#reject(err);
+    }
+  }
+}
+
+export interface GroupCommitStats {
+  ticks: number;
+  units: number;
+  largestTick: number;
+}
+
+const MAX_UNITS_PER_TICK = 4_000;
+
+export class GroupCommitter {
+  #queue: CommitUnit[] = [];
+  #ticking: Promise<void> | null = null;
+  #scheduled = false;
+  readonly stats: GroupCommitStats = { ticks: 0, units: 0, largestTick: 0 };
+
+  constructor(private readonly db: Database) {}
+
+  /** @internal queues a unit (CommitUnit.add does it on the unit's first row). */
+  place(unit: CommitUnit): void {
+    this.#queue.push(unit);
+    this.kick();
+  }
+
+  /** Starts a tick soon unless one runs (the running one starts the next when it returns). */
+  kick(): void {
+    if (this.#ticking || this.#scheduled) return;
+    // A microtask lets the units of the current synchronous burst join the tick.
+    this.#scheduled = true;
+    queueMicrotask(() => {
+      this.#scheduled = false;
+      this.#tick();
+    });
+  }
+
+  /** Resolves when nothing is queued or committing (units still open are waited for). */
+  async drain(): Promise<void> {
+    while (this.#ticking || this.#queue.length > 0 || this.#scheduled) {
+      if (this.#ticking) await this.#ticking.catch(() => {});
+      else await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  /** How many queued units the next tick may take: sealed, in order, none reaching past a unit left queued. */
+  #takeable(): number {
+    const q = this.#queue;
+    let n = 0;
+    while (n < q.length && n < MAX_UNITS_PER_TICK && q[n].sealed) n++;
+    if (n === 0) return 0;
+    let restLo = Number.POSITIVE_INFINITY;
+    for (let i = n; i < q.length; i++) if (q[i].lo < restLo) restLo = q[i].lo;
+    if (restLo === Number.POSITIVE_INFINITY) return n;
+    const prefixHi: number[] = [];
+    let hi = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < n; i++) prefixHi.push((hi = Math.max(hi, q[i].hi)));
+    while (n > 0 && prefixHi[n - 1] > restLo) {
+      n--;
+      if (q[n].lo < restLo) restLo = q[n].lo;
+    }
+    return n;
+  }
+
+  #tick(): void {
+    if (this.#ticking) return;
+    const n = this.#takeable();
+    if (n === 0) return;
+    const batch = this.#queue.splice(0, n);
+    this.#ticking = this.#write(batch).finally(() => {
+      this.#ticking = null;
+      if (this.#queue.length > 0) this.#tick();
+    });
+  }
+
+  async #write(batch: CommitUnit[]): Promise<void> {
+    const bySink = new Map<RowSink, string[]>();
+    for (const u of batch) {
+      for (const [sink, rows] of u.rows) {
+        let all = bySink.get(sink);
+        if (!all) bySink.set(sink, (all = []));
+        for (const r of rows) all.push(r);
+      }
+    }
+    const ordered = [...bySink].sort(([a], [b]) => a.rank - b.rank);
+    try {
+      await this.db.transaction(async (tx) => {
+        for (const [sink, rows] of ordered) await tx.query(sink.sql, [`[${rows.join(",")}]`]);
+      });
+    } catch (err) {
+      // Everything queued may build on what failed: all of it fails, hooks first (synchronously).
+      const queued = this.#queue.splice(0);
+      for (const u of batch) u.settle(err);
+      for (const u of queued) u.settle(err);
+      return;
+    }
+    this.stats.ticks++;
+    this.stats.units += batch.length;
+    this.stats.largestTick = Math.max(this.stats.largestTick, batch.length);
+    for (const u of batch) u.settle(null);
+  }
+}
+
+/** The one committer of a database handle. */
+export const groupCommitterOf = perDatabase((db) => new GroupCommitter(db));
+
+/** The commit unit of the running call, if any (the API's trading writes run in one). */
+export const commitScope = new AsyncLocalStorage<CommitUnit>();
+
+/** The open unit of the running call; null outside one or once it was sealed. */
+export function currentUnit(): CommitUnit | null {
+  const u = commitScope.getStore();
+  return u && !u.sealed ? u : null;
+}

@@ -1,0 +1,225 @@
+/**
+ * Schema fuzz of every registry operation, over REST (real HTTP) and MCP (the SDK client against /mcp): cases come from
+ * each operation's own zod schemas (./cases.ts), valid and mutated. Every answer must be below 500; every refusal an
+ * application/problem+json with a code docs/errors.md lists (at its documented status); a refused write must leave the
+ * journal and the service tables as they were (./state.ts). Prints the cases per operation and one summary line
+ * {"bench":"fuzz",...}. FUZZ_RUNS (REST cases per operation, default 8), FUZZ_MCP_RUNS (default 4) and FUZZ_SEED
+ * (printed) bound and replay a run.
+ */
+import { strict as assert } from "node:assert";
+import { randomInt, randomUUID } from "node:crypto";
+import { appendFileSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import fc from "fast-check";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { OPERATIONS } from "../../api/operations";
+import type { AnyOperation } from "../../api/registry/types";
+import { stopTestService } from "../support/service";
+import { mcpCases, restBody, restCases, restUrl, type McpCase, type RestCase } from "./cases";
+import { startFixture, type Fixture } from "./fixture";
+import { problemDefect } from "./problems";
+import { changedTables, snapshot, type Snapshot } from "./state";
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
+const MCP_RUNS = Number(process.env.FUZZ_MCP_RUNS ?? 4);
+const SEED = Number(process.env.FUZZ_SEED ?? randomInt(2 ** 31));
+/** A file to follow a run in (the test runner shows output only at the end). */
+const TRACE = process.env.FUZZ_TRACE;
+const trace = (line: string) => TRACE && appendFileSync(TRACE, `${line}\n`);
+
+interface Tally {
+  rest: number;
+  mcp: number;
+  ok: number;
+  refused: number;
+}
+
+const clip = (v: unknown, n = 300) => {
+  const s = typeof v === "string" ? v : (JSON.stringify(v) ?? String(v));
+  return s.length > n ? `${s.slice(0, n)}...(${s.length})` : s;
+};
+
+describe("schema fuzz of every registry operation (REST and MCP)", () => {
+  let f: Fixture;
+  let mcp: Client;
+  const defects: string[] = [];
+  const tallies = new Map<string, Tally>();
+  let fiveXx = 0;
+  let writesChecked = 0;
+
+  before(async () => {
+    f = await startFixture();
+    mcp = new Client({ name: "fuzz", version: "1" });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL("/mcp", f.t.svc.baseUrl), { requestInit: { headers: { authorization: `Bearer ${f.agent.apiKey}` } } }));
+    // Listing the tools makes the client check each structured result against the tool's output schema.
+    await mcp.listTools();
+  });
+  after(async () => {
+    await mcp?.close();
+    if (f) await stopTestService(f.t);
+  });
+
+  /** The tables once background work started by a success (journal batches, deliveries) has settled. */
+  async function settled(): Promise<Snapshot> {
+    let last = await snapshot(f.t.svc.ctx.db);
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      const next = await snapshot(f.t.svc.ctx.db);
+      if (changedTables(last, next).length === 0) return next;
+      last = next;
+    }
+    return last;
+  }
+
+  /** Checks one answer; returns the state after it (for the next write's "before"). */
+  async function check(op: AnyOperation, surface: string, what: string, status: number, contentType: string | null, body: unknown, before: Snapshot | null): Promise<Snapshot | null> {
+    const tally = tallies.get(op.id)!;
+    const where = `${surface} ${op.id} ${what} -> ${status} ${clip(body)}`;
+    if (status >= 500) {
+      fiveXx++;
+      defects.push(`5xx: ${where}`);
+    }
+    if (status >= 400) {
+      tally.refused++;
+      const bad = problemDefect(status, contentType, body);
+      if (bad) defects.push(`problem (${bad}): ${where}`);
+    } else tally.ok++;
+    if (before === null) return null;
+    if (status < 400) return settled();
+    const now = await snapshot(f.t.svc.ctx.db);
+    writesChecked++;
+    const changed = changedTables(before, now);
+    if (changed.length > 0) defects.push(`refused write changed ${changed.join(", ")}: ${where}`);
+    return now;
+  }
+
+  async function restCase(op: AnyOperation, c: RestCase, before: Snapshot | null): Promise<Snapshot | null> {
+    const url = restUrl(op, c);
+    trace(`  rest ${c.change} ${clip(url, 120)}`);
+    const body = restBody(op, c);
+    const headers: Record<string, string> = { authorization: `Bearer ${f.agent.apiKey}` };
+    if (op.method !== "GET") headers["idempotency-key"] = randomUUID();
+    if (body) headers["content-type"] = body.contentType;
+    const what = `${c.change} ${op.method} ${clip(url, 200)} ${body ? clip(body.text, 200) : ""}`;
+    let res: Response;
+    let text: string;
+    try {
+      const send = () => fetch(new URL(url, f.t.svc.baseUrl), { method: op.method, headers, body: body?.text });
+      // One retry: a pooled connection the server closed after an earlier answer (431 closes it) can reset once.
+      res = await send().catch(() => send());
+      text = await res.text();
+    } catch (err) {
+      // No answer at all (the connection was dropped) is as bad as a 5xx.
+      fiveXx++;
+      defects.push(`no answer (${String((err as Error & { cause?: unknown }).cause ?? err)}): rest ${op.id} ${what}`);
+      return before === null ? null : snapshot(f.t.svc.ctx.db);
+    }
+    let json: unknown = text;
+    try {
+      json = JSON.parse(text);
+    } catch {}
+    return check(op, "rest", what, res.status, res.headers.get("content-type"), json, before);
+  }
+
+  async function mcpCase(op: AnyOperation, tool: string, c: McpCase, before: Snapshot | null): Promise<Snapshot | null> {
+    const what = `${c.change} ${tool}(${clip(c.args, 300)})`;
+    trace(`  mcp ${clip(what, 160)}`);
+    let result: Awaited<ReturnType<Client["callTool"]>>;
+    try {
+      result = await mcp.callTool({ name: tool, arguments: c.args });
+    } catch (err) {
+      // A JSON-RPC error (the transport or the client refused the answer) is not an answer with a status.
+      defects.push(`mcp error: mcp ${op.id} ${what}: ${(err as Error).message.slice(0, 300)}`);
+      return before === null ? null : snapshot(f.t.svc.ctx.db);
+    }
+    const status = Number((result._meta as { status?: unknown } | undefined)?.status ?? (result.isError ? 0 : 200));
+    const text = (result.content as { type: string; text?: string }[] | undefined)?.[0]?.text ?? "";
+    let json: unknown = text;
+    try {
+      json = JSON.parse(text);
+    } catch {}
+    if (result.isError && status < 400) defects.push(`mcp tool error with status ${status}: ${op.id} ${what} ${clip(text)}`);
+    return check(op, "mcp", what, status, result.isError ? "application/problem+json" : "application/json", json, before);
+  }
+
+  it(`answers every case of every operation without a 5xx, with documented problems, changing nothing when it refuses (seed ${SEED})`, async () => {
+    const started = performance.now();
+    for (const op of OPERATIONS) {
+      trace(`${Math.round(performance.now() - started)} ms ${op.id}`);
+      tallies.set(op.id, { rest: 0, mcp: 0, ok: 0, refused: 0 });
+      const write = op.method !== "GET";
+      const rest = fc.sample(restCases(op, f.hints), { numRuns: RUNS, seed: SEED });
+      let state: Snapshot | null = write ? await settled() : null;
+      for (const c of rest) {
+        state = await restCase(op, c, state);
+        tallies.get(op.id)!.rest++;
+      }
+      if (!op.mcpTool) continue;
+      const { cases } = mcpCases(op, f.hints);
+      state = write ? await settled() : null;
+      for (const c of fc.sample(cases, { numRuns: MCP_RUNS, seed: SEED })) {
+        state = await mcpCase(op, op.mcpTool, c, state);
+        tallies.get(op.id)!.mcp++;
+      }
+    }
+    for (const [id, t] of tallies) console.log(JSON.stringify({ fuzz: id, ...t }));
+    const all = [...tallies.values()];
+    const summary = {
+      bench: "fuzz",
+      seed: SEED,
+      operations: tallies.size,
+      cases: all.reduce((n, t) => n + t.rest + t.mcp, 0),
+      restCases: all.reduce((n, t) => n + t.rest, 0),
+      mcpCases: all.reduce((n, t) => n + t.mcp, 0),
+      refused: all.reduce((n, t) => n + t.refused, 0),
+      refusedWritesChecked: writesChecked,
+      fiveXx,
+      defects: defects.length,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
+    };
+    console.log(JSON.stringify(summary));
+    for (const d of defects) trace(`DEFECT ${d.slice(0, 600)}`);
+    assert.equal(tallies.size, OPERATIONS.length);
+    assert.deepEqual(defects.slice(0, 25), [], `${defects.length} defects (seed ${SEED})`);
+  });
+
+  it("answers a body over the documented limit with a 413 problem, with or without Content-Length, and changes nothing", async () => {
+    const send = async (path: string, bytes: number, chunked: boolean) => {
+      const text = `{"x":"${"a".repeat(bytes - 8)}"}`;
+      assert.equal(Buffer.byteLength(text), bytes);
+      const body = chunked
+        ? new ReadableStream({
+            start(ctrl) {
+              const enc = new TextEncoder().encode(text);
+              for (let i = 0; i < enc.length; i += 64_000) ctrl.enqueue(enc.subarray(i, i + 64_000));
+              ctrl.close();
+            },
+          })
+        : text;
+      const res = await fetch(new URL(path, f.t.svc.baseUrl), { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${f.agent.apiKey}`, "idempotency-key": randomUUID() }, body, duplex: "half" } as RequestInit);
+      return { status: res.status, contentType: res.headers.get("content-type"), json: (await res.json()) as Record<string, unknown> };
+    };
+    const before = await settled();
+    let checked = 0;
+    for (const op of OPERATIONS.filter((o) => o.method === "POST" && !/\{/.test(o.path))) {
+      const path = restUrl(op, { valid: true, change: "none", params: {}, query: {}, body: undefined });
+      for (const chunked of [false, true]) {
+        const r = await send(path, 1_000_001, chunked);
+        assert.equal(r.status, 413, `${op.id} ${chunked ? "chunked" : "with length"}: ${JSON.stringify(r.json).slice(0, 200)}`);
+        assert.equal(problemDefect(r.status, r.contentType, r.json), null);
+        assert.equal(r.json.code, "PAYLOAD_TOO_LARGE");
+        assert.equal(r.json.limit, 1_000_000);
+        checked++;
+      }
+      // At the limit the body is read and judged on its content.
+      assert.notEqual((await send(path, 1_000_000, false)).status, 413, op.id);
+    }
+    const mcpOver = await send("/mcp", 1_100_001, true);
+    assert.equal(mcpOver.status, 413);
+    assert.equal(mcpOver.json.limit, 1_100_000);
+    assert.notEqual((await send("/mcp", 1_000_500, false)).status, 413, "the MCP envelope has its own, larger limit");
+    assert.deepEqual(changedTables(before, await snapshot(f.t.svc.ctx.db)), []);
+    console.log(JSON.stringify({ bench: "fuzz-body-limit", operations: checked / 2, cases: checked + 2, limitBytes: 1_000_000, mcpLimitBytes: 1_100_000 }));
+  });
+});
