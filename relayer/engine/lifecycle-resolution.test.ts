@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import type { Address, Hex } from "viem";
 import { BallotBook, COLLATERAL_ASSET, bondEscrowOf, poolAccountOf, stringifyJson, voteEscrowOf } from "../../decoder";
 import { challengeBy, councilReviewEndsAt, creatorResolveBy, voteEndsAt } from "../lifecycle";
-import { A, B, C, PM, SHARE, TREASURY, rejects, replayRoot, setup } from "./test-helpers";
+import { A, B, C, PM, SHARE, rejects, replayRoot, setup } from "./test-helpers";
 import type { CreateMarketCommand } from "./types";
 
 const HOUR = 3_600_000;
@@ -127,6 +127,5 @@ describe("engine lifecycle: resolution and payouts", () => {
     assert.deepEqual(r.ops.map((o) => o.type), ["MARKET_STATE", "BOND_RETURN"]);
     assert.equal(s.e.market(ID)!.status, "resolved");
     assert.equal(s.e.market(ID)!.winningOutcome, 2);
-    void TREASURY;
   });
 });

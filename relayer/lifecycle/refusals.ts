@@ -37,4 +37,3 @@ export type LifecycleRefusal =
   /** The council's review ended (its silence made the market final). */
   | { code: "COUNCIL_WINDOW_CLOSED"; councilReviewEndsAt: number };
 
-export type LifecycleRefusalCode = LifecycleRefusal["code"];

@@ -26,7 +26,6 @@ export interface VoteReward { op: "VOTE_REWARD"; from: "vote_escrow"; to: Addres
 export interface VoteEscrowSweep { op: "VOTE_ESCROW_SWEEP"; from: "vote_escrow"; to: "treasury"; amount: bigint }
 
 export type Transfer = BondLock | BondReturn | BondAward | BondSlash | StakeLock | StakeReturn | VoteReward | VoteEscrowSweep;
-export type TransferOp = Transfer["op"];
 
 /** How much the transfers move into (positive) or out of (negative) each escrow. */
 export function escrowChange(transfers: readonly Transfer[]): Record<Escrow, bigint> {

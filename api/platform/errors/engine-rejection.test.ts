@@ -90,6 +90,19 @@ describe("engine refusals -> problems (one table)", () => {
     assert.deepEqual(field.extensions, { field: "outcomes" });
   });
 
+  it("answers a trade on a market past its closeTime 410 MARKET_CLOSED, and a late proposal CREATOR_WINDOW_ELAPSED", () => {
+    const e = new Engine({ treasury: ("0x" + "7".repeat(40)) as Address, allowance: { enabled: false, freePerPeriod: 0, periodMs: 1_000 } });
+    e.apply({ type: "credit", account: A, amount: 10n ** 12n, reason: "GRANT" }, 1);
+    const create: Command = { type: "createMarket", marketId: 3n, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 0, winningsExitFeeBps: 0, creator: A, closeTime: 1_000 };
+    assert.equal(e.apply(create, 1).ok, true);
+    assert.equal(e.apply({ type: "advanceLifecycle" }, 1_000).ok, true);
+    assert.equal(e.lifecycle(3n)!.state, "closed");
+    const closed = refusal(e.apply({ type: "placeOrder", account: A, marketId: 3n, outcome: 0, action: "buy", priceBps: 5000, size: 10_000n, tif: "GTC" }, 1_001));
+    assert.deepEqual([closed.status, closed.code], [410, "MARKET_CLOSED"]);
+    const late = refusal(e.apply({ type: "proposeOutcome", account: A, marketId: 3n, outcome: 0 }, e.lifecycle(3n)!.creatorResolveBy + 1));
+    assert.deepEqual([late.status, late.code, late.extensions], [409, "CREATOR_WINDOW_ELAPSED", { creatorResolveBy: e.lifecycle(3n)!.creatorResolveBy }]);
+  });
+
   it("answers bigints of nested details as strings, and SERVICE_UNAVAILABLE with Retry-After", () => {
     const order = { orderId: "o-1", size: 10_000n, filledSize: 10_000n };
     const notOpen = problemOfRejection({ ok: false, code: "ORDER_NOT_OPEN", message: "order is already filled", details: { order } as never });
