@@ -7,7 +7,7 @@
  */
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import type { Address, Hex } from "viem";
+import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
 import { councilTypedData } from "../../domain/lifecycle/council";
