@@ -25,7 +25,9 @@ function contract(name: string) {
 }
 
 const factories = ["BinaryFactory", "TernaryFactory"].map(contract);
-const routers = Object.entries(deployment.contracts).filter(([name]) => name.startsWith("Router:")).map(([name]) => contract(name));
+const routers = Object.entries(deployment.contracts)
+  .filter(([name]) => name.startsWith("Router:"))
+  .map(([name]) => contract(name));
 const firstBlock = (cs: { startBlock: number }[]) => Math.min(...cs.map((c) => c.startBlock));
 
 export default createConfig({

@@ -60,7 +60,11 @@ describe("service skeleton over real HTTP", () => {
   });
 
   it("a malformed JSON body is a 400 INVALID_PAYLOAD problem naming the body", async () => {
-    const res = await fetch(`${svc.baseUrl}/discover/markets/batch-trading-rules`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"chainId": 31337, "marketAddresses": [' });
+    const res = await fetch(`${svc.baseUrl}/discover/markets/batch-trading-rules`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"chainId": 31337, "marketAddresses": [',
+    });
     assert.equal(res.status, 400);
     assert.equal(res.headers.get("content-type"), "application/problem+json");
     const p = (await res.json()) as Json;
@@ -137,7 +141,8 @@ describe("internal errors over real HTTP", () => {
     assert.equal(p.status, 500);
     assert.equal(p.requestId, "client-req-42");
     assert.match(String(p.detail), /client-req-42/);
-    for (const leak of ["hunter2", "/srv/secret", "Error:", "    at ", ".ts:"]) assert.ok(!text.includes(leak), `the body leaks ${JSON.stringify(leak)}: ${text}`);
+    for (const leak of ["hunter2", "/srv/secret", "Error:", "    at ", ".ts:"])
+      assert.ok(!text.includes(leak), `the body leaks ${JSON.stringify(leak)}: ${text}`);
 
     const logged = lines.filter((l) => l.msg === "internal error");
     assert.equal(logged.length, 1);

@@ -62,7 +62,10 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
       // Hono answers HEAD for every GET route: the Allow header and the `allowed` member say so alike.
       const allowed = [...methods, ...(methods.includes("GET") ? ["HEAD"] : [])];
       const allow = allowed.join(", ");
-      return problemResponse(new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${path}; allowed: ${allow}`, { allowed }, { Allow: allow }), c.req.url);
+      return problemResponse(
+        new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${path}; allowed: ${allow}`, { allowed }, { Allow: allow }),
+        c.req.url,
+      );
     }
     return problemResponse(new ApiError("NOT_FOUND", `No route for ${c.req.method} ${path}`), c.req.url);
   });
@@ -74,7 +77,11 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
       // A database restart or fail-over: not a bug. 503 + Retry-After, so clients back off and retry (docs/errors.md).
       (c.var.log ?? ctx.log).warn({ err, requestId }, "database unavailable");
       const retry = String(DATABASE_RETRY_AFTER_S);
-      return problemResponse(new ApiError("SERVICE_UNAVAILABLE", "the database cannot be reached right now; retry after Retry-After seconds", {}, { "Retry-After": retry }), c.req.url, { requestId });
+      return problemResponse(
+        new ApiError("SERVICE_UNAVAILABLE", "the database cannot be reached right now; retry after Retry-After seconds", {}, { "Retry-After": retry }),
+        c.req.url,
+        { requestId },
+      );
     }
     (c.var.log ?? ctx.log).error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, "internal error");
     // The detail never carries the stack or message of an unexpected error; the request id finds it in the log.

@@ -27,9 +27,18 @@ export const configSchema = z.object({
   RPC_URL: url.optional(),
   FORK_URL: url.optional(),
   DATA_DIR: z.string().min(1).default(".data"),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// URL").optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// URL")
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// URL")
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Default: Hardhat dev account #0 (relayer/dev-accounts.ts), a public key for local chains only. */
   DEPLOYER_PRIVATE_KEY: privateKey.default(DEV_DEPLOYER_KEY),
@@ -49,7 +58,10 @@ export const configSchema = z.object({
   PONDER_LOG_LEVEL: z.enum(["silent", "fatal", "error", "warn", "info", "debug", "trace"]).default("warn"),
   INDEXER_ENABLED: bool.default(true),
   /** Postgres schema the service uses (created if missing); lets tests and stacks share one server. */
-  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase SQL identifier").optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase SQL identifier")
+    .optional(),
   /** Registration paths of POST /register (see docs/auth.md): the claimed-agent path is open by default. */
   REGISTRATION_CLAIM_OPEN: bool.default(true),
   REGISTRATION_EMAIL_OPEN: bool.default(false),
@@ -71,7 +83,12 @@ export const configSchema = z.object({
   /** Browser origins besides this service's own that may call /mcp (comma-separated, e.g. an MCP inspector's). */
   MCP_ALLOWED_ORIGINS: z
     .string()
-    .transform((v) => v.split(",").map((o) => o.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, "must be origins like http://localhost:6274, comma-separated")))
     .default([]),
   /** Sender of outgoing mail (claim links, email verification). */
@@ -84,7 +101,11 @@ export const configSchema = z.object({
   WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
   WEBHOOKS_POLL_MS: z.coerce.number().int().min(10).default(1000),
   /** Committed venue (docs/trading.md): PM (base units, 6 decimals) granted once to each new agent account. */
-  PM_STARTING_GRANT: z.string().regex(/^\d{1,30}$/, "must be an integer number of PM base units").default("1000000000").transform((v) => BigInt(v)),
+  PM_STARTING_GRANT: z
+    .string()
+    .regex(/^\d{1,30}$/, "must be an integer number of PM base units")
+    .default("1000000000")
+    .transform((v) => BigInt(v)),
   /** Fill allowance (spec "Trade allowance"): free executed wallet-sides per fixed seven-day period. */
   FILL_ALLOWANCE_ENABLED: bool.default(true),
   FILL_ALLOWANCE_FREE_PER_PERIOD: z.coerce.number().int().min(0).default(1000),
@@ -119,7 +140,10 @@ export type Config = z.infer<typeof configSchema> & {
 /** A configuration value that cannot be used; `message` is the one line printed at start. */
 export class ConfigError extends Error {
   override name = "ConfigError";
-  constructor(readonly variable: string, detail: string) {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
     super(`configuration: ${variable} ${detail}`);
   }
 }
@@ -133,7 +157,10 @@ function refuseDevKeysOffLocalChain(c: z.infer<typeof configSchema>): void {
   const known = new Set([DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY].map((k) => k.toLowerCase()));
   for (const variable of ["DEPLOYER_PRIVATE_KEY", "OPERATOR_PRIVATE_KEY"] as const) {
     if (known.has(c[variable].toLowerCase())) {
-      throw new ConfigError(variable, `is a Hardhat public dev key (the default when unset), and RPC_URL ${c.RPC_URL} is not a local chain: set ${variable} to a key of your own`);
+      throw new ConfigError(
+        variable,
+        `is a Hardhat public dev key (the default when unset), and RPC_URL ${c.RPC_URL} is not a local chain: set ${variable} to a key of your own`,
+      );
     }
   }
 }

@@ -16,7 +16,16 @@ async function main(): Promise<void> {
   // ...and one for the demo market maker it runs as an ordinary API client (docs/demo-agents.md).
   const maker = config.DEMO_AGENTS ? await issueDemoKey(service.ctx.db, service.ctx.clock, DEMO_MARKET_MAKER_NAME) : null;
   if (maker) await grantMarketMakerAllocation(service.ctx.db, service.ctx.clock, service.services.venue, maker);
-  console.log(JSON.stringify({ event: "service-ready", baseUrl: service.baseUrl, mcpUrl: service.mcpUrl, data: service.ctx.db.location, ...(demo ? { demoKey: demo.apiKey } : {}), ...(maker ? { marketMakerKey: maker.apiKey } : {}) }));
+  console.log(
+    JSON.stringify({
+      event: "service-ready",
+      baseUrl: service.baseUrl,
+      mcpUrl: service.mcpUrl,
+      data: service.ctx.db.location,
+      ...(demo ? { demoKey: demo.apiKey } : {}),
+      ...(maker ? { marketMakerKey: maker.apiKey } : {}),
+    }),
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -65,7 +65,13 @@ export async function startService(config: Config, opts: StartServiceOptions = {
     await db.close();
     throw err;
   }
-  const ctx: ServiceContext = { config, db, clock, log, publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : publishedLedgerOf(config) };
+  const ctx: ServiceContext = {
+    config,
+    db,
+    clock,
+    log,
+    publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : publishedLedgerOf(config),
+  };
   let opened: OpenServices;
   try {
     opened = await createServices(ctx, { redisPrefix: opts.redisPrefix, publish: opts.publish === true });

@@ -113,7 +113,13 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
       x402: onFirstUse(() => openX402Runtime(ctx)),
       tokenSupply: new TokenSupplyReader(config.rpcUrl, now),
       resolution,
-      creation: { ctx, venue, fees: new FactoryFeeReader(config), outcomeOf: engineOutcomeOf(venue.exchange), announce: (m) => announceListing(hub, m, clock.now()) },
+      creation: {
+        ctx,
+        venue,
+        fees: new FactoryFeeReader(config),
+        outcomeOf: engineOutcomeOf(venue.exchange),
+        announce: (m) => announceListing(hub, m, clock.now()),
+      },
     };
     // Execution reports feed SSE/WS and the webhook queue; market events feed the market channels.
     const marketEvents = new ExchangeMarketEvents(venue.exchange, now);

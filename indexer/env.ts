@@ -13,7 +13,10 @@ const indexerEnvSchema = z.object({
   /** The deployment artifact to index; default deployments/<CHAIN_ID>.json. */
   DEPLOYMENT_FILE: z.string().min(1).optional(),
   /** Postgres; without it Ponder runs on PGlite in PONDER_PGLITE_DIR. */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
   PONDER_PGLITE_DIR: z.string().min(1).optional(),
   /** How often the chain is polled for new blocks (ms). */
   PONDER_POLLING_MS: z.coerce.number().int().min(10).max(60_000).default(100),
@@ -44,7 +47,9 @@ export function readIndexerEnv(root: string, env: NodeJS.ProcessEnv = process.en
     chainId: e.CHAIN_ID,
     rpcUrl: e.RPC_URL ?? `http://127.0.0.1:${e.CHAIN_PORT}`,
     deploymentFile: resolve(root, e.DEPLOYMENT_FILE ?? `deployments/${e.CHAIN_ID}.json`),
-    database: e.DATABASE_URL ? { kind: "postgres", connectionString: e.DATABASE_URL } : { kind: "pglite", directory: e.PONDER_PGLITE_DIR ?? resolve(root, ".data", "ponder") },
+    database: e.DATABASE_URL
+      ? { kind: "postgres", connectionString: e.DATABASE_URL }
+      : { kind: "pglite", directory: e.PONDER_PGLITE_DIR ?? resolve(root, ".data", "ponder") },
     pollingMs: e.PONDER_POLLING_MS,
   };
 }

@@ -9,7 +9,19 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createPublicClient, createWalletClient, encodeFunctionData, http, keccak256, toFunctionSelector, toFunctionSignature, type Abi, type AbiFunction, type Address, type Hex } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  http,
+  keccak256,
+  toFunctionSelector,
+  toFunctionSignature,
+  type Abi,
+  type AbiFunction,
+  type Address,
+  type Hex,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { writeDeployment, type DeployedContract, type Deployment } from "../decoder/deployment";
 import { rpcChain } from "./rpc-chain";
@@ -53,7 +65,13 @@ export async function deployAll(opts: DeployOptions): Promise<Deployment> {
     if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`deploying ${name} failed (tx ${hash})`);
     const code = await client.getCode({ address: receipt.contractAddress, blockNumber: receipt.blockNumber });
     if (!code) throw new Error(`${name} has no code at ${receipt.contractAddress}`);
-    contracts[name] = { address: receipt.contractAddress, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, txHash: hash, runtimeCodeHash: keccak256(code) };
+    contracts[name] = {
+      address: receipt.contractAddress,
+      blockNumber: Number(receipt.blockNumber),
+      blockHash: receipt.blockHash,
+      txHash: hash,
+      runtimeCodeHash: keccak256(code),
+    };
     return receipt.contractAddress;
   };
   const send = async (name: string, dir: string, address: Address, functionName: string, args: unknown[]) => {
@@ -72,10 +90,18 @@ export async function deployAll(opts: DeployOptions): Promise<Deployment> {
     { symbol: "USDC", token: usdc },
     { symbol: "PM", token: pm },
   ];
-  for (const [name, outcomeCount] of [["BinaryFactory", 2], ["TernaryFactory", 3]] as const) {
+  for (const [name, outcomeCount] of [
+    ["BinaryFactory", 2],
+    ["TernaryFactory", 3],
+  ] as const) {
     // Fee defaults live on chain; the initial ones are the schedule the service publishes (FEE_DEFAULTS).
     const { sellExitFeeBps, winningsExitFeeBps } = FEE_DEFAULTS.lmsr;
-    const factory = await deploy(name, "markets", [account.address, outcome, outcomeCount, opts.treasuryAddress, sellExitFeeBps, winningsExitFeeBps], "LmsrFactory");
+    const factory = await deploy(
+      name,
+      "markets",
+      [account.address, outcome, outcomeCount, opts.treasuryAddress, sellExitFeeBps, winningsExitFeeBps],
+      "LmsrFactory",
+    );
     await send("OutcomeToken", "tokens", outcome, "setFactory", [factory, true]);
     for (const c of collateralTokens) await send("LmsrFactory", "markets", factory, "setCollateral", [c.token, true]);
   }
@@ -93,9 +119,21 @@ export async function deployAll(opts: DeployOptions): Promise<Deployment> {
   // resolver role for the service's sending key. Last, so every earlier contract keeps its deterministic address.
   const ob = FEE_DEFAULTS.orderbook;
   const feePolicyVersion = FEE_POLICY_VERSIONS.indexOf(ob.feePolicyVersion);
-  await deploy("OrderbookFactory", "markets", [account.address, contracts.CommittedLedger.address, feePolicyVersion, ob.routerTakerFeeBps, ob.operatorBatchFeeBps, ob.winningsExitFeeBps]);
-  const resolverRole = (await client.readContract({ address: contracts.BinaryFactory.address, abi: artifact("LmsrFactory", "markets").abi, functionName: "RESOLVER_ROLE" })) as Hex;
-  for (const name of ["BinaryFactory", "TernaryFactory"]) await send("LmsrFactory", "markets", contracts[name].address, "grantRole", [resolverRole, opts.operatorAddress]);
+  await deploy("OrderbookFactory", "markets", [
+    account.address,
+    contracts.CommittedLedger.address,
+    feePolicyVersion,
+    ob.routerTakerFeeBps,
+    ob.operatorBatchFeeBps,
+    ob.winningsExitFeeBps,
+  ]);
+  const resolverRole = (await client.readContract({
+    address: contracts.BinaryFactory.address,
+    abi: artifact("LmsrFactory", "markets").abi,
+    functionName: "RESOLVER_ROLE",
+  })) as Hex;
+  for (const name of ["BinaryFactory", "TernaryFactory"])
+    await send("LmsrFactory", "markets", contracts[name].address, "grantRole", [resolverRole, opts.operatorAddress]);
   const fn = (name: string) => {
     const item = routerAbi.find((x): x is AbiFunction => x.type === "function" && x.name === name);
     if (!item) throw new Error(`IntentRouter ABI lacks ${name}`);

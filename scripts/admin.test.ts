@@ -24,8 +24,9 @@ describe("admin CLI on the service's PGlite data directory", () => {
     delete process.env.DATABASE_URL;
   });
   after(() => {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -44,8 +45,14 @@ describe("admin CLI on the service's PGlite data directory", () => {
     } finally {
       await db.close();
     }
-    await assert.rejects(runAdmin(["agent", "create", "--name", "OPS-BOT"], () => {}), /NAME_TAKEN/);
-    await assert.rejects(runAdmin(["agent", "create", "--name", "x", "--tier", "god"], () => {}), /tier must be one of/);
+    await assert.rejects(
+      runAdmin(["agent", "create", "--name", "OPS-BOT"], () => {}),
+      /NAME_TAKEN/,
+    );
+    await assert.rejects(
+      runAdmin(["agent", "create", "--name", "x", "--tier", "god"], () => {}),
+      /tier must be one of/,
+    );
   });
 
   it("agent grant-research / revoke-research set the research-producer grant; unknown or malformed ids are refused", async () => {
@@ -66,16 +73,28 @@ describe("admin CLI on the service's PGlite data directory", () => {
     assert.equal(await granted(), true);
     assert.equal(await runAdmin(["agent", "revoke-research", agentId], () => {}), 0);
     assert.equal(await granted(), false);
-    await assert.rejects(runAdmin(["agent", "grant-research", "00000000-0000-4000-8000-000000000000"], () => {}), /AGENT_NOT_FOUND/);
-    await assert.rejects(runAdmin(["agent", "grant-research", "research-bot"], () => {}), /must be a UUID/);
-    await assert.rejects(runAdmin(["agent", "grant-research"], () => {}), /needs <agentId>/);
+    await assert.rejects(
+      runAdmin(["agent", "grant-research", "00000000-0000-4000-8000-000000000000"], () => {}),
+      /AGENT_NOT_FOUND/,
+    );
+    await assert.rejects(
+      runAdmin(["agent", "grant-research", "research-bot"], () => {}),
+      /must be a UUID/,
+    );
+    await assert.rejects(
+      runAdmin(["agent", "grant-research"], () => {}),
+      /needs <agentId>/,
+    );
   });
 
   it("mail lists the outbox; a running PGlite service gets a clear message", async () => {
     const holder = await openDatabase({ dataDir: dir });
     try {
       await holder.query(`INSERT INTO api_mail_outbox (to_address, subject, body, created_at) VALUES ('o@example.com', 'Claim your agent', 'token clm_x', 1)`);
-      await assert.rejects(runAdmin(["mail"], () => {}), /no service answered the admin API[\s\S]*stop `npm start` first/);
+      await assert.rejects(
+        runAdmin(["mail"], () => {}),
+        /no service answered the admin API[\s\S]*stop `npm start` first/,
+      );
     } finally {
       await holder.close();
     }
@@ -88,8 +107,9 @@ describe("admin CLI on the service's PGlite data directory", () => {
 describe("admin CLI against a running service (HTTP)", () => {
   const saved = { DATA_DIR: process.env.DATA_DIR, PORT: process.env.PORT, ADMIN_TOKEN: process.env.ADMIN_TOKEN };
   after(() => {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   });
 
   it("creates agents, grants research, lists mail and shows status over /admin/v1 while PGlite is held", async () => {
@@ -104,7 +124,10 @@ describe("admin CLI against a running service (HTTP)", () => {
       assert.equal((await findPrincipal(t.svc.ctx.db, made.apiKey))?.name, "live-bot");
       assert.equal(await runAdmin(["agent", "grant-research", made.agentId], () => {}), 0);
       assert.equal(await isResearchProducer(t.svc.ctx.db, made.agentId), true);
-      await assert.rejects(runAdmin(["agent", "create", "--name", "LIVE-BOT"], () => {}), /NAME_TAKEN/);
+      await assert.rejects(
+        runAdmin(["agent", "create", "--name", "LIVE-BOT"], () => {}),
+        /NAME_TAKEN/,
+      );
       await t.svc.ctx.db.query(`INSERT INTO api_mail_outbox (to_address, subject, body, created_at) VALUES ('live@example.com', 'Live', 'b', 1)`);
       const mail: string[] = [];
       assert.equal(await runAdmin(["mail", "--json"], (l) => mail.push(l)), 0);
@@ -113,7 +136,10 @@ describe("admin CLI against a running service (HTTP)", () => {
       assert.equal(await runAdmin(["status"], (l) => status.push(l)), 0);
       assert.match(status.join("\n"), /chain +8453 \(own-node\)/);
       process.env.ADMIN_TOKEN = "adm_not_the_service_token_0123456789";
-      await assert.rejects(runAdmin(["mail"], () => {}), /refused the operator credential/);
+      await assert.rejects(
+        runAdmin(["mail"], () => {}),
+        /refused the operator credential/,
+      );
     } finally {
       await stopTestService(t);
     }

@@ -40,7 +40,13 @@ function parseCommand(argv: string[]) {
     return parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { name: { type: "string" }, tier: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        name: { type: "string" },
+        tier: { type: "string" },
+        limit: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
     });
   } catch (err) {
     throw new UsageError((err as Error).message);
@@ -56,7 +62,10 @@ async function backend(config: Config): Promise<AdminBackend> {
 /** Commands that only a running service can do. */
 async function running(config: Config, what: string): Promise<AdminHttp> {
   const http = await probeAdmin(config);
-  if (!http) throw new AdminUnreachable(`${what} needs the running service, and none answers at its address: start it (npm start), or set PUBLIC_URL / PORT to where it runs`);
+  if (!http)
+    throw new AdminUnreachable(
+      `${what} needs the running service, and none answers at its address: start it (npm start), or set PUBLIC_URL / PORT to where it runs`,
+    );
   return http;
 }
 
@@ -122,8 +131,17 @@ export async function runAdmin(argv: string[], out: (line: string) => void = con
     }
     if (!arg || !UUID.test(arg)) throw new UsageError(`creator ${sub ?? "<command>"} needs <agentId> (a UUID, the id GET /me shows)`);
     if (sub === "show") {
-      const r = await http.call<{ account: string; creatorTier: string; creation: { effectiveConcurrentLimit: number; activeMarkets: number; remaining: number }; slotState: string }>("GET", `/creators/${arg}`);
-      out(json ? JSON.stringify(r) : `creator ${r.account}: tier ${r.creatorTier}, slot ${r.slotState}, live ${r.creation.activeMarkets}/${r.creation.effectiveConcurrentLimit} (remaining ${r.creation.remaining})`);
+      const r = await http.call<{
+        account: string;
+        creatorTier: string;
+        creation: { effectiveConcurrentLimit: number; activeMarkets: number; remaining: number };
+        slotState: string;
+      }>("GET", `/creators/${arg}`);
+      out(
+        json
+          ? JSON.stringify(r)
+          : `creator ${r.account}: tier ${r.creatorTier}, slot ${r.slotState}, live ${r.creation.activeMarkets}/${r.creation.effectiveConcurrentLimit} (remaining ${r.creation.remaining})`,
+      );
       return 0;
     }
     if (sub === "tier") {

@@ -26,7 +26,11 @@ export async function startReference(db: Database): Promise<{ url: string; close
     const parsed = placeOrderBody.safeParse(await c.req.json().catch(() => null));
     if (!parsed.success) return c.json({ error: z.prettifyError(parsed.error) }, 400);
     const unit = new CommitUnit();
-    unit.add(committer, SINK, JSON.stringify({ market: parsed.data.market, body: parsed.data.orders }, (_k, v) => (typeof v === "bigint" ? v.toString() : v)));
+    unit.add(
+      committer,
+      SINK,
+      JSON.stringify({ market: parsed.data.market, body: parsed.data.orders }, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
+    );
     await unit.seal();
     return c.json({ ok: true });
   });

@@ -51,7 +51,13 @@ const NOTE = "rate limits raised for the bench (RATE_LIMIT_IP/READ/WRITE_PER_MIN
 
 /** Counts by status when some answers were not 2xx (e.g. {"409": 3}). */
 const statuses = (r: autocannon.Result) =>
-  r.non2xx === 0 ? {} : { statusCodes: Object.fromEntries(Object.entries((r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count])) };
+  r.non2xx === 0
+    ? {}
+    : {
+        statusCodes: Object.fromEntries(
+          Object.entries((r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count]),
+        ),
+      };
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -119,7 +125,22 @@ async function main(): Promise<void> {
           ]),
         ],
       });
-      console.log(JSON.stringify({ bench: "api-reads", rps: Math.round(reads.requests.average), p50Ms: reads.latency.p50, p99Ms: reads.latency.p99, requests: reads.requests.total, non2xx: reads.non2xx, ...statuses(reads), errors: reads.errors, connections: CONNECTIONS, durationS: DURATION_S, database, note: NOTE }));
+      console.log(
+        JSON.stringify({
+          bench: "api-reads",
+          rps: Math.round(reads.requests.average),
+          p50Ms: reads.latency.p50,
+          p99Ms: reads.latency.p99,
+          requests: reads.requests.total,
+          non2xx: reads.non2xx,
+          ...statuses(reads),
+          errors: reads.errors,
+          connections: CONNECTIONS,
+          durationS: DURATION_S,
+          database,
+          note: NOTE,
+        }),
+      );
     }
 
     // 2. Order placements: 1-lot YES bids far below any ask (never cross, lock ≤ 0.0001 PM each), keys round-robin.
@@ -139,7 +160,8 @@ async function main(): Promise<void> {
           `};`,
         ].join("\n"),
       );
-      const orderBody = (m: string, i: number) => JSON.stringify({ market: m, outcome: 0, side: "buy", priceBps: String(100 + i), size: String(LOT), timeInForce: "GTC" });
+      const orderBody = (m: string, i: number) =>
+        JSON.stringify({ market: m, outcome: 0, side: "buy", priceBps: String(100 + i), size: String(LOT), timeInForce: "GTC" });
       const reference = await startReference(svc.ctx.db);
       try {
         for (const connections of ENV.BENCH_ORDER_CONNECTIONS) {
@@ -148,10 +170,27 @@ async function main(): Promise<void> {
             connections,
             duration: DURATION_S,
             workers: 1,
-            requests: books.map((m, i) => ({ method: "POST" as const, path: "/orders", headers: { "content-type": "application/json" }, body: orderBody(m, i) })),
+            requests: books.map((m, i) => ({
+              method: "POST" as const,
+              path: "/orders",
+              headers: { "content-type": "application/json" },
+              body: orderBody(m, i),
+            })),
           });
           const refRps = Math.round(ref.requests.average);
-          console.log(JSON.stringify({ bench: "api-orders-reference", database, connections, rps: refRps, p50Ms: ref.latency.p50, p99Ms: ref.latency.p99, non2xx: ref.non2xx, errors: ref.errors, durationS: DURATION_S }));
+          console.log(
+            JSON.stringify({
+              bench: "api-orders-reference",
+              database,
+              connections,
+              rps: refRps,
+              p50Ms: ref.latency.p50,
+              p99Ms: ref.latency.p99,
+              non2xx: ref.non2xx,
+              errors: ref.errors,
+              durationS: DURATION_S,
+            }),
+          );
           const orders = await autocannon({
             url: origin,
             connections,
@@ -236,11 +275,26 @@ async function main(): Promise<void> {
       const makerMs: number[] = [];
       try {
         for (let i = 0; i < SAMPLES; i++) {
-          const rest = await call(maker.apiKey, "POST", "/orderbook/place-order", { market, outcome: 0, side: "buy", priceBps: "5000", size: String(LOT), timeInForce: "GTC" });
+          const rest = await call(maker.apiKey, "POST", "/orderbook/place-order", {
+            market,
+            outcome: 0,
+            side: "buy",
+            priceBps: "5000",
+            size: String(LOT),
+            timeInForce: "GTC",
+          });
           const makerOrder = String(rest.orders[0].orderId);
           const cid = `t-${transport}-${i}`;
           const t0 = performance.now();
-          const sent = call(taker.apiKey, "POST", "/orderbook/place-order", { market, outcome: 1, side: "buy", priceBps: "5000", size: String(LOT), timeInForce: "IOC", clientOrderId: cid });
+          const sent = call(taker.apiKey, "POST", "/orderbook/place-order", {
+            market,
+            outcome: 1,
+            side: "buy",
+            priceBps: "5000",
+            size: String(LOT),
+            timeInForce: "IOC",
+            clientOrderId: cid,
+          });
           await until([cid, makerOrder]);
           await sent;
           takerMs.push(arrived.get(cid)! - t0);
@@ -249,7 +303,18 @@ async function main(): Promise<void> {
       } finally {
         closers.forEach((c) => c());
       }
-      console.log(JSON.stringify({ bench: "fill-to-report", transport, p50Ms: pct(takerMs, 50), p99Ms: pct(takerMs, 99), makerP50Ms: pct(makerMs, 50), makerP99Ms: pct(makerMs, 99), samples: SAMPLES, database }));
+      console.log(
+        JSON.stringify({
+          bench: "fill-to-report",
+          transport,
+          p50Ms: pct(takerMs, 50),
+          p99Ms: pct(takerMs, 99),
+          makerP50Ms: pct(makerMs, 50),
+          makerP99Ms: pct(makerMs, 99),
+          samples: SAMPLES,
+          database,
+        }),
+      );
     }
   } finally {
     if (schema) await svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

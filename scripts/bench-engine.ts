@@ -29,9 +29,7 @@ const TAKER = ("0x" + "f".repeat(40)) as Address;
 const makers: Address[] = Array.from({ length: MAKERS }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}` as Address);
 
 /** One stream op, engine-independent: YES-terms side and price, size in lots. */
-type StreamOp =
-  | { k: "place"; id: string; acct: number; bid: boolean; y: number; lots: number; ioc: boolean }
-  | { k: "cancel"; id: string; acct: number };
+type StreamOp = { k: "place"; id: string; acct: number; bid: boolean; y: number; lots: number; ioc: boolean } | { k: "cancel"; id: string; acct: number };
 
 /** Applies a command the stream needs accepted (the timed passes replay an accepted stream and skip the check). */
 function mustApply(e: Engine, c: Command, at: number): void {
@@ -45,7 +43,20 @@ function newEngine(): Engine {
     mustApply(e, { type: "openAccount", account: a, signupAt: 0 }, 0);
     mustApply(e, { type: "credit", account: a, amount: 10n ** 18n, reason: "GRANT" }, 0);
   }
-  mustApply(e, { type: "createMarket", marketId: MARKET, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 50, sellExitFeeBps: 0, winningsExitFeeBps: 0 }, 0);
+  mustApply(
+    e,
+    {
+      type: "createMarket",
+      marketId: MARKET,
+      pricing: "ORDERBOOK",
+      outcomes: 2,
+      feeModel: "notional-v1",
+      takerFeeBps: 50,
+      sellExitFeeBps: 0,
+      winningsExitFeeBps: 0,
+    },
+    0,
+  );
   return e;
 }
 
@@ -87,7 +98,15 @@ function buildStream(): StreamOp[] {
       op = { k: "cancel", id: pick.id, acct: pick.acct };
     } else if (r < 0.3) {
       const bid = rnd() < 0.5;
-      op = { k: "place", id: `o-${++n}`, acct: -1, bid, y: bid ? 5_000 + 1 + Math.floor(rnd() * 4) : 5_000 - 1 - Math.floor(rnd() * 4), lots: 1 + Math.floor(rnd() * 20), ioc: true };
+      op = {
+        k: "place",
+        id: `o-${++n}`,
+        acct: -1,
+        bid,
+        y: bid ? 5_000 + 1 + Math.floor(rnd() * 4) : 5_000 - 1 - Math.floor(rnd() * 4),
+        lots: 1 + Math.floor(rnd() * 20),
+        ioc: true,
+      };
     } else {
       const bid = rnd() < 0.5;
       const off = 1 + Math.floor(rnd() * 50);
@@ -133,7 +152,17 @@ function runCore(ops: StreamOp[]): number {
   const u = new Undo();
   const book = new Book(u);
   const accts: Acct[] = [...makers, TAKER].map((addr) => ({
-    addr, signupAt: 0, opened: true, seq: 0, periodIdx: 0, freeUsed: 0, paid: 0, bals: new Map(), openHead: null, cids: new Map(), ep: 0,
+    addr,
+    signupAt: 0,
+    opened: true,
+    seq: 0,
+    periodIdx: 0,
+    freeUsed: 0,
+    paid: 0,
+    bals: new Map(),
+    openHead: null,
+    cids: new Map(),
+    ep: 0,
   }));
   const bals: Bal[] = accts.map((a) => {
     const b: Bal = { v: 10n ** 18n, r: 0n, ep: 0 };
@@ -160,9 +189,29 @@ function runCore(ops: StreamOp[]): number {
     const size = BigInt(op.lots) * LOT;
     const price = op.bid ? op.y : 10_000 - op.y;
     const o: Order = {
-      id: op.id, n: ++n, acct: accts[ai]!, mkt, outcome: op.bid ? 0 : 1, action: "buy", price, size, tif: op.ioc ? "IOC" : "GTC",
-      postOnly: false, createdAt: 0, side: op.bid ? 0 : 1, y: op.y, resAsset: 0n, rem: size, filled: 0n, status: "open",
-      updatedAt: 0, res: 0n, prev: null, next: null, dead: false, ep: u.ep,
+      id: op.id,
+      n: ++n,
+      acct: accts[ai]!,
+      mkt,
+      outcome: op.bid ? 0 : 1,
+      action: "buy",
+      price,
+      size,
+      tif: op.ioc ? "IOC" : "GTC",
+      postOnly: false,
+      createdAt: 0,
+      side: op.bid ? 0 : 1,
+      y: op.y,
+      resAsset: 0n,
+      rem: size,
+      filled: 0n,
+      status: "open",
+      updatedAt: 0,
+      res: 0n,
+      prev: null,
+      next: null,
+      dead: false,
+      ep: u.ep,
     };
     const tb = bals[ai]!;
     if (op.bid) {

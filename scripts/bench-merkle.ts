@@ -52,7 +52,9 @@ async function main(): Promise<void> {
   const million = ledgerWith(1_000_000);
   const ms1m = await timeRoot(million);
   console.log(JSON.stringify({ bench: "merkle", leaves: 1_000_000, ms: Math.round(ms1m) }));
-  console.log(JSON.stringify({ bench: "merkle-vs-oz", leaves: 100_000, ms: Math.round(ms100k), ozMs: Math.round(ozMs), ratio: Math.round((ozMs / ms100k) * 10) / 10 }));
+  console.log(
+    JSON.stringify({ bench: "merkle-vs-oz", leaves: 100_000, ms: Math.round(ms100k), ozMs: Math.round(ozMs), ratio: Math.round((ozMs / ms100k) * 10) / 10 }),
+  );
 }
 
 void main();

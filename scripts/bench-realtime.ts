@@ -38,7 +38,17 @@ const pct = (xs: number[], p: number) => {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "pm-bench-rt-"));
-  const svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_POLL_MS: "3600000", RATE_LIMIT_IP_PER_MINUTE: "100000" }), { clock: systemClock });
+  const svc = await startService(
+    loadConfig({
+      PORT: "0",
+      DATA_DIR: dir,
+      LOG_LEVEL: "silent",
+      WEBHOOKS_ALLOW_PRIVATE: "true",
+      WEBHOOKS_POLL_MS: "3600000",
+      RATE_LIMIT_IP_PER_MINUTE: "100000",
+    }),
+    { clock: systemClock },
+  );
   try {
     const agent = await createLocalAgent(svc.ctx.db, systemClock, { name: "bench-agent" });
     const log = new MemoryReportLog();
@@ -86,7 +96,18 @@ async function main(): Promise<void> {
       await all;
       const ms = performance.now() - t0;
       closers.forEach((c) => c());
-      console.log(JSON.stringify({ bench: `realtime-${transport}`, clients: CLIENTS, reports: REPORTS, deliveries: CLIENTS * REPORTS, ms: Math.round(ms), perSec: Math.round((CLIENTS * REPORTS) / (ms / 1000)), p50Ms: pct(latencies, 50), p99Ms: pct(latencies, 99) }));
+      console.log(
+        JSON.stringify({
+          bench: `realtime-${transport}`,
+          clients: CLIENTS,
+          reports: REPORTS,
+          deliveries: CLIENTS * REPORTS,
+          ms: Math.round(ms),
+          perSec: Math.round((CLIENTS * REPORTS) / (ms / 1000)),
+          p50Ms: pct(latencies, 50),
+          p99Ms: pct(latencies, 99),
+        }),
+      );
     }
 
     let got = 0;
@@ -100,7 +121,17 @@ async function main(): Promise<void> {
       });
     });
     await new Promise<void>((r) => rx.listen(0, "127.0.0.1", () => r()));
-    const { sub } = await createSubscription(svc.ctx.db, { agentId: agent.agentId, account: agent.ledgerAccount, url: `http://127.0.0.1:${(rx.address() as AddressInfo).port}/h`, eventTypes: ["webhook.test"], description: "" }, Date.now());
+    const { sub } = await createSubscription(
+      svc.ctx.db,
+      {
+        agentId: agent.agentId,
+        account: agent.ledgerAccount,
+        url: `http://127.0.0.1:${(rx.address() as AddressInfo).port}/h`,
+        eventTypes: ["webhook.test"],
+        description: "",
+      },
+      Date.now(),
+    );
     for (let i = 0; i < DELIVERIES; i++) await enqueueDelivery(svc.ctx.db, sub.id, "webhook.test", { i }, Date.now());
     const t0 = performance.now();
     await svc.services.webhooks.runDue();

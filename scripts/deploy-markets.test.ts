@@ -51,7 +51,11 @@ describe("deployAll: market contracts", () => {
     assert.match(String(ob?.runtimeCodeHash), /^0x[0-9a-f]{64}$/);
     const d = FEE_DEFAULTS.orderbook;
     assert.deepEqual(await pc.readContract({ address: ob.address, abi: orderbookFactoryAbi, functionName: "feeDefaults" }), [
-      FEE_POLICY_VERSIONS.indexOf(d.feePolicyVersion), d.placeFeeBps, d.routerTakerFeeBps, d.operatorBatchFeeBps, d.winningsExitFeeBps,
+      FEE_POLICY_VERSIONS.indexOf(d.feePolicyVersion),
+      d.placeFeeBps,
+      d.routerTakerFeeBps,
+      d.operatorBatchFeeBps,
+      d.winningsExitFeeBps,
     ]);
     assert.equal(FEE_POLICY_VERSIONS.indexOf("notional-v1"), 0, "the contract's FeePolicyVersion order");
     const ledger = await pc.readContract({ address: ob.address, abi: orderbookFactoryAbi, functionName: "ledger" });
@@ -78,14 +82,28 @@ describe("deployAll: market contracts", () => {
     }
     const terms = keccak256(toHex("negotiation 1: binary, USDC, seed 1000, closes in a day"));
     const closeTime = (await pc.getBlock()).timestamp + 86_400n;
-    const createdReceipt = await ok(await creator.writeContract({ address: factory, abi: lmsrFactoryAbi, functionName: "createMarket", args: [usdc, 1_000_000_000n, closeTime, terms, "Will the flow work?"] }));
+    const createdReceipt = await ok(
+      await creator.writeContract({
+        address: factory,
+        abi: lmsrFactoryAbi,
+        functionName: "createMarket",
+        args: [usdc, 1_000_000_000n, closeTime, terms, "Will the flow work?"],
+      }),
+    );
     const [created] = parseEventLogs({ abi: lmsrFactoryAbi, logs: createdReceipt.logs, eventName: "MarketCreated" });
     assert.equal(created.args.termsHash, terms);
     assert.equal(created.args.creator, creator.account.address);
     assert.equal(created.args.sellExitFeeBps, FEE_DEFAULTS.lmsr.sellExitFeeBps);
     const market = created.args.market;
     await ok(await trader.writeContract({ address: usdc, abi: testUSDCAbi, functionName: "approve", args: [market, 10_000_000_000n] }));
-    await ok(await trader.writeContract({ address: market, abi: lmsrMarketAbi, functionName: "buy", args: [1, 400_000_000n, 10_000_000_000n, trader.account.address] }));
+    await ok(
+      await trader.writeContract({
+        address: market,
+        abi: lmsrMarketAbi,
+        functionName: "buy",
+        args: [1, 400_000_000n, 10_000_000_000n, trader.account.address],
+      }),
+    );
 
     await testClient.increaseTime({ seconds: 86_401 });
     await testClient.mine({ blocks: 1 });

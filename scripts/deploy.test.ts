@@ -27,7 +27,13 @@ async function deployOnFreshChain(outDir: string) {
   try {
     const rpcUrl = `http://127.0.0.1:${port}`;
     const operator = privateKeyToAccount(DEV_OPERATOR_KEY).address;
-    const record = await deployAll({ rpcUrl, deployerKey: DEV_DEPLOYER_KEY, operatorAddress: operator, treasuryAddress: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", outDir });
+    const record = await deployAll({
+      rpcUrl,
+      deployerKey: DEV_DEPLOYER_KEY,
+      operatorAddress: operator,
+      treasuryAddress: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+      outDir,
+    });
     const client = createPublicClient({ transport: http(rpcUrl) });
     const ledger = record.contracts.CommittedLedger.address;
     const onChainOperator = await client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "operator" });
@@ -58,11 +64,30 @@ describe("deployAll", () => {
     assert.equal(first.onChainOperator, privateKeyToAccount(DEV_OPERATOR_KEY).address);
     assert.equal(first.operatorMints, true);
     const file = deploymentSchema.parse(JSON.parse(readFileSync(join(dir, "a", "8453.json"), "utf8")));
-    for (const name of ["CommittedLedger", "PlayMoney", "OutcomeToken", "BinaryFactory", "TernaryFactory", "TestUSDC", "RouterImplementation", "Router:USDC", "Router:PM"]) {
+    for (const name of [
+      "CommittedLedger",
+      "PlayMoney",
+      "OutcomeToken",
+      "BinaryFactory",
+      "TernaryFactory",
+      "TestUSDC",
+      "RouterImplementation",
+      "Router:USDC",
+      "Router:PM",
+    ]) {
       assert.ok(file.contracts[name].blockNumber > 0, name);
     }
-    assert.deepEqual(file.collaterals.map((c) => [c.symbol, c.router]), [["USDC", file.contracts["Router:USDC"].address], ["PM", file.contracts["Router:PM"].address]]);
-    assert.equal(file.routerInterface?.functions.executeTradeIntent.signature, "executeTradeIntent((address,address,uint8,bool,uint256,uint256,uint256,uint256),bytes)");
+    assert.deepEqual(
+      file.collaterals.map((c) => [c.symbol, c.router]),
+      [
+        ["USDC", file.contracts["Router:USDC"].address],
+        ["PM", file.contracts["Router:PM"].address],
+      ],
+    );
+    assert.equal(
+      file.routerInterface?.functions.executeTradeIntent.signature,
+      "executeTradeIntent((address,address,uint8,bool,uint256,uint256,uint256,uint256),bytes)",
+    );
     assert.equal(readDeployment(deploymentFile(8453, join(dir, "a"))).contracts.TernaryFactory.address, file.contracts.TernaryFactory.address);
     for (const [name, c] of Object.entries(file.contracts)) assert.match(String(c.runtimeCodeHash), /^0x[0-9a-f]{64}$/, name);
     assert.equal(file.routerInterface?.runtimeCodeHash, file.contracts.RouterImplementation.runtimeCodeHash);

@@ -18,7 +18,9 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const env = scriptEnv(configSchema.pick({ RPC_URL: true, CHAIN_PORT: true, DEPLOYER_PRIVATE_KEY: true, OPERATOR_PRIVATE_KEY: true, TREASURY_ADDRESS: true }).shape);
+  const env = scriptEnv(
+    configSchema.pick({ RPC_URL: true, CHAIN_PORT: true, DEPLOYER_PRIVATE_KEY: true, OPERATOR_PRIVATE_KEY: true, TREASURY_ADDRESS: true }).shape,
+  );
   const record = await deployAll({
     rpcUrl: values.rpc ?? env.RPC_URL ?? `http://127.0.0.1:${env.CHAIN_PORT}`,
     deployerKey: env.DEPLOYER_PRIVATE_KEY,

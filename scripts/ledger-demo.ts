@@ -14,7 +14,16 @@ import { runLedgerDemo } from "../test/support/ledger-demo";
 
 const USAGE = "usage: npm run ledger:demo -- --rpc <url> [--batches N] [--ledger <address>] [--seed S] [--legacy]";
 
-const { values } = parseArgs({ options: { rpc: { type: "string" }, batches: { type: "string" }, ledger: { type: "string" }, seed: { type: "string" }, legacy: { type: "boolean" }, help: { type: "boolean", short: "h" } } });
+const { values } = parseArgs({
+  options: {
+    rpc: { type: "string" },
+    batches: { type: "string" },
+    ledger: { type: "string" },
+    seed: { type: "string" },
+    legacy: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  },
+});
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
@@ -24,7 +33,13 @@ if (!values.rpc) {
   process.exit(2);
 }
 runLedgerDemo(
-  { rpc: values.rpc, batches: Number(values.batches ?? 3), ledger: values.ledger as Address | undefined, seed: values.seed ? Number(values.seed) : undefined, legacy: values.legacy },
+  {
+    rpc: values.rpc,
+    batches: Number(values.batches ?? 3),
+    ledger: values.ledger as Address | undefined,
+    seed: values.seed ? Number(values.seed) : undefined,
+    legacy: values.legacy,
+  },
   (b) => console.log(JSON.stringify(b)),
 ).then(
   () => process.exit(0),

@@ -119,7 +119,15 @@ async function main(): Promise<void> {
     const taker = async (i: number) => {
       for (let n = 0; performance.now() < stopAt; n++) {
         const market = markets[(i + n) % markets.length];
-        const r = await call("POST", "/orderbook/place-order", { market, outcome: n % 2, side: "buy", priceBps: "9900", size: LOT, timeInForce: "IOC", clientOrderId: `t${i}-${n}-${randomUUID().slice(0, 8)}` });
+        const r = await call("POST", "/orderbook/place-order", {
+          market,
+          outcome: n % 2,
+          side: "buy",
+          priceBps: "9900",
+          size: LOT,
+          timeInForce: "IOC",
+          clientOrderId: `t${i}-${n}-${randomUUID().slice(0, 8)}`,
+        });
         if (r.status === 200 || r.status === 201) {
           orders++;
           for (const o of (r.json.orders ?? []) as Json[]) fills += Array.isArray(o.fills) ? o.fills.length : 0;
@@ -130,7 +138,15 @@ async function main(): Promise<void> {
       for (let n = 0; performance.now() < stopAt; n++) {
         const market = markets[(i + n) % markets.length];
         const clientOrderId = `r${i}-${n}-${randomUUID().slice(0, 8)}`;
-        const p = await call("POST", "/orderbook/place-order", { market, outcome: 0, side: "buy", priceBps: "100", size: LOT, timeInForce: "GTC", clientOrderId });
+        const p = await call("POST", "/orderbook/place-order", {
+          market,
+          outcome: 0,
+          side: "buy",
+          priceBps: "100",
+          size: LOT,
+          timeInForce: "GTC",
+          clientOrderId,
+        });
         if (p.status !== 200 && p.status !== 201) {
           note("gtc", p);
           continue;
@@ -153,7 +169,10 @@ async function main(): Promise<void> {
     const chainRoot = await client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "ledgerRoot" });
     const report = await replayLedger({ client, ledger, fromBlock: BigInt(deployment.contracts.CommittedLedger!.blockNumber ?? 0) });
     const replayed = await report.state.root();
-    const rootOk = report.mismatch === null && report.batches.length > 0 && replayed === (await client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "ledgerRoot" }));
+    const rootOk =
+      report.mismatch === null &&
+      report.batches.length > 0 &&
+      replayed === (await client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "ledgerRoot" }));
 
     latencies.sort((a, b) => a - b);
     const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? 0;
@@ -179,7 +198,15 @@ async function main(): Promise<void> {
         unexpected: Object.fromEntries(unexpected),
       }),
     );
-    if (fills === 0) console.error(`soak: no fills; the stack's last demo-agent lines:\n${stack.tail(400).split("\n").filter((l) => l.includes("demo-agents")).slice(-10).join("\n")}`);
+    if (fills === 0)
+      console.error(
+        `soak: no fills; the stack's last demo-agent lines:\n${stack
+          .tail(400)
+          .split("\n")
+          .filter((l) => l.includes("demo-agents"))
+          .slice(-10)
+          .join("\n")}`,
+      );
   } finally {
     const report = await stack.stop();
     if (report.leftover.length > 0) console.error(`soak: processes left after stop: ${report.leftover.join("; ")}`);

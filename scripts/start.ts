@@ -29,14 +29,21 @@ interface StartFlags {
 }
 
 const USAGE = "usage: npm start [-- --fresh] [--no-indexer] [--no-demo-agents]";
-const FLAGS = { fresh: { type: "boolean" }, "no-indexer": { type: "boolean" }, "no-demo-agents": { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
+const FLAGS = {
+  fresh: { type: "boolean" },
+  "no-indexer": { type: "boolean" },
+  "no-demo-agents": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 function parseFlags(argv: string[]): StartFlags & { help: boolean } {
   const values = (() => {
     try {
       return parseArgs({ args: argv, options: FLAGS }).values;
     } catch {
-      const known = Object.keys(FLAGS).filter((f) => f !== "help").map((f) => `--${f}`);
+      const known = Object.keys(FLAGS)
+        .filter((f) => f !== "help")
+        .map((f) => `--${f}`);
       const bad = argv.find((a) => !known.includes(a)) ?? argv.join(" ");
       throw new ConfigError("argument", `${bad} is not a flag of npm start (known: ${known.join(", ")})`);
     }
@@ -99,7 +106,9 @@ async function main(): Promise<void> {
         `  chain          ${config.rpcUrl} (chain id ${config.CHAIN_ID})`,
         `  data           ${ready.data}`,
         ...(indexerUrl ? [`  indexer        ${indexerUrl} (Ponder: /status, /ledger/batches)`] : []),
-        ...(ready.demoKey ? [`  demo API key   ${ready.demoKey}   (execute tier; try: curl -H "Authorization: Bearer ${ready.demoKey}" ${ready.baseUrl}/me)`] : []),
+        ...(ready.demoKey
+          ? [`  demo API key   ${ready.demoKey}   (execute tier; try: curl -H "Authorization: Bearer ${ready.demoKey}" ${ready.baseUrl}/me)`]
+          : []),
         ...(ready.marketMakerKey ? ["  demo agents    a market maker quotes the ORDERBOOK markets (docs/demo-agents.md; --no-demo-agents turns it off)"] : []),
         "Ctrl-C stops everything.",
         "",
@@ -148,10 +157,15 @@ async function startServiceChild(flags: StartFlags, children: Child[]): Promise<
   children.push(child);
   let exitCode: number | string | undefined;
   void child.exited.then((c) => (exitCode = c));
-  return waitFor("the service", async () => {
-    if (exitCode !== undefined) throw new GiveUp(`the service exited (${exitCode})`);
-    return ready;
-  }, 180_000, 100);
+  return waitFor(
+    "the service",
+    async () => {
+      if (exitCode !== undefined) throw new GiveUp(`the service exited (${exitCode})`);
+      return ready;
+    },
+    180_000,
+    100,
+  );
 }
 
 main().catch((err) => {

@@ -30,7 +30,11 @@ const SKIP_DIRS = new Set(["node_modules", "artifacts", "cache", ".ponder", ".da
 
 function findTests(dir: string, out: string[]): string[] {
   let entries: string[];
-  try { entries = readdirSync(dir); } catch { return out; }
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
   for (const name of entries) {
     const full = join(dir, name);
     if (statSync(full).isDirectory()) {

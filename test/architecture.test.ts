@@ -89,7 +89,9 @@ describe("dependency direction", () => {
       put("api/e.ts", `import "../scripts/seed/cli";\nimport { ok } from "../relayer/clock";\n`);
       put("scripts/f.ts", `import { ok } from "./g";\nimport { api } from "../api/config";\n`);
       put("test/h.ts", `import type { T } from "../decoder/x";\n`);
-      const vs = violations(root).map((v) => `${v.file}:${v.line} ${v.rule}`).sort();
+      const vs = violations(root)
+        .map((v) => `${v.file}:${v.line} ${v.rule}`)
+        .sort();
       assert.deepEqual(vs, [
         "api/e.ts:1 api must not import scripts",
         "decoder/c.ts:1 decoder must not import test",

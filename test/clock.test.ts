@@ -46,7 +46,10 @@ describe("the service reads time only from its clock", () => {
   it("no Date.now() or argument-less new Date() in api/, relayer/, indexer/ outside relayer/clock.ts", () => {
     const files = SERVICE_FOLDERS.flatMap((d) => serviceFiles(join(ROOT, d)));
     assert.ok(files.length > 100, "the scan found the service's files");
-    assert.deepEqual(wallClockReads(files, (f) => readFileSync(join(ROOT, f), "utf8")), []);
+    assert.deepEqual(
+      wallClockReads(files, (f) => readFileSync(join(ROOT, f), "utf8")),
+      [],
+    );
   });
 
   it("catches both forms and honours a stated reason", () => {
@@ -55,6 +58,9 @@ describe("the service reads time only from its clock", () => {
       "api/b.ts": "// wall-clock: a file's mtime is a wall-clock instant\nconst age = Date.now() - mtime;",
       "relayer/clock.ts": "export const systemClock = { now: () => Date.now() };",
     };
-    assert.deepEqual(wallClockReads(Object.keys(source), (f) => source[f]!), ["api/a.ts:1: const t = Date.now();", "api/a.ts:2: const d = new Date( );"]);
+    assert.deepEqual(
+      wallClockReads(Object.keys(source), (f) => source[f]!),
+      ["api/a.ts:1: const t = Date.now();", "api/a.ts:2: const d = new Date( );"],
+    );
   });
 });

@@ -23,7 +23,10 @@ function filesUnder(dir: string, out: string[] = []): string[] {
 
 describe("documentation", () => {
   it("the README's index lists every page in docs/", () => {
-    assert.deepEqual(pages.filter((p) => !readme.includes(`docs/${p}`)), []);
+    assert.deepEqual(
+      pages.filter((p) => !readme.includes(`docs/${p}`)),
+      [],
+    );
   });
 
   it("every docs/<page>.md the repository names exists", () => {

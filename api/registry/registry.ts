@@ -52,7 +52,11 @@ export class Registry {
   methodsAt(path: string): string[] {
     const methods = new Set<string>();
     for (const op of this.operations) {
-      const pattern = new RegExp(`^${fullPath(op).replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[A-Za-z0-9_]+\\?\}/g, "[^/]+")}$`);
+      const pattern = new RegExp(
+        `^${fullPath(op)
+          .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+          .replace(/\\?\{[A-Za-z0-9_]+\\?\}/g, "[^/]+")}$`,
+      );
       if (pattern.test(path)) methods.add(op.method);
     }
     return [...methods];

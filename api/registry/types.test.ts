@@ -8,19 +8,44 @@ import { z } from "zod";
 import type { KeyPrincipal } from "../domain/auth/principal";
 import { defineOperation, requiresKey, TRADE_EXECUTE_ACCESS, type Permission } from "./types";
 
-const base = { method: "GET", summary: "test", category: "test", tier: "read-only", scopes: [], rateClass: "read", charged: true, idempotency: "exempt", request: {}, response: z.object({}), mcpTool: null } as const;
+const base = {
+  method: "GET",
+  summary: "test",
+  category: "test",
+  tier: "read-only",
+  scopes: [],
+  rateClass: "read",
+  charged: true,
+  idempotency: "exempt",
+  request: {},
+  response: z.object({}),
+  mcpTool: null,
+} as const;
 
 describe("call.principal follows the permission", () => {
   it("is a KeyPrincipal for key permissions and nullable otherwise", () => {
     const seen: (KeyPrincipal | null)[] = [];
-    defineOperation({ ...base, id: "keyRead", path: "/a", permission: "api-key-read", handler: async (_ctx, _input, call) => {
+    defineOperation({
+      ...base,
+      id: "keyRead",
+      path: "/a",
+      permission: "api-key-read",
+      handler: async (_ctx, _input, call) => {
         seen.push(call.principal satisfies KeyPrincipal);
         return {};
-      } });
-    defineOperation({ ...base, id: "keyExecute", path: "/b", ...TRADE_EXECUTE_ACCESS, method: "POST", handler: async (_ctx, _input, call) => {
+      },
+    });
+    defineOperation({
+      ...base,
+      id: "keyExecute",
+      path: "/b",
+      ...TRADE_EXECUTE_ACCESS,
+      method: "POST",
+      handler: async (_ctx, _input, call) => {
         seen.push(call.principal satisfies KeyPrincipal);
         return {};
-      } });
+      },
+    });
     defineOperation({
       ...base,
       id: "open",

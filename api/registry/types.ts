@@ -71,7 +71,11 @@ export interface CallContext<A extends Permission = Permission> {
 
 /** A handler's answer when it needs a status other than the default or extra headers. */
 export class Reply<T = unknown> {
-  constructor(readonly status: number, readonly body: T, readonly headers: Record<string, string> = {}) {}
+  constructor(
+    readonly status: number,
+    readonly body: T,
+    readonly headers: Record<string, string> = {},
+  ) {}
 }
 
 type Schema = z.ZodType;

@@ -20,6 +20,8 @@ export function answerClientErrors(server: Server, origin: () => string): void {
         ? new ApiError("HEADERS_TOO_LARGE", "the request line and headers exceed 16384 bytes; send long values in a JSON body")
         : new ApiError("INVALID_PAYLOAD", `the request is not valid HTTP/1.1 (${err.code ?? "parse error"})`);
     const body = JSON.stringify(problemOf(e, `${origin()}/`));
-    socket.end(`HTTP/1.1 ${e.status} ${e.title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${e.status} ${e.title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
 }

@@ -49,27 +49,51 @@ describe("decode: which ledger, from which block", () => {
     assert.equal(txTarget(chain, tx(DEMO), abi, { ledger: DEMO }, deployment(DEMO, 12n), (l) => notes.push(l)).fromBlock, 12n);
     assert.equal(txTarget(chain, tx(DEMO), abi, { fromBlock: 3n }, deployment(DEMO, 12n), (l) => notes.push(l)).fromBlock, 3n);
     assert.deepEqual(notes, []);
-    assert.equal(code(() => txTarget(chain, tx(DEMO), abi, { fromBlock: 41n }, null, () => undefined)), "BAD_INPUT");
+    assert.equal(
+      code(() => txTarget(chain, tx(DEMO), abi, { fromBlock: 41n }, null, () => undefined)),
+      "BAD_INPUT",
+    );
   });
 
   it("a transaction that is not a batch call to the ledger is NOT_A_BATCH, whatever its calldata", () => {
     const none = () => undefined;
-    assert.equal(code(() => txTarget(chain, tx(STARTED, "0xdeadbeef00"), abi, {}, null, none)), "NOT_A_BATCH");
-    assert.equal(code(() => txTarget(chain, tx(STARTED, "0x"), abi, {}, null, none)), "NOT_A_BATCH");
-    assert.equal(code(() => txTarget(chain, tx(null), abi, {}, null, none)), "NOT_A_BATCH");
-    assert.equal(code(() => txTarget(chain, tx(STARTED, "0xdeadbeef00"), abi, { ledger: DEMO }, null, none)), "NOT_A_BATCH");
+    assert.equal(
+      code(() => txTarget(chain, tx(STARTED, "0xdeadbeef00"), abi, {}, null, none)),
+      "NOT_A_BATCH",
+    );
+    assert.equal(
+      code(() => txTarget(chain, tx(STARTED, "0x"), abi, {}, null, none)),
+      "NOT_A_BATCH",
+    );
+    assert.equal(
+      code(() => txTarget(chain, tx(null), abi, {}, null, none)),
+      "NOT_A_BATCH",
+    );
+    assert.equal(
+      code(() => txTarget(chain, tx(STARTED, "0xdeadbeef00"), abi, { ledger: DEMO }, null, none)),
+      "NOT_A_BATCH",
+    );
     const readCall = encodeFunctionData({ abi, functionName: "treasury" });
-    assert.equal(code(() => txTarget(chain, tx(DEMO, readCall), abi, {}, null, none)), "NOT_A_BATCH");
-    assert.equal(code(() => txTarget(chain, tx(DEMO), abi, { ledger: "not-an-address" }, null, none)), "BAD_INPUT");
+    assert.equal(
+      code(() => txTarget(chain, tx(DEMO, readCall), abi, {}, null, none)),
+      "NOT_A_BATCH",
+    );
+    assert.equal(
+      code(() => txTarget(chain, tx(DEMO), abi, { ledger: "not-an-address" }, null, none)),
+      "BAD_INPUT",
+    );
   });
 
   it("decode verify keeps the deployments default (and its block); without one it is NO_LEDGER_ADDRESS", () => {
-    assert.deepEqual(
-      (({ ledger, fromBlock }) => ({ ledger, fromBlock }))(verifyTarget(chain, {}, deployment(STARTED, 9n))),
-      { ledger: STARTED, fromBlock: 9n },
-    );
+    assert.deepEqual((({ ledger, fromBlock }) => ({ ledger, fromBlock }))(verifyTarget(chain, {}, deployment(STARTED, 9n))), {
+      ledger: STARTED,
+      fromBlock: 9n,
+    });
     assert.equal(verifyTarget(chain, { ledger: DEMO }, deployment(STARTED, 9n)).fromBlock, 0n);
-    assert.equal(code(() => verifyTarget(chain, {}, null)), "NO_LEDGER_ADDRESS");
+    assert.equal(
+      code(() => verifyTarget(chain, {}, null)),
+      "NO_LEDGER_ADDRESS",
+    );
   });
 
   it("reads <dir>/<chainId>.json", () => {

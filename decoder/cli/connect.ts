@@ -95,7 +95,8 @@ export function txTarget(
   let ledger: Address;
   if (flags.ledger !== undefined) {
     ledger = ledgerFlag(flags.ledger);
-    if (!same(tx.to, ledger)) throw new ReplayError("NOT_A_BATCH", `transaction ${hash} is not a call to the ledger ${ledger} (it calls ${tx.to ?? "nothing: a contract creation"})`);
+    if (!same(tx.to, ledger))
+      throw new ReplayError("NOT_A_BATCH", `transaction ${hash} is not a call to the ledger ${ledger} (it calls ${tx.to ?? "nothing: a contract creation"})`);
   } else {
     if (!tx.to) throw new ReplayError("NOT_A_BATCH", `transaction ${hash} creates a contract; it is not a batch commit`);
     ledger = tx.to;

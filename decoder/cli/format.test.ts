@@ -19,9 +19,22 @@ const payoutBatch: JournalOp[] = [
 ];
 
 const batch = (ops: JournalOp[], over: Partial<BatchResult> = {}): BatchResult => ({
-  nonce: 3n, txHash: H, blockNumber: 9n, kind: "journal", ops, treasury: C, movements: [],
-  expectedRoot: H, computedRoot: H, rootOk: true, expectedCommitment: H, computedCommitment: H, commitmentOk: true,
-  ballotOk: true, ballotFailures: [], ...over,
+  nonce: 3n,
+  txHash: H,
+  blockNumber: 9n,
+  kind: "journal",
+  ops,
+  treasury: C,
+  movements: [],
+  expectedRoot: H,
+  computedRoot: H,
+  rootOk: true,
+  expectedCommitment: H,
+  computedCommitment: H,
+  commitmentOk: true,
+  ballotOk: true,
+  ballotFailures: [],
+  ...over,
 });
 
 describe("decode output", () => {
@@ -44,12 +57,17 @@ describe("decode output", () => {
     const json = batchJson(batch(payoutBatch), []) as Record<string, unknown>;
     assert.equal(json.ballotOk, true);
     assert.equal("ballotFailures" in json, false);
-    assert.deepEqual(json.lifecycle, [{
-      marketId: "12",
-      transitions: [{ state: "resolved", outcome: 1 }],
-      ballots: [],
-      totals: [{ type: "RESOLUTION_PAYOUT", count: 3, amount: "148" }, { type: "BOND_RETURN", count: 1, amount: "1000" }],
-    }]);
+    assert.deepEqual(json.lifecycle, [
+      {
+        marketId: "12",
+        transitions: [{ state: "resolved", outcome: 1 }],
+        ballots: [],
+        totals: [
+          { type: "RESOLUTION_PAYOUT", count: 3, amount: "148" },
+          { type: "BOND_RETURN", count: 1, amount: "1000" },
+        ],
+      },
+    ]);
     const plain = batchJson(batch([{ type: "CREDIT", account: C, assetId: 0n, amount: 1n, reason: 0 }]), []) as Record<string, unknown>;
     assert.equal("lifecycle" in plain, false);
 

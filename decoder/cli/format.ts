@@ -9,7 +9,9 @@ import { toJsonValue } from "../json";
 /** One readable line per operation. */
 export function describeOp(op: JournalOp): string {
   const { type, ...fields } = op;
-  return `${type} ${Object.entries(fields).map(([k, v]) => `${k}=${String(v)}`).join(" ")}`;
+  return `${type} ${Object.entries(fields)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(" ")}`;
 }
 
 /** The `--json` object of `decode <txHash>`. */

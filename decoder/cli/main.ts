@@ -75,7 +75,8 @@ export async function runCli(argv: string[], io: Partial<CliIo> = {}): Promise<n
   if (positionals.length !== 1 || !values.rpc) throw new ReplayError("BAD_INPUT", USAGE);
   const chunkSize = blockFlag("chunk", values.chunk, 1n) ?? 2000n;
   const flags: LedgerFlags = { ledger: values.ledger, fromBlock: blockFlag("from-block", values["from-block"], 0n) };
-  if (positionals[0] !== "verify" && !/^0x[0-9a-fA-F]{64}$/.test(positionals[0])) throw new ReplayError("BAD_INPUT", `not a transaction hash: ${positionals[0]}`);
+  if (positionals[0] !== "verify" && !/^0x[0-9a-fA-F]{64}$/.test(positionals[0]))
+    throw new ReplayError("BAD_INPUT", `not a transaction hash: ${positionals[0]}`);
   const chain = await openChain(values.rpc);
   const deployment = readDeployment(values.deployments ?? deploymentsDir, chain.chainId);
   if (positionals[0] === "verify") return verify(verifyTarget(chain, flags, deployment), chunkSize, out);
@@ -89,7 +90,14 @@ export async function runCli(argv: string[], io: Partial<CliIo> = {}): Promise<n
 
 async function verify(target: Target, chunkSize: bigint, out: (line: string) => void): Promise<number> {
   const bar = progressBar("verify");
-  const report = await replayLedger({ client: target.client, ledger: target.ledger, fromBlock: target.fromBlock, chunkSize, onScan: bar.onScan, onProgress: bar.onProgress });
+  const report = await replayLedger({
+    client: target.client,
+    ledger: target.ledger,
+    fromBlock: target.fromBlock,
+    chunkSize,
+    onScan: bar.onScan,
+    onProgress: bar.onProgress,
+  });
   bar.stop();
   if (report.mismatch) {
     out(`MISMATCH at ${describeMismatch(report.mismatch)}`);

@@ -10,7 +10,12 @@ import { outcomeAssetId, parseOutcomeAssetId, voteEscrowOf } from "../assets";
 
 const treasury = "0x7777777777777777777777777777777777777777" as const;
 const lower = (ops: JournalOp[]): JournalOp[] =>
-  ops.map((op) => JSON.parse(JSON.stringify(op, (_k, v) => (typeof v === "bigint" ? `${v}n` : typeof v === "string" && v.startsWith("0x") ? v.toLowerCase() : v)), (_k, v) => (typeof v === "string" && /^\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v)));
+  ops.map((op) =>
+    JSON.parse(
+      JSON.stringify(op, (_k, v) => (typeof v === "bigint" ? `${v}n` : typeof v === "string" && v.startsWith("0x") ? v.toLowerCase() : v)),
+      (_k, v) => (typeof v === "string" && /^\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v),
+    ),
+  );
 
 const credit: JournalOp = { type: "CREDIT", account: "0x1111111111111111111111111111111111111111", assetId: 0n, amount: 5n, reason: 0 };
 
@@ -117,15 +122,35 @@ describe("PMJ5 codec", () => {
     assert.deepEqual(pick(decodeError(one)), { code: "INVALID_VALUE", offset: sideAt });
     for (const op of ops.slice(1)) assert.throws(() => encodePayload([{ ...op, side: 2 } as JournalOp], { treasury }), JournalEncodeError, op.type);
     assert.throws(() => encodePayload([{ ...ops[0]!, assetId: outcomeAssetId(7n, 2) } as JournalOp], { treasury }), JournalEncodeError);
-    assert.throws(() => encodePayload([{ type: "MATCH", maker: A, taker: treasury, marketId: 1n, side: 2, kind: 0, shares: 1n, priceBps: 5000, fee: 0n } as unknown as JournalOp], { treasury }), JournalEncodeError);
+    assert.throws(
+      () =>
+        encodePayload(
+          [{ type: "MATCH", maker: A, taker: treasury, marketId: 1n, side: 2, kind: 0, shares: 1n, priceBps: 5000, fee: 0n } as unknown as JournalOp],
+          { treasury },
+        ),
+      JournalEncodeError,
+    );
     // A lifecycle record may still name outcome 2 of an on-chain ternary market.
     const reveal: JournalOp = { type: "BALLOT_REVEAL", marketId: 7n, session: 1, account: A, outcome: 2, salt: `0x${"11".repeat(32)}` };
     assert.deepEqual(decodePayload(encodePayload([reveal], { treasury })).ops, [reveal]);
   });
 
   it("MARKET_STATE carries each state as its code (open 0 … void 8) and its outcome, 255 = none", () => {
-    assert.deepEqual(MARKET_STATES.map((state) => MarketStateCode[state]), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    assert.deepEqual(Object.keys(MarketStateCode), ["open", "closed", "creator_proposal", "challenge", "creator_mia", "human_voting", "council_review", "resolved", "void"]);
+    assert.deepEqual(
+      MARKET_STATES.map((state) => MarketStateCode[state]),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8],
+    );
+    assert.deepEqual(Object.keys(MarketStateCode), [
+      "open",
+      "closed",
+      "creator_proposal",
+      "challenge",
+      "creator_mia",
+      "human_voting",
+      "council_review",
+      "resolved",
+      "void",
+    ]);
     for (const state of MARKET_STATES) {
       const outcome = state === "void" ? OUTCOME_NONE : 1;
       const op: JournalOp = { type: "MARKET_STATE", marketId: 12n, state, outcome };
@@ -173,7 +198,12 @@ describe("PMJ5 codec", () => {
       { type: "VOTE_ESCROW_SWEEP", marketId: 1n, amount: 0n },
       { type: "VOTE_ESCROW_SWEEP", marketId: 0n, amount: 1n },
     ];
-    for (const op of bad) assert.throws(() => encodePayload([op as JournalOp], { treasury }), JournalEncodeError, JSON.stringify(op, (_k, v) => (typeof v === "bigint" ? `${v}` : v)));
+    for (const op of bad)
+      assert.throws(
+        () => encodePayload([op as JournalOp], { treasury }),
+        JournalEncodeError,
+        JSON.stringify(op, (_k, v) => (typeof v === "bigint" ? `${v}` : v)),
+      );
   });
 
   it("OP_FIELDS declares every tag's fields; their JSON kinds say which are bigint and which are hex strings", () => {
@@ -191,7 +221,13 @@ describe("PMJ5 codec", () => {
 
   it("refuses invalid operations when encoding", () => {
     assert.throws(() => encodePayload([{ ...credit, amount: 0n } as JournalOp], { treasury }), JournalEncodeError);
-    assert.throws(() => encodePayload([{ type: "MATCH", maker: treasury, taker: treasury, marketId: 1n, side: 0, kind: 0, shares: 1n, priceBps: 10000, fee: 0n }], { treasury }), JournalEncodeError);
+    assert.throws(
+      () =>
+        encodePayload([{ type: "MATCH", maker: treasury, taker: treasury, marketId: 1n, side: 0, kind: 0, shares: 1n, priceBps: 10000, fee: 0n }], {
+          treasury,
+        }),
+      JournalEncodeError,
+    );
     assert.throws(() => encodePayload([{ ...credit, assetId: 5n } as JournalOp], { treasury }), JournalEncodeError);
   });
 });

@@ -271,7 +271,7 @@ function decodeOp(d: Decoder): JournalOp {
 export function decodePayload(bytes: Uint8Array): DecodedPayload {
   const r = new ByteReader(bytes);
   const magic = r.take(4, "magic");
-  if (magic.some((b, i) => b !== PMJ5_MAGIC[i])) throw new JournalDecodeError("BAD_MAGIC", 0, "payload does not start with \"PMJ5\"");
+  if (magic.some((b, i) => b !== PMJ5_MAGIC[i])) throw new JournalDecodeError("BAD_MAGIC", 0, 'payload does not start with "PMJ5"');
   const version = r.byte("version");
   if (version !== PMJ5_VERSION) throw new JournalDecodeError("UNKNOWN_VERSION", 4, `unknown PMJ5 version ${version}`);
   const treasury = r.address("treasury");

@@ -22,7 +22,10 @@ describe("lifecycleSummary", () => {
       { state: "council_review", outcome: 1 },
       { state: "resolved", outcome: 1 },
     ]);
-    assert.deepEqual(m.ballots, [{ outcome: 0, count: 1 }, { outcome: 1, count: 2 }]);
+    assert.deepEqual(m.ballots, [
+      { outcome: 0, count: 1 },
+      { outcome: 1, count: 2 },
+    ]);
     assert.deepEqual(m.totals, [
       { type: "MARKET_SEED", count: 1, amount: 100_000n },
       { type: "POOL_WITHDRAW", count: 1, amount: 91_000n },
@@ -47,7 +50,15 @@ describe("lifecycleSummary", () => {
       { type: "MARKET_STATE", marketId: 4n, state: "void", outcome: 255 },
       { type: "VOID_REFUND", marketId: 4n, account: "0x4444444444444444444444444444444444444444", side: 1, shares: 6n, refund: 3n, source: "SUPPLY" },
     ]);
-    assert.deepEqual(summary.map((m) => m.marketId), [5n, 4n]);
-    assert.deepEqual(summary[1], { marketId: 4n, transitions: [{ state: "void", outcome: null }], ballots: [], totals: [{ type: "VOID_REFUND", count: 2, amount: 7n }] });
+    assert.deepEqual(
+      summary.map((m) => m.marketId),
+      [5n, 4n],
+    );
+    assert.deepEqual(summary[1], {
+      marketId: 4n,
+      transitions: [{ state: "void", outcome: null }],
+      ballots: [],
+      totals: [{ type: "VOID_REFUND", count: 2, amount: 7n }],
+    });
   });
 });

@@ -6,17 +6,7 @@
 import type { OutcomeIndex } from "../assets";
 
 /** State names in code order: `MARKET_STATES[code]` is the state of that code. */
-export const MARKET_STATES = [
-  "open",
-  "closed",
-  "creator_proposal",
-  "challenge",
-  "creator_mia",
-  "human_voting",
-  "council_review",
-  "resolved",
-  "void",
-] as const;
+export const MARKET_STATES = ["open", "closed", "creator_proposal", "challenge", "creator_mia", "human_voting", "council_review", "resolved", "void"] as const;
 
 /** A market state's name. */
 export type MarketStateName = (typeof MARKET_STATES)[number];

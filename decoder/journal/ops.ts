@@ -31,9 +31,21 @@ export type MatchKind = (typeof MatchKind)[keyof typeof MatchKind];
 export type FundingSource = "SUPPLY" | "POOL";
 
 /** supply -> account `amount` of `assetId`. */
-export interface CreditOp { type: "CREDIT"; account: Address; assetId: bigint; amount: bigint; reason: CreditReason }
+export interface CreditOp {
+  type: "CREDIT";
+  account: Address;
+  assetId: bigint;
+  amount: bigint;
+  reason: CreditReason;
+}
 /** account -> supply `amount` of `assetId`. */
-export interface DebitOp { type: "DEBIT"; account: Address; assetId: bigint; amount: bigint; reason: CreditReason }
+export interface DebitOp {
+  type: "DEBIT";
+  account: Address;
+  assetId: bigint;
+  amount: bigint;
+  reason: CreditReason;
+}
 /** An order-book fill (the match tuple of the conventions). */
 export interface MatchOp {
   type: "MATCH";
@@ -59,9 +71,19 @@ export interface LmsrTradeOp {
   fee: bigint;
 }
 /** The creator (or operator) funds the market's pool: funder -> pool. */
-export interface MarketSeedOp { type: "MARKET_SEED"; marketId: bigint; funder: Address; amount: bigint }
+export interface MarketSeedOp {
+  type: "MARKET_SEED";
+  marketId: bigint;
+  funder: Address;
+  amount: bigint;
+}
 /** Collateral leaves the pool to an account (seed and residual collected after finality): pool -> account. */
-export interface PoolWithdrawOp { type: "POOL_WITHDRAW"; marketId: bigint; account: Address; amount: bigint }
+export interface PoolWithdrawOp {
+  type: "POOL_WITHDRAW";
+  marketId: bigint;
+  account: Address;
+  amount: bigint;
+}
 /** Winning (or any) shares burned and collateral paid out. */
 export interface ResolutionPayoutOp {
   type: "RESOLUTION_PAYOUT";
@@ -83,34 +105,94 @@ export interface VoidRefundOp {
   source: FundingSource;
 }
 /** Fees accrued in a market's pool swept to the treasury: pool -> treasury. */
-export interface FeeSweepOp { type: "FEE_SWEEP"; marketId: bigint; amount: bigint }
+export interface FeeSweepOp {
+  type: "FEE_SWEEP";
+  marketId: bigint;
+  amount: bigint;
+}
 /** A bond locked: account -> bond escrow of the market. */
-export interface BondLockOp { type: "BOND_LOCK"; marketId: bigint; account: Address; amount: bigint }
+export interface BondLockOp {
+  type: "BOND_LOCK";
+  marketId: bigint;
+  account: Address;
+  amount: bigint;
+}
 /** A bond returned: bond escrow -> account. */
-export interface BondReturnOp { type: "BOND_RETURN"; marketId: bigint; account: Address; amount: bigint }
+export interface BondReturnOp {
+  type: "BOND_RETURN";
+  marketId: bigint;
+  account: Address;
+  amount: bigint;
+}
 /** A bond slashed: bond escrow -> treasury (`account` names whose bond it was). */
-export interface BondSlashOp { type: "BOND_SLASH"; marketId: bigint; account: Address; amount: bigint }
+export interface BondSlashOp {
+  type: "BOND_SLASH";
+  marketId: bigint;
+  account: Address;
+  amount: bigint;
+}
 
 /**
  * A market entered `state` (see ./market-states.ts); moves nothing. `outcome` is the outcome the state names (the
  * proposed, the decided) or {@link OUTCOME_NONE}: `resolved` always names one, `void` never.
  */
-export interface MarketStateOp { type: "MARKET_STATE"; marketId: bigint; state: MarketStateName; outcome: OutcomeOrNone }
+export interface MarketStateOp {
+  type: "MARKET_STATE";
+  marketId: bigint;
+  state: MarketStateName;
+  outcome: OutcomeOrNone;
+}
 /** Part of `account`'s bond awarded to `recipient` (challenger, creator, keeper, or the vote escrow): bond escrow -> recipient. */
-export interface BondAwardOp { type: "BOND_AWARD"; marketId: bigint; account: Address; recipient: Address; amount: bigint }
+export interface BondAwardOp {
+  type: "BOND_AWARD";
+  marketId: bigint;
+  account: Address;
+  recipient: Address;
+  amount: bigint;
+}
 /**
  * A ballot's stake locked, with the public commitment to the sealed ballot (see ./ballot.ts):
  * account -> vote escrow.
  */
-export interface StakeLockOp { type: "STAKE_LOCK"; marketId: bigint; session: number; account: Address; amount: bigint; ballotHash: Hex }
+export interface StakeLockOp {
+  type: "STAKE_LOCK";
+  marketId: bigint;
+  session: number;
+  account: Address;
+  amount: bigint;
+  ballotHash: Hex;
+}
 /** A ballot's stake returned: vote escrow -> account. */
-export interface StakeReturnOp { type: "STAKE_RETURN"; marketId: bigint; session: number; account: Address; amount: bigint }
+export interface StakeReturnOp {
+  type: "STAKE_RETURN";
+  marketId: bigint;
+  session: number;
+  account: Address;
+  amount: bigint;
+}
 /** A correct voter's reward (share of incorrect stakes and the voter pool): vote escrow -> account. */
-export interface VoteRewardOp { type: "VOTE_REWARD"; marketId: bigint; session: number; account: Address; amount: bigint }
+export interface VoteRewardOp {
+  type: "VOTE_REWARD";
+  marketId: bigint;
+  session: number;
+  account: Address;
+  amount: bigint;
+}
 /** A sealed ballot revealed at the deadline; moves nothing, checked against its STAKE_LOCK's `ballotHash` by replay. */
-export interface BallotRevealOp { type: "BALLOT_REVEAL"; marketId: bigint; session: number; account: Address; outcome: OutcomeIndex; salt: Hex }
+export interface BallotRevealOp {
+  type: "BALLOT_REVEAL";
+  marketId: bigint;
+  session: number;
+  account: Address;
+  outcome: OutcomeIndex;
+  salt: Hex;
+}
 /** What is left in the vote escrow (rounding, a pool without correct voters) swept: vote escrow -> treasury. */
-export interface VoteEscrowSweepOp { type: "VOTE_ESCROW_SWEEP"; marketId: bigint; amount: bigint }
+export interface VoteEscrowSweepOp {
+  type: "VOTE_ESCROW_SWEEP";
+  marketId: bigint;
+  amount: bigint;
+}
 
 /** Every operation a PMJ5 payload can carry. */
 export type JournalOp =
@@ -203,8 +285,17 @@ const OUTCOME = u8(MAX_OUTCOMES - 1);
 const SIDE = u8(LEDGER_SIDES - 1);
 const BYTES32 = { kind: "bytes32" } as const;
 const SOURCE: OpField = { kind: "enum", values: ["SUPPLY", "POOL"] };
-const MARKET_ACCOUNT_AMOUNT = [["marketId", MARKET], ["account", ACCOUNT], ["amount", amount(1n)]] as const;
-const SESSION_AMOUNT = [["marketId", MARKET], ["session", SESSION], ["account", ACCOUNT], ["amount", amount(1n)]] as const;
+const MARKET_ACCOUNT_AMOUNT = [
+  ["marketId", MARKET],
+  ["account", ACCOUNT],
+  ["amount", amount(1n)],
+] as const;
+const SESSION_AMOUNT = [
+  ["marketId", MARKET],
+  ["session", SESSION],
+  ["account", ACCOUNT],
+  ["amount", amount(1n)],
+] as const;
 
 /**
  * The one declaration of every operation's fields: their wire order (the codec reads and writes them in this
@@ -212,31 +303,91 @@ const SESSION_AMOUNT = [["marketId", MARKET], ["session", SESSION], ["account", 
  * {@link opFieldsOfKind} (which fields are bigint, which are hex strings).
  */
 export const OP_FIELDS = {
-  CREDIT: [["account", ACCOUNT], ["assetId", { kind: "asset" }], ["amount", amount(1n)], ["reason", u8(8)]],
-  DEBIT: [["account", ACCOUNT], ["assetId", { kind: "asset" }], ["amount", amount(1n)], ["reason", u8(8)]],
+  CREDIT: [
+    ["account", ACCOUNT],
+    ["assetId", { kind: "asset" }],
+    ["amount", amount(1n)],
+    ["reason", u8(8)],
+  ],
+  DEBIT: [
+    ["account", ACCOUNT],
+    ["assetId", { kind: "asset" }],
+    ["amount", amount(1n)],
+    ["reason", u8(8)],
+  ],
   MATCH: [
-    ["maker", ACCOUNT], ["taker", ACCOUNT], ["marketId", MARKET], ["side", u8(1)], ["kind", u8(3)],
-    ["shares", u128(1n)], ["priceBps", { kind: "varint", bits: 32, min: 1, max: 9999 }], ["fee", u128(0n)],
+    ["maker", ACCOUNT],
+    ["taker", ACCOUNT],
+    ["marketId", MARKET],
+    ["side", u8(1)],
+    ["kind", u8(3)],
+    ["shares", u128(1n)],
+    ["priceBps", { kind: "varint", bits: 32, min: 1, max: 9999 }],
+    ["fee", u128(0n)],
   ],
   LMSR_TRADE: [
-    ["account", ACCOUNT], ["marketId", MARKET], ["side", SIDE], ["direction", { kind: "enum", values: ["BUY", "SELL"] }],
-    ["shares", u128(1n)], ["collateral", u128(0n)], ["fee", u128(0n)],
+    ["account", ACCOUNT],
+    ["marketId", MARKET],
+    ["side", SIDE],
+    ["direction", { kind: "enum", values: ["BUY", "SELL"] }],
+    ["shares", u128(1n)],
+    ["collateral", u128(0n)],
+    ["fee", u128(0n)],
   ],
-  MARKET_SEED: [["marketId", MARKET], ["funder", ACCOUNT], ["amount", amount(1n)]],
+  MARKET_SEED: [
+    ["marketId", MARKET],
+    ["funder", ACCOUNT],
+    ["amount", amount(1n)],
+  ],
   POOL_WITHDRAW: MARKET_ACCOUNT_AMOUNT,
-  RESOLUTION_PAYOUT: [["marketId", MARKET], ["account", ACCOUNT], ["side", SIDE], ["source", SOURCE], ["shares", amount(0n)], ["payout", amount(0n, "paid amount")]],
-  VOID_REFUND: [["marketId", MARKET], ["account", ACCOUNT], ["side", SIDE], ["source", SOURCE], ["shares", amount(0n)], ["refund", amount(0n, "paid amount")]],
-  FEE_SWEEP: [["marketId", MARKET], ["amount", amount(1n)]],
+  RESOLUTION_PAYOUT: [
+    ["marketId", MARKET],
+    ["account", ACCOUNT],
+    ["side", SIDE],
+    ["source", SOURCE],
+    ["shares", amount(0n)],
+    ["payout", amount(0n, "paid amount")],
+  ],
+  VOID_REFUND: [
+    ["marketId", MARKET],
+    ["account", ACCOUNT],
+    ["side", SIDE],
+    ["source", SOURCE],
+    ["shares", amount(0n)],
+    ["refund", amount(0n, "paid amount")],
+  ],
+  FEE_SWEEP: [
+    ["marketId", MARKET],
+    ["amount", amount(1n)],
+  ],
   BOND_LOCK: MARKET_ACCOUNT_AMOUNT,
   BOND_RETURN: MARKET_ACCOUNT_AMOUNT,
   BOND_SLASH: MARKET_ACCOUNT_AMOUNT,
-  MARKET_STATE: [["marketId", MARKET], ["state", { kind: "enum", values: MARKET_STATES }], ["outcome", u8(MAX_OUTCOMES - 1, OUTCOME_NONE)]],
-  BOND_AWARD: [["marketId", MARKET], ["account", ACCOUNT], ["recipient", ACCOUNT], ["amount", amount(1n)]],
+  MARKET_STATE: [
+    ["marketId", MARKET],
+    ["state", { kind: "enum", values: MARKET_STATES }],
+    ["outcome", u8(MAX_OUTCOMES - 1, OUTCOME_NONE)],
+  ],
+  BOND_AWARD: [
+    ["marketId", MARKET],
+    ["account", ACCOUNT],
+    ["recipient", ACCOUNT],
+    ["amount", amount(1n)],
+  ],
   STAKE_LOCK: [...SESSION_AMOUNT, ["ballotHash", BYTES32]],
   STAKE_RETURN: SESSION_AMOUNT,
   VOTE_REWARD: SESSION_AMOUNT,
-  BALLOT_REVEAL: [["marketId", MARKET], ["session", SESSION], ["account", ACCOUNT], ["outcome", OUTCOME], ["salt", BYTES32]],
-  VOTE_ESCROW_SWEEP: [["marketId", MARKET], ["amount", amount(1n)]],
+  BALLOT_REVEAL: [
+    ["marketId", MARKET],
+    ["session", SESSION],
+    ["account", ACCOUNT],
+    ["outcome", OUTCOME],
+    ["salt", BYTES32],
+  ],
+  VOTE_ESCROW_SWEEP: [
+    ["marketId", MARKET],
+    ["amount", amount(1n)],
+  ],
 } as const satisfies { readonly [T in JournalOp["type"]]: OpFieldList<T> };
 
 /** Fields of `T` that {@link OP_FIELDS} leaves out: `never` for every type, or the check below fails to compile. */

@@ -25,11 +25,15 @@ describe("LedgerState", () => {
 
   it("applies the MINT match per the conventions and sums every asset to zero", () => {
     const s = new LedgerState();
-    applyOps(s, [
-      { type: "CREDIT", account: A, assetId: 0n, amount: 1_000_000n, reason: 0 },
-      { type: "CREDIT", account: B, assetId: 0n, amount: 1_000_000n, reason: 0 },
-      { type: "MATCH", maker: A, taker: B, marketId: 1n, side: 0, kind: 2, shares: 10_000n, priceBps: 6000, fee: 7n },
-    ], ctx);
+    applyOps(
+      s,
+      [
+        { type: "CREDIT", account: A, assetId: 0n, amount: 1_000_000n, reason: 0 },
+        { type: "CREDIT", account: B, assetId: 0n, amount: 1_000_000n, reason: 0 },
+        { type: "MATCH", maker: A, taker: B, marketId: 1n, side: 0, kind: 2, shares: 10_000n, priceBps: 6000, fee: 7n },
+      ],
+      ctx,
+    );
     assert.equal(s.balanceOf(A, 0n), 1_000_000n - 6000n);
     assert.equal(s.balanceOf(B, 0n), 1_000_000n - 4000n - 7n);
     assert.equal(s.balanceOf(A, outcomeAssetId(1n, 0)), 10_000n);
@@ -85,14 +89,21 @@ describe("LedgerState", () => {
 
   it("accountProof covers every asset of the account and each proof verifies", async () => {
     const s = new LedgerState();
-    applyOps(s, [
-      { type: "CREDIT", account: A, assetId: 0n, amount: 100n, reason: 1 },
-      { type: "CREDIT", account: A, assetId: outcomeAssetId(2n, 1), amount: 3n, reason: 8 },
-      { type: "CREDIT", account: B, assetId: 0n, amount: 9n, reason: 0 },
-    ], ctx);
+    applyOps(
+      s,
+      [
+        { type: "CREDIT", account: A, assetId: 0n, amount: 100n, reason: 1 },
+        { type: "CREDIT", account: A, assetId: outcomeAssetId(2n, 1), amount: 3n, reason: 8 },
+        { type: "CREDIT", account: B, assetId: 0n, amount: 9n, reason: 0 },
+      ],
+      ctx,
+    );
     const p = await accountProof(s, A);
     assert.equal(p.root, await s.root());
-    assert.deepEqual(p.leaves.map((l) => l.assetId), [0n, outcomeAssetId(2n, 1)]);
+    assert.deepEqual(
+      p.leaves.map((l) => l.assetId),
+      [0n, outcomeAssetId(2n, 1)],
+    );
     for (const l of p.leaves) assert.ok(verifyProof(l.proof, p.root, l.leaf));
     assert.deepEqual((await accountProof(s, T)).leaves, []);
   });

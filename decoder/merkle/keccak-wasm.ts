@@ -113,7 +113,14 @@ function emitLoadLane(w: CodeWriter, copy: number, lane: number): void {
 
 /** rotl by `r` on both 64-bit lanes of the v128 on the stack, through local `tmp` (no SIMD rotate: shl, shr, or). */
 function emitRotlTop(w: CodeWriter, tmp: number, r: number): void {
-  w.set(tmp).get(tmp).i32(r).simd(Simd.i64x2Shl).get(tmp).i32(64 - r).simd(Simd.i64x2ShrU).simd(Simd.v128Or);
+  w.set(tmp)
+    .get(tmp)
+    .i32(r)
+    .simd(Simd.i64x2Shl)
+    .get(tmp)
+    .i32(64 - r)
+    .simd(Simd.i64x2ShrU)
+    .simd(Simd.v128Or);
 }
 
 /** One round from the state copy at `S` into the copy at `O`: θ from the parities in locals `C`, χ accumulating
@@ -141,13 +148,22 @@ function emitRound(w: CodeWriter, l: Locals, S: number, O: number, C: number, N:
     // χ: O[X, Y] = B[X] ^ (~B[X+1] & B[X+2]); ι on lane (0, 0); the next round's parities N[X] ^= O[X, Y].
     for (let X = 0; X < 5; X++) {
       w.get(ST);
-      w.get(B + X).get(B + ((X + 2) % 5)).get(B + ((X + 1) % 5)).simd(Simd.v128AndNot).simd(Simd.v128Xor);
+      w.get(B + X)
+        .get(B + ((X + 2) % 5))
+        .get(B + ((X + 1) % 5))
+        .simd(Simd.v128AndNot)
+        .simd(Simd.v128Xor);
       if (X === 0 && Y === 0) {
         pushRoundConstant();
         w.simd(Simd.v128Xor);
       }
       if (Y === 0) w.tee(N + X);
-      else w.tee(T).get(N + X).get(T).simd(Simd.v128Xor).set(N + X);
+      else
+        w.tee(T)
+          .get(N + X)
+          .get(T)
+          .simd(Simd.v128Xor)
+          .set(N + X);
       w.simdMem(Simd.v128Store, 4, O + (X + 5 * Y) * 16);
     }
   }
@@ -174,18 +190,33 @@ function emitPermutation(w: CodeWriter, l: Locals): void {
   w.op(Op.loop, VOID_BLOCK);
   emitRound(w, l, A, E, l.C, l.N, () => w.get(l.R).simdMem(Simd.v128Load64Splat, 3, RC_AT));
   emitRound(w, l, E, A, l.N, l.C, () => w.get(l.R).simdMem(Simd.v128Load64Splat, 3, RC_AT + 8));
-  w.get(l.R).i32(16).op(Op.i32Add).tee(l.R).get(ST).i32(24 * 8).op(Op.i32Add).op(Op.i32LtU).br(Op.brIf, 0);
+  w.get(l.R)
+    .i32(16)
+    .op(Op.i32Add)
+    .tee(l.R)
+    .get(ST)
+    .i32(24 * 8)
+    .op(Op.i32Add)
+    .op(Op.i32LtU)
+    .br(Op.brIf, 0);
   w.op(Op.end);
 }
 
 /** Writes the round-constant table into this thread's scratch (each export does, first: the scratch is per thread). */
 function emitRoundConstantTable(w: CodeWriter): void {
-  ROUND_CONSTANTS.forEach((rc, round) => w.get(ST).i64(rc).mem(Op.i64Store, 3, RC_AT + round * 8));
+  ROUND_CONSTANTS.forEach((rc, round) =>
+    w
+      .get(ST)
+      .i64(rc)
+      .mem(Op.i64Store, 3, RC_AT + round * 8),
+  );
 }
 
 /** Stores a v128 with `value` in both 64-bit lanes into state lane `lane` (copy A). */
 function emitSetLane(w: CodeWriter, lane: number, value: bigint): void {
-  w.get(ST).v128Splat64(value).simdMem(Simd.v128Store, 4, A + lane * 16);
+  w.get(ST)
+    .v128Splat64(value)
+    .simdMem(Simd.v128Store, 4, A + lane * 16);
 }
 
 /** Sets lanes `from..24` to zero, except lane 16 which gets the end-of-padding bit. */
@@ -211,7 +242,10 @@ function emitStoreDigests(w: CodeWriter, l: Locals, two: number): void {
     w.tee(l.B + lane).simdMem(Simd.v128Store64Lane, 3, lane * 8, 0);
   }
   w.get(two).op(Op.if, VOID_BLOCK);
-  for (let lane = 0; lane < 4; lane++) w.get(OUT).get(l.B + lane).simdMem(Simd.v128Store64Lane, 3, 32 + lane * 8, 1);
+  for (let lane = 0; lane < 4; lane++)
+    w.get(OUT)
+      .get(l.B + lane)
+      .simdMem(Simd.v128Store64Lane, 3, 32 + lane * 8, 1);
   w.op(Op.end);
 }
 
@@ -250,7 +284,9 @@ function leavesFunction(): FunctionDef {
     }
     w.get(ST);
     emitLoadPair(w, IN, in1, 80, 4);
-    w.v128Splat64(1n << 32n).simd(Simd.v128Or).simdMem(Simd.v128Store, 4, A + 10 * 16);
+    w.v128Splat64(1n << 32n)
+      .simd(Simd.v128Or)
+      .simdMem(Simd.v128Store, 4, A + 10 * 16);
     emitZeroTail(w, 11);
     emitPermutation(w, l);
     // Second hash: the 32-byte digest (lanes 0..3, kept in place) then the padding byte in lane 4.
@@ -318,9 +354,13 @@ function levelFunction(): FunctionDef {
   // Odd node: copied unchanged (both halves loaded before either is stored, so in place is fine).
   w.get(odd).op(Op.if, VOID_BLOCK);
   w.get(oddOut).get(oddIn).simdMem(Simd.v128Load, 0, 0).set(l.B);
-  w.get(oddIn).simdMem(Simd.v128Load, 0, 16).set(l.B + 1);
+  w.get(oddIn)
+    .simdMem(Simd.v128Load, 0, 16)
+    .set(l.B + 1);
   w.get(l.B).simdMem(Simd.v128Store, 0, 0);
-  w.get(oddOut).get(l.B + 1).simdMem(Simd.v128Store, 0, 16);
+  w.get(oddOut)
+    .get(l.B + 1)
+    .simdMem(Simd.v128Store, 0, 16);
   w.op(Op.end);
   return { name: "level", params: PARAMS, locals: l.types, body: w };
 }
@@ -337,7 +377,10 @@ function spongeFunction(): FunctionDef {
   for (let lane = 0; lane < RATE_BYTES / 8; lane++) {
     w.get(ST);
     emitLoadLane(w, A, lane);
-    w.get(IN).simdMem(Simd.v128Load64Zero, 3, lane * 8).simd(Simd.v128Xor).simdMem(Simd.v128Store, 4, A + lane * 16);
+    w.get(IN)
+      .simdMem(Simd.v128Load64Zero, 3, lane * 8)
+      .simd(Simd.v128Xor)
+      .simdMem(Simd.v128Store, 4, A + lane * 16);
   }
   emitPermutation(w, l);
   w.get(IN).i32(RATE_BYTES).op(Op.i32Add).set(IN);

@@ -74,13 +74,20 @@ describe("batch keccak (WebAssembly)", () => {
   it("hashInto equals keccak_256 for any length (multi-block, 135/136-byte boundaries)", async () => {
     const k = await loadKeccak256();
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 500 }), fc.constantFrom(134, 135, 136, 137, 271, 272).map((n) => bytesOf(n, n))), fc.nat(7), async (msg, pad) => {
-        const input = new Uint8Array(pad + msg.length);
-        input.set(msg, pad);
-        const out = new Uint8Array(40);
-        k.hashInto(input, pad, msg.length, out, 3);
-        assert.deepEqual(out.subarray(3, 35), noble(msg));
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 500 }),
+          fc.constantFrom(134, 135, 136, 137, 271, 272).map((n) => bytesOf(n, n)),
+        ),
+        fc.nat(7),
+        async (msg, pad) => {
+          const input = new Uint8Array(pad + msg.length);
+          input.set(msg, pad);
+          const out = new Uint8Array(40);
+          k.hashInto(input, pad, msg.length, out, 3);
+          assert.deepEqual(out.subarray(3, 35), noble(msg));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -158,7 +165,11 @@ describe("batch keccak (WebAssembly)", () => {
       loadKeccak256().then((k) => process.stdout.write(rootOfLevels(buildLevels(k, leaves, 70001))));
     `;
     const roots = ["1", "2"].map((threads) => {
-      const r = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { env: { ...process.env, DECODER_MERKLE_THREADS: threads }, encoding: "utf8", timeout: 60_000 });
+      const r = spawnSync(process.execPath, ["--import", "tsx", "-e", script], {
+        env: { ...process.env, DECODER_MERKLE_THREADS: threads },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
       assert.equal(r.status, 0, r.stderr);
       return r.stdout;
     });

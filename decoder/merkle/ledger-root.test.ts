@@ -7,15 +7,32 @@ import { LedgerState } from "../ledger/state";
 import { naiveLeaf, naiveRoot } from "../test-support/naive-root";
 import { verifyProof } from "./verify";
 
-const ACCOUNTS: Address[] = ["0x1111111111111111111111111111111111111111", "0x2222222222222222222222222222222222222222", "0x00000000000000000000000000000000000000aa", "0xffffffffffffffffffffffffffffffffffffffff"];
+const ACCOUNTS: Address[] = [
+  "0x1111111111111111111111111111111111111111",
+  "0x2222222222222222222222222222222222222222",
+  "0x00000000000000000000000000000000000000aa",
+  "0xffffffffffffffffffffffffffffffffffffffff",
+];
 const ASSETS = [0n, 256n, 257n, 258n, (1n << 256n) - 1n];
 
 const accountOf = (i: number): Address => `0x${(i + 1).toString(16).padStart(40, "0")}`;
 
-type Step = { kind: "set"; account: number; asset: number; balance: bigint } | { kind: "root" } | { kind: "entries"; account: number } | { kind: "proof"; account: number; asset: number };
+type Step =
+  | { kind: "set"; account: number; asset: number; balance: bigint }
+  | { kind: "root" }
+  | { kind: "entries"; account: number }
+  | { kind: "proof"; account: number; asset: number };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant("set" as const), account: fc.nat(3), asset: fc.nat(4), balance: fc.oneof(fc.constant(0n), fc.bigInt({ min: -(1n << 255n), max: (1n << 255n) - 1n })) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant("set" as const),
+      account: fc.nat(3),
+      asset: fc.nat(4),
+      balance: fc.oneof(fc.constant(0n), fc.bigInt({ min: -(1n << 255n), max: (1n << 255n) - 1n })),
+    }),
+  },
   { weight: 2, arbitrary: fc.constant({ kind: "root" as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("entries" as const), account: fc.nat(3) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("proof" as const), account: fc.nat(3), asset: fc.nat(4) }) },

@@ -10,13 +10,26 @@ const D = "0x4444444444444444444444444444444444444444" as Address;
 const SALT = `0x${"5a".repeat(32)}` as Hex;
 
 const lock = (account: Address, outcome: 0 | 1 | 2, session = 1, salt = SALT, marketId = 12n): JournalOp => ({
-  type: "STAKE_LOCK", marketId, session, account, amount: 100n, ballotHash: ballotHashOf({ marketId, session, account, outcome, salt }),
+  type: "STAKE_LOCK",
+  marketId,
+  session,
+  account,
+  amount: 100n,
+  ballotHash: ballotHashOf({ marketId, session, account, outcome, salt }),
 });
-const reveal = (account: Address, outcome: 0 | 1 | 2, session = 1, salt = SALT, marketId = 12n): JournalOp => ({ type: "BALLOT_REVEAL", marketId, session, account, outcome, salt });
-const state = (s: "resolved" | "void" | "council_review", outcome: 0 | 1 | 2 | 255 = 255, marketId = 12n): JournalOp => ({ type: "MARKET_STATE", marketId, state: s, outcome } as JournalOp);
+const reveal = (account: Address, outcome: 0 | 1 | 2, session = 1, salt = SALT, marketId = 12n): JournalOp => ({
+  type: "BALLOT_REVEAL",
+  marketId,
+  session,
+  account,
+  outcome,
+  salt,
+});
+const state = (s: "resolved" | "void" | "council_review", outcome: 0 | 1 | 2 | 255 = 255, marketId = 12n): JournalOp =>
+  ({ type: "MARKET_STATE", marketId, state: s, outcome }) as JournalOp;
 
 describe("ballotHashOf", () => {
-  it("is keccak256 of the packed preimage (\"PMJ5/ballot\", uint64, uint16, address, uint8, bytes32)", () => {
+  it('is keccak256 of the packed preimage ("PMJ5/ballot", uint64, uint16, address, uint8, bytes32)', () => {
     const packed = Buffer.concat([
       Buffer.from("PMJ5/ballot"),
       Buffer.from("000000000000000c", "hex"), // market 12
@@ -49,10 +62,13 @@ describe("BallotBook", () => {
     const book = new BallotBook();
     book.check([lock(C, 1), lock(D, 1)]);
     const { failures } = book.check([reveal(C, 0), reveal(D, 1, 1, `0x${"00".repeat(32)}`)]);
-    assert.deepEqual(failures.map((f) => [f.index, f.code, f.marketId, f.session, f.account]), [
-      [0, "BALLOT_MISMATCH", 12n, 1, C],
-      [1, "BALLOT_MISMATCH", 12n, 1, D],
-    ]);
+    assert.deepEqual(
+      failures.map((f) => [f.index, f.code, f.marketId, f.session, f.account]),
+      [
+        [0, "BALLOT_MISMATCH", 12n, 1, C],
+        [1, "BALLOT_MISMATCH", 12n, 1, D],
+      ],
+    );
     assert.match(failures[0].message, /market 12 session 1 voter 0x3333.*outcome 0 .*the lock committed to 0x/);
   });
 
@@ -61,21 +77,35 @@ describe("BallotBook", () => {
     book.check([lock(C, 1)]);
     const { failures, revealsChecked } = book.check([reveal(D, 1), reveal(C, 1, 2), reveal(C, 1, 1, SALT, 13n), reveal(C, 1), reveal(C, 1)]);
     assert.equal(revealsChecked, 1);
-    assert.deepEqual(failures.map((f) => [f.index, f.code]), [[0, "BALLOT_NO_LOCK"], [1, "BALLOT_NO_LOCK"], [2, "BALLOT_NO_LOCK"], [4, "BALLOT_NO_LOCK"]]);
+    assert.deepEqual(
+      failures.map((f) => [f.index, f.code]),
+      [
+        [0, "BALLOT_NO_LOCK"],
+        [1, "BALLOT_NO_LOCK"],
+        [2, "BALLOT_NO_LOCK"],
+        [4, "BALLOT_NO_LOCK"],
+      ],
+    );
   });
 
   it("a second lock of the same voter and session before the reveal is BALLOT_DUPLICATE_LOCK; another session is not", () => {
     const book = new BallotBook();
     assert.deepEqual(book.check([lock(C, 1), lock(C, 0, 2)]).failures, []);
     const { failures } = book.check([lock(C, 0)]);
-    assert.deepEqual(failures.map((f) => [f.index, f.code, f.session]), [[0, "BALLOT_DUPLICATE_LOCK", 1]]);
+    assert.deepEqual(
+      failures.map((f) => [f.index, f.code, f.session]),
+      [[0, "BALLOT_DUPLICATE_LOCK", 1]],
+    );
   });
 
   it("a market that ends with a ballot never revealed reports BALLOT_UNREVEALED and drops the market's ballots", () => {
     const book = new BallotBook();
     book.check([lock(C, 1), lock(D, 0), lock(D, 0, 1, SALT, 14n)]);
     const { failures } = book.check([reveal(C, 1), state("void")]);
-    assert.deepEqual(failures.map((f) => [f.index, f.code, f.account]), [[1, "BALLOT_UNREVEALED", D]]);
+    assert.deepEqual(
+      failures.map((f) => [f.index, f.code, f.account]),
+      [[1, "BALLOT_UNREVEALED", D]],
+    );
     // Market 14's ballot stays pending; a non-terminal state does not touch it.
     assert.equal(book.size, 1);
     assert.deepEqual(book.check([state("council_review", 255, 14n)]).failures, []);

@@ -81,7 +81,12 @@ export class BallotBook {
         else fail(index, "BALLOT_MISMATCH", op, `${where}: outcome ${op.outcome} and its salt hash to ${revealed}, the lock committed to ${lock.ballotHash}`);
       } else if (op.type === "MARKET_STATE" && TERMINAL_MARKET_STATES.includes(op.state)) {
         for (const lock of this.#pending.get(op.marketId)?.values() ?? []) {
-          fail(index, "BALLOT_UNREVEALED", { marketId: op.marketId, ...lock }, `market ${op.marketId} became ${op.state} with the ballot of ${lock.account} in session ${lock.session} never revealed`);
+          fail(
+            index,
+            "BALLOT_UNREVEALED",
+            { marketId: op.marketId, ...lock },
+            `market ${op.marketId} became ${op.state} with the ballot of ${lock.account} in session ${lock.session} never revealed`,
+          );
         }
         this.#pending.delete(op.marketId);
       }

@@ -31,7 +31,13 @@ const TREASURY: Address = "0x7777777777777777777777777777777777777777";
 const A: Address = "0x1111111111111111111111111111111111111111";
 const B: Address = "0x2222222222222222222222222222222222222222";
 
-interface FakeTx { hash: Hex; block: bigint; input: Hex; to: Address; logs: { topics: Hex[]; data: Hex }[] }
+interface FakeTx {
+  hash: Hex;
+  block: bigint;
+  input: Hex;
+  to: Address;
+  logs: { topics: Hex[]; data: Hex }[];
+}
 
 /** Builds a fake chain of batches, committing the roots a correct operator would (or tampered ones). */
 class FakeChain {
@@ -54,7 +60,11 @@ class FakeChain {
     }
     const newRoot = tamperRoot ? keccak256("0x01") : await this.state.root();
     this.nonce += 1n;
-    const input = encodeFunctionData({ abi, functionName: "commitJournalBatch", args: [this.nonce, this.root, newRoot, this.commitment, keccak256(payload), payload] });
+    const input = encodeFunctionData({
+      abi,
+      functionName: "commitJournalBatch",
+      args: [this.nonce, this.root, newRoot, this.commitment, keccak256(payload), payload],
+    });
     this.commitment = journalCommitmentOf(this.commitment, this.nonce, newRoot, keccak256(payload));
     this.root = newRoot;
     const topics = encodeEventTopics({ abi, eventName: "JournalBatchCommitted", args: { nonce: this.nonce } }) as Hex[];
@@ -68,7 +78,12 @@ class FakeChain {
     this.nonce += 1n;
     const input = encodeFunctionData({ abi, functionName: "commitBatch", args: [this.nonce, this.root, newRoot, [], credits, emitEvents] });
     this.root = newRoot;
-    const logs = [{ topics: encodeEventTopics({ abi, eventName: "BatchCommitted", args: { nonce: this.nonce } }) as Hex[], data: encodeAbiParameters([{ type: "bytes32" }], [newRoot]) }];
+    const logs = [
+      {
+        topics: encodeEventTopics({ abi, eventName: "BatchCommitted", args: { nonce: this.nonce } }) as Hex[],
+        data: encodeAbiParameters([{ type: "bytes32" }], [newRoot]),
+      },
+    ];
     if (emitEvents) {
       for (const m of moves) {
         logs.push({
@@ -104,7 +119,12 @@ class FakeChain {
 const grant = (account: Address, amount: bigint): JournalOp => ({ type: "CREDIT", account, assetId: 0n, amount, reason: 0 });
 const SALT: Hex = `0x${"5a".repeat(32)}`;
 const lock = (account: Address, outcome: 0 | 1): JournalOp => ({
-  type: "STAKE_LOCK", marketId: 7n, session: 1, account, amount: 100n, ballotHash: ballotHashOf({ marketId: 7n, session: 1, account, outcome, salt: SALT }),
+  type: "STAKE_LOCK",
+  marketId: 7n,
+  session: 1,
+  account,
+  amount: 100n,
+  ballotHash: ballotHashOf({ marketId: 7n, session: 1, account, outcome, salt: SALT }),
 });
 const reveal = (account: Address, outcome: 0 | 1): JournalOp => ({ type: "BALLOT_REVEAL", marketId: 7n, session: 1, account, outcome, salt: SALT });
 
@@ -113,13 +133,22 @@ describe("replayLedger", () => {
     const chain = new FakeChain();
     await chain.journal([grant(A, 1_000_000n), grant(B, 1_000_000n)]);
     await chain.journal([{ type: "MATCH", maker: A, taker: B, marketId: 1n, side: 0, kind: 2, shares: 10_000n, priceBps: 3000, fee: 9n }]);
-    await chain.legacy([{ account: A, id: 0n, delta: 500n, reason: 8 }, { account: B, id: 256n, delta: -100n, reason: 8 }], false);
+    await chain.legacy(
+      [
+        { account: A, id: 0n, delta: 500n, reason: 8 },
+        { account: B, id: 256n, delta: -100n, reason: 8 },
+      ],
+      false,
+    );
     await chain.legacy([{ account: B, id: 0n, delta: 42n, reason: 0 }], true);
     await chain.journal([grant(A, 1n)]);
     const report = await replayLedger({ client: chain.client(), ledger: LEDGER, abi, chunkSize: 2n });
     assert.equal(report.mismatch, null);
     assert.equal(report.batches.length, 5);
-    assert.deepEqual(report.batches.map((b) => b.kind), ["journal", "journal", "legacy", "legacy", "journal"]);
+    assert.deepEqual(
+      report.batches.map((b) => b.kind),
+      ["journal", "journal", "legacy", "legacy", "journal"],
+    );
     assert.equal(await report.state.root(), chain.root);
     assert.equal(report.batches.at(-1)!.computedCommitment, chain.commitment);
   });
@@ -162,13 +191,31 @@ describe("replayLedger", () => {
       onProgress: (done, total) => applied.push([done, total]),
     });
     assert.equal(report.mismatch, null);
-    assert.deepEqual(chain.scanned, [[0n, 1n], [2n, 3n], [4n, 5n]]);
-    assert.deepEqual(scans, [[2n, 6n], [4n, 6n], [6n, 6n]]);
-    assert.deepEqual(applied, [[1, 5], [2, 5], [3, 5], [4, 5], [5, 5]]);
+    assert.deepEqual(chain.scanned, [
+      [0n, 1n],
+      [2n, 3n],
+      [4n, 5n],
+    ]);
+    assert.deepEqual(scans, [
+      [2n, 6n],
+      [4n, 6n],
+      [6n, 6n],
+    ]);
+    assert.deepEqual(applied, [
+      [1, 5],
+      [2, 5],
+      [3, 5],
+      [4, 5],
+      [5, 5],
+    ]);
 
     chain.scanned = [];
     await replayLedger({ client: chain.client(), ledger: LEDGER, abi, chunkSize: 2n, fromBlock: 1n });
-    assert.deepEqual(chain.scanned, [[1n, 2n], [3n, 4n], [5n, 5n]]);
+    assert.deepEqual(chain.scanned, [
+      [1n, 2n],
+      [3n, 4n],
+      [5n, 5n],
+    ]);
   });
 
   it("a scan that starts after the first batch reports the nonce gap instead of a bare root mismatch", async () => {
@@ -185,7 +232,11 @@ describe("replayLedger", () => {
     // A holds the int256 maximum of PM; the match's first leg (maker B pays A the notional) overflows it.
     const max = (1n << 255n) - 1n;
     const other: JournalOp = { type: "CREDIT", account: B, assetId: outcomeAssetId(9n, 1), amount: 10n, reason: 0 };
-    await chain.journal([other, grant(A, max), { type: "MATCH", maker: B, taker: A, marketId: 3n, side: 0, kind: 1, shares: 10_000n, priceBps: 5000, fee: 0n }], false, true);
+    await chain.journal(
+      [other, grant(A, max), { type: "MATCH", maker: B, taker: A, marketId: 3n, side: 0, kind: 1, shares: 10_000n, priceBps: 5000, fee: 0n }],
+      false,
+      true,
+    );
     const report = await replayLedger({ client: chain.client(), ledger: LEDGER, abi });
     assert.deepEqual(report.mismatch?.failedOp, { index: 2, kind: "MATCH TAKER_SELLS" });
     assert.match(report.mismatch?.error ?? "", /^op 2 \(MATCH TAKER_SELLS\) failed: movement of 5000 of asset 0 /);
@@ -196,7 +247,10 @@ describe("replayLedger", () => {
     await chain.journal([grant(A, 5n)]);
     const topics = encodeEventTopics({ abi, eventName: "JournalBatchCommitted", args: { nonce: 2n } }) as Hex[];
     chain.push("0xdeadbeef", [{ topics, data: encodeAbiParameters([{ type: "bytes32" }, { type: "bytes32" }], [ZERO_HASH, ZERO_HASH]) }], B);
-    await assert.rejects(replayLedger({ client: chain.client(), ledger: LEDGER, abi }), (e: Error & { code?: string }) => e.code === "NOT_A_BATCH" && /does not call the ledger directly/.test(e.message));
+    await assert.rejects(
+      replayLedger({ client: chain.client(), ledger: LEDGER, abi }),
+      (e: Error & { code?: string }) => e.code === "NOT_A_BATCH" && /does not call the ledger directly/.test(e.message),
+    );
   });
 
   it("checks each ballot reveal against the lock of an earlier batch; a changed ballot stops the replay with root and commitment ok", async () => {
@@ -209,13 +263,19 @@ describe("replayLedger", () => {
     await chain.journal([grant(B, 1n)]);
     const report = await replayLedger({ client: chain.client(), ledger: LEDGER, abi });
     assert.equal(report.batches.length, 5);
-    assert.deepEqual(report.batches.slice(0, 4).map((b) => b.ballotOk), [true, true, true, true]);
+    assert.deepEqual(
+      report.batches.slice(0, 4).map((b) => b.ballotOk),
+      [true, true, true, true],
+    );
     const bad = report.mismatch!;
     assert.equal(bad.txHash, changed);
     assert.equal(bad.rootOk, true);
     assert.equal(bad.commitmentOk, true);
     assert.equal(bad.ballotOk, false);
-    assert.deepEqual(bad.ballotFailures.map((f) => [f.index, f.code, f.account]), [[0, "BALLOT_MISMATCH", B]]);
+    assert.deepEqual(
+      bad.ballotFailures.map((f) => [f.index, f.code, f.account]),
+      [[0, "BALLOT_MISMATCH", B]],
+    );
     assert.equal(bad.error, undefined);
   });
 
@@ -233,7 +293,16 @@ describe("replayLedger", () => {
     assert.equal(second.ballots.size, 0);
     // Without the earlier lock (a fresh book), the same reveal has no lock.
     const state = (await replayLedger({ client: chain.client(), ledger: LEDGER, abi, toBlock: first.toBlock })).state;
-    const blind = await replayLedger({ client: chain.client(), ledger: LEDGER, abi, fromBlock: first.toBlock + 1n, resume: { ...resume, state, ballots: new BallotBook() } });
-    assert.deepEqual(blind.mismatch?.ballotFailures.map((f) => f.code), ["BALLOT_NO_LOCK"]);
+    const blind = await replayLedger({
+      client: chain.client(),
+      ledger: LEDGER,
+      abi,
+      fromBlock: first.toBlock + 1n,
+      resume: { ...resume, state, ballots: new BallotBook() },
+    });
+    assert.deepEqual(
+      blind.mismatch?.ballotFailures.map((f) => f.code),
+      ["BALLOT_NO_LOCK"],
+    );
   });
 });

@@ -155,7 +155,8 @@ export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
   for (const [i, log] of batchLogs.entries()) {
     const tx = await client.getTransaction({ hash: log.transactionHash });
     // Check the target before decoding: calldata of another contract would only give a raw ABI error.
-    if (tx.to?.toLowerCase() !== ledger.toLowerCase()) throw new ReplayError("NOT_A_BATCH", `batch event of tx ${log.transactionHash} but the transaction does not call the ledger directly`);
+    if (tx.to?.toLowerCase() !== ledger.toLowerCase())
+      throw new ReplayError("NOT_A_BATCH", `batch event of tx ${log.transactionHash} but the transaction does not call the ledger directly`);
     const call = decodeBatchCall(abi, tx.input);
     if (!call) throw new ReplayError("NOT_A_BATCH", `batch event of tx ${log.transactionHash} but its calldata is not a ledger batch call`);
     const args = call.args;
@@ -169,7 +170,12 @@ export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
     const expectedNonce = lastNonce + 1n;
     if (result.nonce !== expectedNonce) {
       // Batches were skipped: the scan started after the ledger's first batch (a --from-block too late).
-      result = { ...result, rootOk: false, commitmentOk: false, error: `expected batch nonce ${expectedNonce} but found ${result.nonce}: earlier batches were not read (scan started at block ${opts.fromBlock ?? 0n})${result.error ? `; ${result.error}` : ""}` };
+      result = {
+        ...result,
+        rootOk: false,
+        commitmentOk: false,
+        error: `expected batch nonce ${expectedNonce} but found ${result.nonce}: earlier batches were not read (scan started at block ${opts.fromBlock ?? 0n})${result.error ? `; ${result.error}` : ""}`,
+      };
     }
     commitment = result.computedCommitment;
     lastNonce = result.nonce;
@@ -182,7 +188,14 @@ export async function replayLedger(opts: ReplayOptions): Promise<ReplayReport> {
   return { state, ballots, batches, mismatch: null, target, toBlock };
 }
 
-async function replayJournal(opts: ReplayOptions, state: LedgerState, ballots: BallotBook, log: LedgerLog, args: readonly unknown[], prev: Hex): Promise<BatchResult> {
+async function replayJournal(
+  opts: ReplayOptions,
+  state: LedgerState,
+  ballots: BallotBook,
+  log: LedgerLog,
+  args: readonly unknown[],
+  prev: Hex,
+): Promise<BatchResult> {
   const [nonce, , newRoot, , , payloadHex] = args as [bigint, Hex, Hex, Hex, Hex, Hex];
   const expectedRoot = (arg(log.args, "newRoot", "root") as Hex | undefined) ?? newRoot;
   const eventCommitment = arg(log.args, "journalCommitment", "newJournalCommitment", "commitment") as Hex | undefined;
@@ -247,7 +260,13 @@ async function replayLegacy(
         transfers.push({ event: "TransferSingle", from: a.from as Address, to: a.to as Address, ids: [a.id as bigint], values: [a.value as bigint] });
       } else if (decoded?.eventName === "TransferBatch") {
         const a = decoded.args;
-        transfers.push({ event: "TransferBatch", from: a.from as Address, to: a.to as Address, ids: a.ids as bigint[], values: (a.values ?? a.amounts) as bigint[] });
+        transfers.push({
+          event: "TransferBatch",
+          from: a.from as Address,
+          to: a.to as Address,
+          ids: a.ids as bigint[],
+          values: (a.values ?? a.amounts) as bigint[],
+        });
       }
     }
     steps = transferSteps(transfers);

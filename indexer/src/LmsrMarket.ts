@@ -66,9 +66,7 @@ ponder.on("LmsrMarket:Resolved", async ({ event, context }) => {
 });
 
 ponder.on("LmsrMarket:Voided", async ({ event, context }) => {
-  await context.db
-    .update(lmsrMarket, { address: event.log.address.toLowerCase() as `0x${string}` })
-    .set({ state: 2, settledAt: event.block.timestamp });
+  await context.db.update(lmsrMarket, { address: event.log.address.toLowerCase() as `0x${string}` }).set({ state: 2, settledAt: event.block.timestamp });
 });
 
 ponder.on("LmsrMarket:Redeemed", async ({ event, context }) => {

@@ -15,7 +15,17 @@ import { deployLedger, FIRST_LEDGER_ADDRESS, OPERATOR_KEY, startChain, TREASURY 
 const alice = "0x00000000000000000000000000000000000000a1" as Address;
 const bob = "0x00000000000000000000000000000000000000b2" as Address;
 const credit = (account: Address, amount: bigint): JournalOp => ({ type: "CREDIT", account, assetId: 0n, amount, reason: 0 });
-const mint = (shares: bigint, priceBps: number): JournalOp => ({ type: "MATCH", maker: alice, taker: bob, marketId: 1n, side: 0, kind: 2, shares, priceBps, fee: 3n });
+const mint = (shares: bigint, priceBps: number): JournalOp => ({
+  type: "MATCH",
+  maker: alice,
+  taker: bob,
+  marketId: 1n,
+  side: 0,
+  kind: 2,
+  shares,
+  priceBps,
+  fee: 3n,
+});
 
 /** Entry i: one or two ops, so whole-entry batching is visible. */
 const opsOfEntry = (i: number): JournalOp[] => (i % 3 === 0 ? [credit(alice, 1000n + BigInt(i)), credit(bob, 1000n)] : [mint(10n + BigInt(i), 4000 + i)]);
@@ -76,7 +86,10 @@ describe("Batcher on a real Hardhat node", () => {
     const confirmed = [];
     for (let b = await batcher.publishOnce(); b; b = await batcher.publishOnce()) confirmed.push(b);
     assert.ok(confirmed.length >= 3, `batches: ${confirmed.length}`);
-    assert.deepEqual(confirmed.map((b) => b.nonce), confirmed.map((_, i) => BigInt(i + 1)));
+    assert.deepEqual(
+      confirmed.map((b) => b.nonce),
+      confirmed.map((_, i) => BigInt(i + 1)),
+    );
     assert.equal(confirmed[0].firstSeq, 1);
     assert.equal(confirmed.at(-1)!.lastSeq, 12);
     for (let i = 1; i < confirmed.length; i++) assert.equal(confirmed[i].firstSeq, confirmed[i - 1].lastSeq + 1);
@@ -95,7 +108,10 @@ describe("Batcher on a real Hardhat node", () => {
     assert.equal(report.batches.length, confirmed.length);
     assert.equal(await report.state.root(), h.root);
     assert.equal(report.batches.at(-1)!.computedCommitment, h.commitment);
-    assert.deepEqual((await batcher.batches()).map((b) => b.nonce), confirmed.map((b) => b.nonce).reverse());
+    assert.deepEqual(
+      (await batcher.batches()).map((b) => b.nonce),
+      confirmed.map((b) => b.nonce).reverse(),
+    );
   });
 
   it("after a restart it continues the nonce and root chain from the journal", async () => {
@@ -138,7 +154,16 @@ describe("Batcher on a real Hardhat node", () => {
     const { encodePayload, payloadHashOf } = await import("../../decoder");
     const payload = encodePayload([credit(bob, 1n)], { treasury: TREASURY });
     const foreignRoot = `0x${"ab".repeat(32)}` as Hex;
-    await other.receipt(await other.send({ nonce: h.nonce + 1n, prevRoot: h.root, root: foreignRoot, prevCommitment: h.commitment, payloadHash: payloadHashOf(payload), payload: `0x${Buffer.from(payload).toString("hex")}` }));
+    await other.receipt(
+      await other.send({
+        nonce: h.nonce + 1n,
+        prevRoot: h.root,
+        root: foreignRoot,
+        prevCommitment: h.commitment,
+        payloadHash: payloadHashOf(payload),
+        payload: `0x${Buffer.from(payload).toString("hex")}`,
+      }),
+    );
     published.push(...(await appendEntries(db, 19, 2)));
     const batcher = await Batcher.open(options({ maxOps: 100 }));
     await assert.rejects(batcher.publishOnce(), StaleBatchError);
@@ -200,7 +225,16 @@ describe("Batcher on a real Hardhat node", () => {
         const { encodePayload, payloadHashOf } = await import("../../decoder");
         const payload = encodePayload([credit(bob, 7n)], { treasury: TREASURY });
         const c = new LedgerChain(chainC.rpcUrl, ledgerC, OPERATOR_KEY);
-        await c.receipt(await c.send({ nonce: 1n, prevRoot: ZERO, root: `0x${"cd".repeat(32)}`, prevCommitment: ZERO, payloadHash: payloadHashOf(payload), payload: `0x${Buffer.from(payload).toString("hex")}` }));
+        await c.receipt(
+          await c.send({
+            nonce: 1n,
+            prevRoot: ZERO,
+            root: `0x${"cd".repeat(32)}`,
+            prevCommitment: ZERO,
+            payloadHash: payloadHashOf(payload),
+            payload: `0x${Buffer.from(payload).toString("hex")}`,
+          }),
+        );
         const onC = await Batcher.open(options({ db: db3, rpcUrl: chainC.rpcUrl, ledger: ledgerC }));
         await assert.rejects(onC.publishOnce(), /not this journal's/);
         assert.ok(onC.halted instanceof StaleBatchError);
@@ -282,7 +316,12 @@ describe("Batcher through an RPC outage", () => {
       assert.equal(h.nonce, 1n);
       assert.equal(h.root, await rootOf(ops));
       const client = createPublicClient({ transport: http(rpcUrl) });
-      const logs = await client.getContractEvents({ address: FIRST_LEDGER_ADDRESS, abi: committedLedgerAbi, eventName: "JournalBatchCommitted", fromBlock: 0n });
+      const logs = await client.getContractEvents({
+        address: FIRST_LEDGER_ADDRESS,
+        abi: committedLedgerAbi,
+        eventName: "JournalBatchCommitted",
+        fromBlock: 0n,
+      });
       assert.equal(logs.length, 1);
       assert.equal(await batcher.publishOnce(), null);
 
@@ -310,8 +349,17 @@ describe("Batcher through an RPC outage", () => {
       assert.equal(first.nonce, 1n);
       assert.equal(first.status, "confirmed");
       // (The same signed transaction on a fresh node: its hash may equal the first one's; the events prove it landed.)
-      const again = await createPublicClient({ transport: http(rpcUrl) }).getContractEvents({ address: FIRST_LEDGER_ADDRESS, abi: committedLedgerAbi, eventName: "JournalBatchCommitted", fromBlock: 0n });
-      assert.deepEqual(again.map((l) => l.args.nonce), [1n, 2n], "batch 1 was sent again on the new chain, then batch 2");
+      const again = await createPublicClient({ transport: http(rpcUrl) }).getContractEvents({
+        address: FIRST_LEDGER_ADDRESS,
+        abi: committedLedgerAbi,
+        eventName: "JournalBatchCommitted",
+        fromBlock: 0n,
+      });
+      assert.deepEqual(
+        again.map((l) => l.args.nonce),
+        [1n, 2n],
+        "batch 1 was sent again on the new chain, then batch 2",
+      );
       const replay = await replayLedger({ client: createPublicClient({ transport: http(rpcUrl) }) as never, ledger: FIRST_LEDGER_ADDRESS });
       assert.equal(replay.mismatch, null);
       assert.equal(await replay.state.root(), after.root);

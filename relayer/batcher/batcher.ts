@@ -122,7 +122,8 @@ export class Batcher {
         applyOps(tip, opsFromJson(e.ops), { treasury: opts.treasury });
       }
       const root = await tip.root();
-      if (!same(root, tipRow.root)) throw new Error(`the journal up to entry ${tipRow.lastSeq} gives root ${root}, but batch ${tipRow.nonce} recorded ${tipRow.root}`);
+      if (!same(root, tipRow.root))
+        throw new Error(`the journal up to entry ${tipRow.lastSeq} gives root ${root}, but batch ${tipRow.nonce} recorded ${tipRow.root}`);
     }
     return new Batcher(opts, tip, tipRow);
   }
@@ -220,7 +221,9 @@ export class Batcher {
       let last = head.nonce < confirmed ? await this.#catchUp(head, confirmed) : null;
       // A row below the tip left pending or sent (the process died while a catch-up sent it): drive it to confirmed;
       // the chain holds it or gets it now (#drive tells which).
-      const open = await this.#db.query<Record<string, unknown>>(`${SELECT} WHERE status <> 'confirmed' AND nonce <= $1 ORDER BY nonce`, [confirmed.toString()]);
+      const open = await this.#db.query<Record<string, unknown>>(`${SELECT} WHERE status <> 'confirmed' AND nonce <= $1 ORDER BY nonce`, [
+        confirmed.toString(),
+      ]);
       for (const row of open) last = await this.#drive(batchOf(row));
       return last;
     } catch (err) {
@@ -241,7 +244,10 @@ export class Batcher {
     if (!same(head.root, expected.root) || !same(head.commitment, expected.commitment)) {
       throw new StaleBatchError(upTo, head, `the chain's batch ${head.nonce} is not this journal's`);
     }
-    this.#log.warn({ chainNonce: head.nonce.toString(), upTo: upTo.toString() }, "ledger behind the journal (empty or reset chain, new deployment or reorg): sending its batches again");
+    this.#log.warn(
+      { chainNonce: head.nonce.toString(), upTo: upTo.toString() },
+      "ledger behind the journal (empty or reset chain, new deployment or reorg): sending its batches again",
+    );
     let last: BatchRecord | null = null;
     for (let nonce = head.nonce + 1n; nonce <= upTo; nonce++) {
       const [row] = await this.#db.query<Record<string, unknown>>(`${SELECT} WHERE nonce = $1`, [nonce.toString()]);
@@ -290,7 +296,10 @@ export class Batcher {
     return this.#tipRow;
   }
 
-  async #update(nonce: bigint, set: Partial<{ status: string; tx_hash: string | null; block_number: string | null; error: string | null; attempts: number }>): Promise<BatchRecord> {
+  async #update(
+    nonce: bigint,
+    set: Partial<{ status: string; tx_hash: string | null; block_number: string | null; error: string | null; attempts: number }>,
+  ): Promise<BatchRecord> {
     const cols = Object.keys(set);
     const assignments = cols.map((c, i) => `${c} = $${i + 2}`).concat(`updated_at = $${cols.length + 2}`);
     const [row] = await this.#db.query<Record<string, unknown>>(
@@ -318,7 +327,11 @@ export class Batcher {
             this.#log.info({ nonce: batch.nonce.toString(), txHash: landed.txHash }, "batch confirmed");
             return await this.#update(batch.nonce, { status: "confirmed", tx_hash: landed.txHash, block_number: landed.blockNumber.toString(), error: null });
           }
-          throw new StaleBatchError(batch.nonce, head, landed ? `the chain holds another batch ${batch.nonce} (tx ${landed.txHash})` : `the chain is past nonce ${batch.nonce} without this batch`);
+          throw new StaleBatchError(
+            batch.nonce,
+            head,
+            landed ? `the chain holds another batch ${batch.nonce} (tx ${landed.txHash})` : `the chain is past nonce ${batch.nonce} without this batch`,
+          );
         }
         if (head.nonce < batch.nonce - 1n) {
           await this.#catchUp(head, batch.nonce - 1n);
@@ -344,7 +357,7 @@ export class Batcher {
         }
         throw new Error(`transaction ${hash} reverted`);
       } catch (err) {
-        const message = err instanceof Error ? (err as { shortMessage?: string }).shortMessage ?? err.message : String(err);
+        const message = err instanceof Error ? ((err as { shortMessage?: string }).shortMessage ?? err.message) : String(err);
         if (err instanceof StaleBatchError) {
           this.#halted = err;
           await this.#update(batch.nonce, { error: err.message }).catch(() => {});

@@ -38,9 +38,18 @@ describe("batcher configuration", () => {
   it("refuses a bad value, naming the field", async () => {
     const db = await openTestDatabase({ migrate: false });
     try {
-      assert.throws(() => batcherOptionsFrom(db, { ...config, intervalMs: 10 }), (e: Error) => e instanceof BatcherConfigError && /intervalMs/.test(e.message));
-      assert.throws(() => batcherOptionsFrom(db, { ...config, operatorKey: "0x12" }), (e: Error) => e instanceof BatcherConfigError && /operatorKey/.test(e.message));
-      assert.throws(() => batcherOptionsFrom(db, { ...config, ledger: "nope" }), (e: Error) => e instanceof BatcherConfigError && /ledger/.test(e.message));
+      assert.throws(
+        () => batcherOptionsFrom(db, { ...config, intervalMs: 10 }),
+        (e: Error) => e instanceof BatcherConfigError && /intervalMs/.test(e.message),
+      );
+      assert.throws(
+        () => batcherOptionsFrom(db, { ...config, operatorKey: "0x12" }),
+        (e: Error) => e instanceof BatcherConfigError && /operatorKey/.test(e.message),
+      );
+      assert.throws(
+        () => batcherOptionsFrom(db, { ...config, ledger: "nope" }),
+        (e: Error) => e instanceof BatcherConfigError && /ledger/.test(e.message),
+      );
     } finally {
       await db.close();
     }

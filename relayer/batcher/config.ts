@@ -14,7 +14,10 @@ export const batcherConfigSchema = z.object({
   /** JSON-RPC URL of the chain that holds the ledger. */
   rpcUrl: z.string().url(),
   /** The ledger operator's key: signs every commitJournalBatch. */
-  operatorKey: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits").transform((v) => v as `0x${string}`),
+  operatorKey: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits")
+    .transform((v) => v as `0x${string}`),
   /** How often pending journal operations are published (ms). */
   intervalMs: z.number().int().min(50),
   /** A batch is published early once this many operations are pending. */
@@ -43,7 +46,17 @@ export function batcherOptionsFrom(db: Database, config: BatcherConfig, log?: Ba
     throw new BatcherConfigError(`batcher configuration: ${issue.path.join(".")} ${issue.message}`);
   }
   const c = parsed.data;
-  return { db, rpcUrl: c.rpcUrl, ledger: c.ledger, fromBlock: c.fromBlock, operatorKey: c.operatorKey, treasury: c.treasury, intervalMs: c.intervalMs, maxOps: c.maxOps, log };
+  return {
+    db,
+    rpcUrl: c.rpcUrl,
+    ledger: c.ledger,
+    fromBlock: c.fromBlock,
+    operatorKey: c.operatorKey,
+    treasury: c.treasury,
+    intervalMs: c.intervalMs,
+    maxOps: c.maxOps,
+    log,
+  };
 }
 
 /** Opens (rebuilds) the batcher; call `start()` to run it and `stop()` on shutdown. */

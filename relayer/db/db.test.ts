@@ -45,15 +45,22 @@ describe("lockDirectory", () => {
       try { lockDirectory(${JSON.stringify(dir)}); console.log("won"); setTimeout(() => {}, 1500); }
       catch (e) { console.log(e.name); }`;
     const outcomes = await Promise.all(
-      Array.from({ length: 4 }, () => new Promise<string>((resolve) => {
-        const c = spawn(process.execPath, ["--import", "tsx", "-e", script]);
-        let out = "";
-        c.stdout.on("data", (d) => (out += d));
-        c.once("exit", () => resolve(out.trim()));
-      })),
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<string>((resolve) => {
+            const c = spawn(process.execPath, ["--import", "tsx", "-e", script]);
+            let out = "";
+            c.stdout.on("data", (d) => (out += d));
+            c.once("exit", () => resolve(out.trim()));
+          }),
+      ),
     );
     assert.equal(outcomes.filter((o) => o === "won").length, 1, outcomes.join(", "));
-    assert.ok(outcomes.every((o) => o === "won" || o === "DirectoryLockedError"), outcomes.join(", "));
+    assert.ok(
+      outcomes.every((o) => o === "won" || o === "DirectoryLockedError"),
+      outcomes.join(", "),
+    );
   });
 });
 
@@ -62,10 +69,16 @@ describe("migrate", () => {
     const db = await openTestDatabase({ migrate: false });
     try {
       const all = readMigrations([RELAYER_MIGRATIONS_DIR]);
-      assert.deepEqual(await migrate(db, all), all.map((m) => m.version));
+      assert.deepEqual(
+        await migrate(db, all),
+        all.map((m) => m.version),
+      );
       assert.deepEqual(await migrate(db, all), []);
       const rows = await db.query<{ version: string }>(`SELECT version FROM schema_migrations ORDER BY version`);
-      assert.deepEqual(rows.map((r) => r.version), all.map((m) => m.version));
+      assert.deepEqual(
+        rows.map((r) => r.version),
+        all.map((m) => m.version),
+      );
     } finally {
       await db.close();
     }
@@ -93,7 +106,10 @@ describe("openDatabase", () => {
       const max = (1n << 255n) - 1n;
       await db.query(`INSERT INTO big VALUES ($1), ($2)`, [max.toString(), (-max).toString()]);
       const rows = await db.query<{ v: string }>(`SELECT v::text AS v FROM big ORDER BY v`);
-      assert.deepEqual(rows.map((r) => BigInt(r.v)), [-max, max]);
+      assert.deepEqual(
+        rows.map((r) => BigInt(r.v)),
+        [-max, max],
+      );
       await assert.rejects(
         db.transaction(async (tx) => {
           await tx.query(`INSERT INTO big VALUES ($1)`, ["7"]);

@@ -15,7 +15,10 @@ const PROCESS_TOKEN = randomUUID();
 
 export class DirectoryLockedError extends Error {
   override name = "DirectoryLockedError";
-  constructor(readonly dir: string, readonly pid: number) {
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
     super(`data directory ${dir} is in use by process ${pid}; stop it first or choose another DATA_DIR`);
   }
 }

@@ -30,7 +30,11 @@ export interface Migration {
  * `001_name.sql`; versions must be unique across all the directories.
  */
 export function readMigrations(dirs: readonly string[]): Migration[] {
-  const files = dirs.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith(".sql")).map((file) => ({ dir, file })));
+  const files = dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith(".sql"))
+      .map((file) => ({ dir, file })),
+  );
   files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const seen = new Set<string>();
   return files.map(({ dir, file }) => {

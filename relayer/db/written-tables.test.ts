@@ -8,8 +8,14 @@ describe("writtenTables", () => {
   it("names the tables a statement writes, CTEs included, and none for reads", () => {
     assert.deepEqual(writtenTables(`SELECT m.*, m.updated_at FROM markets m WHERE id = $1 FOR UPDATE`), []);
     assert.deepEqual(writtenTables(`SELECT id FROM markets WHERE address = $1 FOR UPDATE SKIP LOCKED`), []);
-    assert.deepEqual(writtenTables(`INSERT INTO api_idempotency (owner) VALUES ($1) ON CONFLICT (owner) DO UPDATE SET owner = EXCLUDED.owner RETURNING owner`), ["api_idempotency"]);
-    assert.deepEqual(writtenTables(`WITH d AS (UPDATE api_idempotency SET state = 'done' RETURNING 1) INSERT INTO api_call_records (a) VALUES ($1)`).slice().sort(), ["api_call_records", "api_idempotency"]);
+    assert.deepEqual(
+      writtenTables(`INSERT INTO api_idempotency (owner) VALUES ($1) ON CONFLICT (owner) DO UPDATE SET owner = EXCLUDED.owner RETURNING owner`),
+      ["api_idempotency"],
+    );
+    assert.deepEqual(
+      writtenTables(`WITH d AS (UPDATE api_idempotency SET state = 'done' RETURNING 1) INSERT INTO api_call_records (a) VALUES ($1)`).slice().sort(),
+      ["api_call_records", "api_idempotency"],
+    );
     assert.deepEqual(writtenTables(`update "public"."Markets" set state = $1`), ["markets"]);
     assert.deepEqual(writtenTables(`DELETE FROM api_keys WHERE id = $1; TRUNCATE TABLE market_trades`).slice().sort(), ["api_keys", "market_trades"]);
     assert.deepEqual(writtenTables(`CREATE TABLE x (id int); DROP SCHEMA y CASCADE`), ["*"]);

@@ -9,7 +9,8 @@ import type { Database, SqlRunner } from "./client";
 /** Stands for "any table" (DDL, or a statement whose target cannot be read). */
 export const ANY_TABLE = "*";
 
-const WRITE_TARGET = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?((?:"?[A-Za-z_][A-Za-z0-9_$]*"?\s*\.\s*)?"?[A-Za-z_][A-Za-z0-9_$]*"?)/gi;
+const WRITE_TARGET =
+  /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?((?:"?[A-Za-z_][A-Za-z0-9_$]*"?\s*\.\s*)?"?[A-Za-z_][A-Za-z0-9_$]*"?)/gi;
 const DDL = /\b(?:CREATE|ALTER|DROP)\s+(?:TABLE|SCHEMA|INDEX|VIEW|MATERIALIZED|UNLOGGED|TEMP|TEMPORARY)\b/i;
 const ANY_WRITE = /\b(?:INSERT|UPDATE|DELETE|MERGE|TRUNCATE|CREATE|ALTER|DROP|COPY)\b/i;
 

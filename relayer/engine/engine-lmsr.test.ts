@@ -39,7 +39,14 @@ function binary() {
     return { b: l.b, q: [...l.q] };
   };
   type Size = { shares?: bigint; budget?: bigint; limit?: bigint };
-  const command = (account: typeof A, outcome: OutcomeIndex, direction: "BUY" | "SELL", x: Size): LmsrTradeCommand => ({ type: "lmsrTrade", account, marketId: ID, outcome, direction, ...x });
+  const command = (account: typeof A, outcome: OutcomeIndex, direction: "BUY" | "SELL", x: Size): LmsrTradeCommand => ({
+    type: "lmsrTrade",
+    account,
+    marketId: ID,
+    outcome,
+    direction,
+    ...x,
+  });
   const trade = (account: typeof A, outcome: OutcomeIndex, direction: "BUY" | "SELL", x: Size) => s.run(command(account, outcome, direction, x));
   const tryTrade = (account: typeof A, outcome: OutcomeIndex, direction: "BUY" | "SELL", x: Size) => s.attempt(command(account, outcome, direction, x));
   return { ...s, state, trade, tryTrade };
@@ -52,7 +59,11 @@ function conserved(s: ReturnType<typeof binary>): void {
 describe("engine: LMSR markets of the committed ledger", () => {
   it("creates a binary market with b = seed / ln 2 and refuses other outcome counts clearly (ternary: onchain lane only)", () => {
     const s = setup();
-    rejects(s.attempt(lmsrMarket({ pricing: "ORDERBOOK", outcomes: 3, seed: undefined, funder: undefined })), "INVALID_PAYLOAD", /ORDERBOOK markets are binary/);
+    rejects(
+      s.attempt(lmsrMarket({ pricing: "ORDERBOOK", outcomes: 3, seed: undefined, funder: undefined })),
+      "INVALID_PAYLOAD",
+      /ORDERBOOK markets are binary/,
+    );
     assert.equal(rejects(s.attempt(lmsrMarket({ outcomes: 3 })), "INVALID_PAYLOAD", /committed ledger is binary/).details.field, "outcomes");
     rejects(s.attempt(lmsrMarket({ outcomes: 4 })), "INVALID_PAYLOAD", /2 or 3 outcomes/);
     rejects(s.attempt(lmsrMarket({ outcomes: 1 })), "INVALID_PAYLOAD", /2 or 3 outcomes/);
@@ -73,7 +84,12 @@ describe("engine: LMSR markets of the committed ledger", () => {
     const s = binary();
     // BUY outcome 1 by shares: the cost is quoteBuyShares, the quote says the same, the limit is a max cost.
     const cost = quoteBuyShares(s.state(), 1, 30n * SHARE).cost;
-    assert.deepEqual(s.e.lmsrQuote(ID, 1, "BUY", 30n * SHARE), { shares: 30n * SHARE, collateral: cost, fee: 0n, priceAfterWad: quoteBuyShares(s.state(), 1, 30n * SHARE).priceAfter });
+    assert.deepEqual(s.e.lmsrQuote(ID, 1, "BUY", 30n * SHARE), {
+      shares: 30n * SHARE,
+      collateral: cost,
+      fee: 0n,
+      priceAfterWad: quoteBuyShares(s.state(), 1, 30n * SHARE).priceAfter,
+    });
     const slip = rejects(s.tryTrade(A, 1, "BUY", { shares: 30n * SHARE, limit: cost - 1n }), "SLIPPAGE");
     assert.deepEqual(slip.details, { cost: cost.toString() });
     const buy = s.trade(A, 1, "BUY", { shares: 30n * SHARE, limit: cost });
@@ -102,10 +118,21 @@ describe("engine: LMSR markets of the committed ledger", () => {
     // SELL outcome 1: gross from the pool, exit fee ceil(gross * 1%) to the treasury, limit = min net proceeds.
     const sq = quoteSell(s.state(), 1, 10n * SHARE, 100);
     assert.deepEqual(s.e.lmsrQuote(ID, 1, "SELL", 10n * SHARE), { shares: 10n * SHARE, collateral: sq.proceeds, fee: sq.fee, priceAfterWad: sq.priceAfter });
-    assert.deepEqual(rejects(s.tryTrade(A, 1, "SELL", { shares: 10n * SHARE, limit: sq.proceeds + 1n }), "SLIPPAGE").details, { proceeds: sq.proceeds.toString() });
+    assert.deepEqual(rejects(s.tryTrade(A, 1, "SELL", { shares: 10n * SHARE, limit: sq.proceeds + 1n }), "SLIPPAGE").details, {
+      proceeds: sq.proceeds.toString(),
+    });
     const treasuryBefore = s.e.balance(TREASURY, COLLATERAL_ASSET).total;
     const sell = s.trade(A, 1, "SELL", { shares: 10n * SHARE, limit: sq.proceeds });
-    assert.deepEqual(sell.ops[0], { type: "LMSR_TRADE", account: A, marketId: ID, side: 1, direction: "SELL", shares: 10n * SHARE, collateral: sq.proceeds + sq.fee, fee: sq.fee });
+    assert.deepEqual(sell.ops[0], {
+      type: "LMSR_TRADE",
+      account: A,
+      marketId: ID,
+      side: 1,
+      direction: "SELL",
+      shares: 10n * SHARE,
+      collateral: sq.proceeds + sq.fee,
+      fee: sq.fee,
+    });
     assert.ok(sq.fee > 0n);
     assert.equal(s.e.balance(TREASURY, COLLATERAL_ASSET).total - treasuryBefore, sq.fee);
     assert.deepEqual(s.e.market(ID)!.lmsr!.q, [quote.shares, 20n * SHARE]);
@@ -152,12 +179,15 @@ describe("engine: LMSR markets of the committed ledger", () => {
     assert.equal(s.e.balance(POOL, COLLATERAL_ASSET).total, 0n);
     for (const acct of [A, B]) for (const i of [0, 1] as const) assert.equal(s.e.balance(acct, asset(i)).total, 0n);
     const payouts = r.ops.filter((o) => o.type === "RESOLUTION_PAYOUT");
-    assert.deepEqual(payouts.map((o) => o.type === "RESOLUTION_PAYOUT" && [o.account, o.side, o.payout, o.source]), [
-      [A, 0, 0n, "POOL"],
-      [A, 1, aPay.net, "POOL"],
-      [B, 0, 0n, "POOL"],
-      [B, 1, bPay.net, "POOL"],
-    ]);
+    assert.deepEqual(
+      payouts.map((o) => o.type === "RESOLUTION_PAYOUT" && [o.account, o.side, o.payout, o.source]),
+      [
+        [A, 0, 0n, "POOL"],
+        [A, 1, aPay.net, "POOL"],
+        [B, 0, 0n, "POOL"],
+        [B, 1, bPay.net, "POOL"],
+      ],
+    );
     assert.equal(r.ops.filter((o) => o.type === "FEE_SWEEP").length, 2);
     rejects(s.tryTrade(A, 0, "BUY", { shares: SHARE }), "MARKET_CLOSED");
     conserved(s);
@@ -181,7 +211,10 @@ describe("engine: LMSR markets of the committed ledger", () => {
       r.ops.filter((o) => o.type === "VOID_REFUND").map((o) => o.type === "VOID_REFUND" && [o.account, o.side, o.shares, o.refund, o.source]),
       held.map(([acct, i, n], k) => [acct, i, n, refunds[k], "POOL"]),
     );
-    assert.equal(res.paid, refunds.reduce((x, y) => x + y, 0n));
+    assert.equal(
+      res.paid,
+      refunds.reduce((x, y) => x + y, 0n),
+    );
     assert.equal(res.fees, 0n, "no fee on a void");
     assert.equal(res.residual, poolBefore - res.paid);
     assert.ok(res.residual >= SEED, "the pool keeps at least the seed after refunding 1/2 per share");
@@ -221,7 +254,14 @@ describe("engine: LMSR and the fill allowance", () => {
   it("at zero, refuses new LMSR trades and partial sells without a trace, and lets a verified full close through", async () => {
     const s = setup({ allowance: { enabled: true, freePerPeriod: 1, periodMs: 7 * 86_400_000 } });
     s.run(lmsrMarket({ outcomes: 2 }));
-    const command = (direction: "BUY" | "SELL", shares: bigint): LmsrTradeCommand => ({ type: "lmsrTrade", account: A, marketId: ID, outcome: 0, direction, shares });
+    const command = (direction: "BUY" | "SELL", shares: bigint): LmsrTradeCommand => ({
+      type: "lmsrTrade",
+      account: A,
+      marketId: ID,
+      outcome: 0,
+      direction,
+      shares,
+    });
     const trade = (direction: "BUY" | "SELL", shares: bigint) => s.run(command(direction, shares));
     const tryTrade = (direction: "BUY" | "SELL", shares: bigint) => s.attempt(command(direction, shares));
     trade("BUY", 3n * SHARE); // the one free wallet-side of the period

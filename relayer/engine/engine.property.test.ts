@@ -19,25 +19,32 @@ const ACCOUNTS = [A, B, C, D];
 const MARKETS = [1n, 2n];
 /** Two binary LMSR markets (the committed ledger is binary). */
 const LMSR_MARKETS = [3n, 4n];
-const OUTCOMES = new Map<bigint, number>([[1n, 2], [2n, 2], [3n, 2], [4n, 2]]);
+const OUTCOMES = new Map<bigint, number>([
+  [1n, 2],
+  [2n, 2],
+  [3n, 2],
+  [4n, 2],
+]);
 const RUNS = 50;
 const STEPS = 220;
 
-const specArb: fc.Arbitrary<OrderSpec> = fc.record({
-  outcome: fc.constantFrom(0 as const, 1 as const),
-  action: fc.constantFrom("buy" as const, "sell" as const),
-  priceBps: fc.oneof(fc.integer({ min: 3_500, max: 6_500 }), fc.integer({ min: 1, max: 9_999 })),
-  size: fc.integer({ min: 1, max: 40 }).map((n) => BigInt(n) * 10_000n * 5n),
-  tif: fc.constantFrom("GTC" as const, "GTC" as const, "GTD" as const, "IOC" as const, "FOK" as const),
-  postOnly: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
-  cid: fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined, freq: 3 }),
-  ttl: fc.integer({ min: 1, max: 50_000 }),
-}).map(({ cid, ttl, ...s }) => {
-  const spec: OrderSpec = { ...s, postOnly: s.postOnly && (s.tif === "GTC" || s.tif === "GTD") };
-  if (s.tif === "GTD") spec.expiresAt = ttl; // made absolute when applied
-  if (cid !== undefined) spec.clientOrderId = `c${cid}`;
-  return spec;
-});
+const specArb: fc.Arbitrary<OrderSpec> = fc
+  .record({
+    outcome: fc.constantFrom(0 as const, 1 as const),
+    action: fc.constantFrom("buy" as const, "sell" as const),
+    priceBps: fc.oneof(fc.integer({ min: 3_500, max: 6_500 }), fc.integer({ min: 1, max: 9_999 })),
+    size: fc.integer({ min: 1, max: 40 }).map((n) => BigInt(n) * 10_000n * 5n),
+    tif: fc.constantFrom("GTC" as const, "GTC" as const, "GTD" as const, "IOC" as const, "FOK" as const),
+    postOnly: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
+    cid: fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined, freq: 3 }),
+    ttl: fc.integer({ min: 1, max: 50_000 }),
+  })
+  .map(({ cid, ttl, ...s }) => {
+    const spec: OrderSpec = { ...s, postOnly: s.postOnly && (s.tif === "GTC" || s.tif === "GTD") };
+    if (s.tif === "GTD") spec.expiresAt = ttl; // made absolute when applied
+    if (cid !== undefined) spec.clientOrderId = `c${cid}`;
+    return spec;
+  });
 
 type Step =
   | { k: "place"; acct: number; m: number; spec: OrderSpec }
@@ -51,7 +58,16 @@ type Step =
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 60, arbitrary: fc.record({ k: fc.constant("place" as const), acct: fc.nat(3), m: fc.nat(1), spec: specArb }) },
-  { weight: 6, arbitrary: fc.record({ k: fc.constant("batch" as const), acct: fc.nat(3), m: fc.nat(1), replace: fc.boolean(), specs: fc.array(specArb, { maxLength: 4 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      k: fc.constant("batch" as const),
+      acct: fc.nat(3),
+      m: fc.nat(1),
+      replace: fc.boolean(),
+      specs: fc.array(specArb, { maxLength: 4 }),
+    }),
+  },
   { weight: 15, arbitrary: fc.record({ k: fc.constant("cancel" as const), acct: fc.nat(3), order: fc.nat(120) }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant("cancelAll" as const), acct: fc.nat(3), m: fc.option(fc.nat(1), { nil: undefined }) }) },
   { weight: 5, arbitrary: fc.record({ k: fc.constant("credit" as const), acct: fc.nat(3), amount: fc.bigInt({ min: 1n, max: 20_000_000n }) }) },
@@ -60,8 +76,13 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 8,
     arbitrary: fc.record({
-      k: fc.constant("lmsr" as const), acct: fc.nat(3), m: fc.nat(1), outcome: fc.constantFrom<OutcomeIndex>(0, 1, 0, 1, 2), buy: fc.boolean(),
-      budget: fc.integer({ min: 0, max: 3 }).map((n) => n === 0), shares: fc.bigInt({ min: 1n, max: 3_000_000n }),
+      k: fc.constant("lmsr" as const),
+      acct: fc.nat(3),
+      m: fc.nat(1),
+      outcome: fc.constantFrom<OutcomeIndex>(0, 1, 0, 1, 2),
+      buy: fc.boolean(),
+      budget: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+      shares: fc.bigInt({ min: 1n, max: 3_000_000n }),
     }),
   },
 );
@@ -75,7 +96,12 @@ function toCommand(s: Step, at: number): Command {
     case "place":
       return { type: "placeOrder", account: ACCOUNTS[s.acct]!, marketId: MARKETS[s.m]!, ...absolute(s.spec, at) };
     case "batch":
-      return { type: s.replace ? "replaceQuotes" : "placeOrders", account: ACCOUNTS[s.acct]!, marketId: MARKETS[s.m]!, orders: s.specs.map((x) => absolute(x, at)) };
+      return {
+        type: s.replace ? "replaceQuotes" : "placeOrders",
+        account: ACCOUNTS[s.acct]!,
+        marketId: MARKETS[s.m]!,
+        orders: s.specs.map((x) => absolute(x, at)),
+      };
     case "cancel":
       return { type: "cancelOrder", account: ACCOUNTS[s.acct]!, orderId: `o-${s.order}` };
     case "cancelAll":
@@ -97,7 +123,10 @@ function toCommand(s: Step, at: number): Command {
   }
 }
 
-const ASSETS = [COLLATERAL_ASSET, ...[...MARKETS, ...LMSR_MARKETS].flatMap((m) => [0, 1, 2].slice(0, OUTCOMES.get(m)).map((i) => outcomeAssetId(m, i as OutcomeIndex)))];
+const ASSETS = [
+  COLLATERAL_ASSET,
+  ...[...MARKETS, ...LMSR_MARKETS].flatMap((m) => [0, 1, 2].slice(0, OUTCOMES.get(m)).map((i) => outcomeAssetId(m, i as OutcomeIndex))),
+];
 
 function fingerprint(e: Engine): string {
   const accts = e.accounts().sort();
@@ -155,76 +184,98 @@ describe("engine property: random command sequences", () => {
         fc.array(fc.tuple(stepArb, fc.integer({ min: 0, max: 3_000 })), { minLength: STEPS, maxLength: STEPS }),
         fc.array(fc.constantFrom(0, 1, 2, null), { minLength: 4, maxLength: 4 }),
         async (steps, finals) => {
-        const e = new Engine(config({ enabled: true, freePerPeriod: 6, periodMs: 60_000 }));
-        const ops: JournalOp[] = [];
-        let at = 0;
-        const run = (c: Command) => {
-          const r = e.apply(c, at);
-          if (r.ok) ops.push(...r.ops);
-          return r;
-        };
-        const mustRun = (c: Command) => {
-          const r = run(c);
-          assert.ok(r.ok, `${c.type} refused: ${r.ok ? "" : `${r.code} ${r.message}`}`);
-        };
-        for (const a of ACCOUNTS) {
-          mustRun({ type: "openAccount", account: a, signupAt: 0 });
-          mustRun({ type: "credit", account: a, amount: 50_000_000n, reason: "GRANT" });
-        }
-        for (const m of MARKETS) {
-          mustRun({ type: "createMarket", marketId: m, pricing: "ORDERBOOK", outcomes: 2, feeModel: m === 1n ? "notional-v1" : "shares-v2", takerFeeBps: 150, sellExitFeeBps: 0, winningsExitFeeBps: 200 });
-        }
-        for (const m of LMSR_MARKETS) {
-          mustRun({ type: "createMarket", marketId: m, pricing: "LMSR", outcomes: OUTCOMES.get(m)!, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 100, winningsExitFeeBps: 200, seed: 20_000_000n, funder: D });
-        }
-        const seqs = new Map<string, number>();
-        for (const [i, [step, dt]] of steps.entries()) {
-          at += dt;
-          // Markets close only near the end of a sequence, so most commands trade.
-          const cmd = step.k === "resolve" && i < STEPS - 20 ? toCommand({ k: "credits", acct: 0 }, at) : toCommand(step, at);
-          commands++;
-          const before = rejections % 7 === 0 ? fingerprint(e) : null;
-          const r = run(cmd);
-          if (r.ok) {
-            for (const rep of r.reports) {
-              assert.equal(rep.seq, (seqs.get(rep.account) ?? 0) + 1, "report seq gap");
-              seqs.set(rep.account, rep.seq);
-            }
-            fills += r.ops.filter((o) => o.type === "MATCH" || o.type === "LMSR_TRADE").length;
-            for (const o of r.ops) {
-              if (o.type === "LMSR_TRADE" && o.marketId === 4n) lmsrTrades++;
-            }
-            if ((cmd.type === "resolveMarket" || cmd.type === "voidMarket") && cmd.marketId === 4n) lmsrSettles++;
-          } else {
-            // Settling an open LMSR market with a valid outcome never fails: the pool is always solvent.
-            if (cmd.type === "voidMarket" || cmd.type === "resolveMarket") {
-              const mv = e.market(cmd.marketId)!;
-              const valid = cmd.type === "voidMarket" || cmd.winningOutcome < mv.outcomes;
-              assert.ok(!(mv.lmsr && mv.status === "open" && valid), `settling LMSR market ${cmd.marketId} refused: ${r.code} ${r.message}`);
-            }
-            rejections++;
-            codes.set(r.code, (codes.get(r.code) ?? 0) + 1);
-            if (before !== null) assert.equal(fingerprint(e), before, `rejected ${cmd.type} (${r.code}) changed the state`);
+          const e = new Engine(config({ enabled: true, freePerPeriod: 6, periodMs: 60_000 }));
+          const ops: JournalOp[] = [];
+          let at = 0;
+          const run = (c: Command) => {
+            const r = e.apply(c, at);
+            if (r.ok) ops.push(...r.ops);
+            return r;
+          };
+          const mustRun = (c: Command) => {
+            const r = run(c);
+            assert.ok(r.ok, `${c.type} refused: ${r.ok ? "" : `${r.code} ${r.message}`}`);
+          };
+          for (const a of ACCOUNTS) {
+            mustRun({ type: "openAccount", account: a, signupAt: 0 });
+            mustRun({ type: "credit", account: a, amount: 50_000_000n, reason: "GRANT" });
           }
-          checkInvariants(e);
-        }
-        // Every market still open settles at the end (void or a winner).
-        [...MARKETS, ...LMSR_MARKETS].forEach((marketId, i) => {
-          if (e.market(marketId)!.status !== "open") return;
-          const w = finals[i]!;
-          if (marketId === 4n) lmsrSettles++;
-          mustRun(w === null ? { type: "voidMarket", marketId } : { type: "resolveMarket", marketId, winningOutcome: w % OUTCOMES.get(marketId)! });
-          assert.equal(e.balance(poolAccountOf(marketId), COLLATERAL_ASSET).total, 0n, "the pool pays out and returns the residual");
-        });
-        for (const asset of ASSETS) assert.equal(e.ledger.totalOf(asset), 0n, `asset ${asset} not conserved`);
-        for (const a of e.accounts()) for (const asset of ASSETS) assert.equal(e.ledger.balanceOf(a, asset), e.balance(a, asset).total);
-        assert.equal(await replayRoot(ops), await e.ledger.root());
-        void TREASURY;
+          for (const m of MARKETS) {
+            mustRun({
+              type: "createMarket",
+              marketId: m,
+              pricing: "ORDERBOOK",
+              outcomes: 2,
+              feeModel: m === 1n ? "notional-v1" : "shares-v2",
+              takerFeeBps: 150,
+              sellExitFeeBps: 0,
+              winningsExitFeeBps: 200,
+            });
+          }
+          for (const m of LMSR_MARKETS) {
+            mustRun({
+              type: "createMarket",
+              marketId: m,
+              pricing: "LMSR",
+              outcomes: OUTCOMES.get(m)!,
+              feeModel: "notional-v1",
+              takerFeeBps: 0,
+              sellExitFeeBps: 100,
+              winningsExitFeeBps: 200,
+              seed: 20_000_000n,
+              funder: D,
+            });
+          }
+          const seqs = new Map<string, number>();
+          for (const [i, [step, dt]] of steps.entries()) {
+            at += dt;
+            // Markets close only near the end of a sequence, so most commands trade.
+            const cmd = step.k === "resolve" && i < STEPS - 20 ? toCommand({ k: "credits", acct: 0 }, at) : toCommand(step, at);
+            commands++;
+            const before = rejections % 7 === 0 ? fingerprint(e) : null;
+            const r = run(cmd);
+            if (r.ok) {
+              for (const rep of r.reports) {
+                assert.equal(rep.seq, (seqs.get(rep.account) ?? 0) + 1, "report seq gap");
+                seqs.set(rep.account, rep.seq);
+              }
+              fills += r.ops.filter((o) => o.type === "MATCH" || o.type === "LMSR_TRADE").length;
+              for (const o of r.ops) {
+                if (o.type === "LMSR_TRADE" && o.marketId === 4n) lmsrTrades++;
+              }
+              if ((cmd.type === "resolveMarket" || cmd.type === "voidMarket") && cmd.marketId === 4n) lmsrSettles++;
+            } else {
+              // Settling an open LMSR market with a valid outcome never fails: the pool is always solvent.
+              if (cmd.type === "voidMarket" || cmd.type === "resolveMarket") {
+                const mv = e.market(cmd.marketId)!;
+                const valid = cmd.type === "voidMarket" || cmd.winningOutcome < mv.outcomes;
+                assert.ok(!(mv.lmsr && mv.status === "open" && valid), `settling LMSR market ${cmd.marketId} refused: ${r.code} ${r.message}`);
+              }
+              rejections++;
+              codes.set(r.code, (codes.get(r.code) ?? 0) + 1);
+              if (before !== null) assert.equal(fingerprint(e), before, `rejected ${cmd.type} (${r.code}) changed the state`);
+            }
+            checkInvariants(e);
+          }
+          // Every market still open settles at the end (void or a winner).
+          [...MARKETS, ...LMSR_MARKETS].forEach((marketId, i) => {
+            if (e.market(marketId)!.status !== "open") return;
+            const w = finals[i]!;
+            if (marketId === 4n) lmsrSettles++;
+            mustRun(w === null ? { type: "voidMarket", marketId } : { type: "resolveMarket", marketId, winningOutcome: w % OUTCOMES.get(marketId)! });
+            assert.equal(e.balance(poolAccountOf(marketId), COLLATERAL_ASSET).total, 0n, "the pool pays out and returns the residual");
+          });
+          for (const asset of ASSETS) assert.equal(e.ledger.totalOf(asset), 0n, `asset ${asset} not conserved`);
+          for (const a of e.accounts()) for (const asset of ASSETS) assert.equal(e.ledger.balanceOf(a, asset), e.balance(a, asset).total);
+          assert.equal(await replayRoot(ops), await e.ledger.root());
+          void TREASURY;
         },
       ),
       { numRuns: RUNS, seed: Number(process.env.ENGINE_PROPERTY_SEED ?? 20_261_122), endOnFailure: true, includeErrorInReport: true },
     );
-    console.log(`# engine property: ${commands} commands, ${fills} fills (${lmsrTrades} on LMSR market 4, ${lmsrSettles} settles of it), rejections ${JSON.stringify(Object.fromEntries(codes))}`);
+    console.log(
+      `# engine property: ${commands} commands, ${fills} fills (${lmsrTrades} on LMSR market 4, ${lmsrSettles} settles of it), rejections ${JSON.stringify(Object.fromEntries(codes))}`,
+    );
     assert.ok(commands >= 10_000, `only ${commands} commands`);
     assert.ok(fills > 500, `only ${fills} fills: the generator does not exercise matching`);
     assert.ok(lmsrTrades > 150 && lmsrSettles >= RUNS, "the generator does not exercise the LMSR markets");

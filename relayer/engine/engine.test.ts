@@ -41,9 +41,10 @@ describe("engine: matching kinds and prices", () => {
     assert.equal(s.e.balance(B, NO).total, SHARE);
     assert.equal(s.e.balance(TREASURY, COLLATERAL_ASSET).total, 4_000n);
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
-    for (const acct of [A, B, TREASURY]) for (const asset of [COLLATERAL_ASSET, YES, NO]) {
-      assert.equal(s.e.ledger.balanceOf(acct, asset), s.e.balance(acct, asset).total);
-    }
+    for (const acct of [A, B, TREASURY])
+      for (const asset of [COLLATERAL_ASSET, YES, NO]) {
+        assert.equal(s.e.ledger.balanceOf(acct, asset), s.e.balance(acct, asset).total);
+      }
   });
 
   it("complementary TAKER_BUYS and TAKER_SELLS, MERGE of two sells", () => {
@@ -70,7 +71,7 @@ describe("engine: matching kinds and prices", () => {
     s.place(A, { outcome: 0, action: "sell", priceBps: 6100, size: SHARE }); // o-3
     s.place(C, { outcome: 1, action: "buy", priceBps: 4000, size: SHARE }); // YES ask 6000, o-4
     s.place(A, { outcome: 0, action: "sell", priceBps: 6000, size: SHARE }); // same level, later, o-5
-    const r = s.place(B, { outcome: 0, action: "buy", priceBps: 6100, size: 25n * SHARE / 10n });
+    const r = s.place(B, { outcome: 0, action: "buy", priceBps: 6100, size: (25n * SHARE) / 10n });
     const fills = (r.ops as MatchOp[]).map((o) => [o.maker, o.priceBps, o.shares, o.kind]);
     assert.deepEqual(fills, [
       [C, 4000, SHARE, MatchKind.MINT],
@@ -81,12 +82,15 @@ describe("engine: matching kinds and prices", () => {
     assert.equal(s.e.order("o-3")!.remainingSize, SHARE / 2n);
     assert.equal(s.e.order("o-6")!.status, "filled");
     const taker = r.reports.filter((x) => x.account === B);
-    assert.deepEqual(taker.map((x) => [x.kind, x.status, x.fillPriceBps]), [
-      ["new", "open", undefined],
-      ["fill", "partially_filled", 6000],
-      ["fill", "partially_filled", 6000],
-      ["fill", "filled", 6100],
-    ]);
+    assert.deepEqual(
+      taker.map((x) => [x.kind, x.status, x.fillPriceBps]),
+      [
+        ["new", "open", undefined],
+        ["fill", "partially_filled", 6000],
+        ["fill", "partially_filled", 6000],
+        ["fill", "filled", 6100],
+      ],
+    );
     assert.deepEqual(s.e.book(M, 5), { bids: [], asks: [{ priceBps: 6100, size: SHARE / 2n, orders: 1 }] });
   });
 });
@@ -140,7 +144,10 @@ describe("engine: time in force, post-only, STP", () => {
     s.place(A, { outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTD", expiresAt: 5_000 }, 1_000);
     assert.equal(s.e.balance(A, COLLATERAL_ASSET).reserved, 500_000n);
     const r = s.run({ type: "credit", account: C, amount: 1n, reason: "GRANT" }, 5_000);
-    assert.deepEqual(r.reports.map((x) => [x.account, x.kind, x.status]), [[A, "expired", "expired"]]);
+    assert.deepEqual(
+      r.reports.map((x) => [x.account, x.kind, x.status]),
+      [[A, "expired", "expired"]],
+    );
     assert.equal(s.e.balance(A, COLLATERAL_ASSET).reserved, 0n);
     assert.deepEqual(s.e.book(M, 5), { bids: [], asks: [] });
   });
@@ -186,7 +193,10 @@ describe("engine: reservations and atomicity", () => {
     assert.deepEqual(s.e.allowance(C, s.now()), seqBefore);
     const r = s.place(C, { outcome: 0, action: "buy", priceBps: 6000, size: SHARE });
     // The refused command used no report sequence numbers.
-    assert.deepEqual(r.reports.filter((x) => x.account === C).map((x) => x.seq), [1, 2]);
+    assert.deepEqual(
+      r.reports.filter((x) => x.account === C).map((x) => x.seq),
+      [1, 2],
+    );
   });
 
   it("rejects bad fields with INVALID_PAYLOAD", () => {
@@ -195,21 +205,24 @@ describe("engine: reservations and atomicity", () => {
     rejects(s.tryPlace(A, { outcome: 0, action: "buy", priceBps: 10_000, size: SHARE }), "INVALID_PAYLOAD");
     rejects(s.tryPlace(A, { outcome: 0, action: "buy", priceBps: 5000, size: 12_345n }), "INVALID_PAYLOAD");
     rejects(s.tryPlace(A, { outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTD" }), "INVALID_PAYLOAD");
-    rejects(s.attempt({ type: "placeOrder", account: A, marketId: 9n, outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTC" }), "MARKET_NOT_FOUND");
+    rejects(
+      s.attempt({ type: "placeOrder", account: A, marketId: 9n, outcome: 0, action: "buy", priceBps: 5000, size: SHARE, tif: "GTC" }),
+      "MARKET_NOT_FOUND",
+    );
   });
 
   it("placeOrders is all-or-nothing; replaceQuotes swaps the quote set atomically", () => {
     const s = setup({ funds: PM });
     rejects(
       s.attempt({
-          type: "placeOrders",
-          account: A,
-          marketId: M,
-          orders: [
-            { outcome: 0, action: "buy", priceBps: 4000, size: SHARE, tif: "GTC" },
-            { outcome: 0, action: "buy", priceBps: 7000, size: SHARE, tif: "GTC" }, // 0.4 + 0.7 > 1 PM
-          ],
-        }),
+        type: "placeOrders",
+        account: A,
+        marketId: M,
+        orders: [
+          { outcome: 0, action: "buy", priceBps: 4000, size: SHARE, tif: "GTC" },
+          { outcome: 0, action: "buy", priceBps: 7000, size: SHARE, tif: "GTC" }, // 0.4 + 0.7 > 1 PM
+        ],
+      }),
       "INSUFFICIENT_BALANCE",
     );
     assert.equal(s.e.openOrders(A).length, 0);
@@ -232,7 +245,10 @@ describe("engine: reservations and atomicity", () => {
       orders: [{ outcome: 0, action: "buy", priceBps: 9000, size: SHARE, tif: "GTC" }],
     });
     assert.deepEqual(r.result.cancelled, ["o-1", "o-2"]);
-    assert.deepEqual(s.e.openOrders(A).map((o) => o.priceBps), [9000]);
+    assert.deepEqual(
+      s.e.openOrders(A).map((o) => o.priceBps),
+      [9000],
+    );
     assert.equal(s.e.balance(A, COLLATERAL_ASSET).reserved, 900_000n);
   });
 
@@ -260,7 +276,10 @@ describe("engine: reservations and atomicity", () => {
     rejects(s.attempt({ type: "cancelOrder", account: B, orderId: "o-2" }), "ORDER_NOT_FOUND");
     const all = s.run({ type: "cancelAll", account: A, marketId: M });
     assert.deepEqual(all.result.cancelled, ["o-2", "o-3"]);
-    assert.deepEqual(all.reports.map((r) => r.seq), [5, 6]);
+    assert.deepEqual(
+      all.reports.map((r) => r.seq),
+      [5, 6],
+    );
     assert.equal(s.e.balance(A, COLLATERAL_ASSET).reserved, 0n);
     // Cancelling a cancelled order again is a no-op that returns it.
     assert.equal(s.run({ type: "cancelOrder", account: A, orderId: "o-2" }).reports.length, 0);
@@ -300,8 +319,26 @@ describe("engine: fill allowance", () => {
 describe("engine: resolution and void", () => {
   it("resolution cancels resting orders, pays winners minus the exit fee, burns losers", async () => {
     const s = setup();
-    s.run({ type: "createMarket", marketId: 2n, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 0, winningsExitFeeBps: 100 });
-    const order = (account: typeof A, outcome: 0 | 1, priceBps: number) => ({ type: "placeOrder" as const, account, marketId: 2n, outcome, action: "buy" as const, priceBps, size: SHARE, tif: "GTC" as const });
+    s.run({
+      type: "createMarket",
+      marketId: 2n,
+      pricing: "ORDERBOOK",
+      outcomes: 2,
+      feeModel: "notional-v1",
+      takerFeeBps: 0,
+      sellExitFeeBps: 0,
+      winningsExitFeeBps: 100,
+    });
+    const order = (account: typeof A, outcome: 0 | 1, priceBps: number) => ({
+      type: "placeOrder" as const,
+      account,
+      marketId: 2n,
+      outcome,
+      action: "buy" as const,
+      priceBps,
+      size: SHARE,
+      tif: "GTC" as const,
+    });
     const place = (account: typeof A, outcome: 0 | 1, priceBps: number) => s.run(order(account, outcome, priceBps));
     place(A, 0, 6000);
     place(B, 1, 4000);
@@ -330,7 +367,16 @@ describe("engine: resolution and void", () => {
 describe("engine: JSON forms", () => {
   it("commands, ops and reports round-trip with bigint as strings", () => {
     const s = minted();
-    const cmd = { type: "placeOrder" as const, account: A, marketId: M, outcome: 0 as const, action: "sell" as const, priceBps: 6000, size: SHARE, tif: "GTC" as const };
+    const cmd = {
+      type: "placeOrder" as const,
+      account: A,
+      marketId: M,
+      outcome: 0 as const,
+      action: "sell" as const,
+      priceBps: 6000,
+      size: SHARE,
+      tif: "GTC" as const,
+    };
     assert.deepEqual(commandFromJson(commandToJson(cmd)), cmd);
     assert.match(commandToJson(cmd), /"size":"1000000"/);
     assert.deepEqual(opsFromJson(opsToJson(s.ops)), s.ops);
@@ -346,7 +392,18 @@ describe("engine: LMSR markets (relayer/pricing/lmsr.ts)", () => {
     const s = setup();
     const id = 7n;
     const pool = poolAccountOf(id);
-    s.run({ type: "createMarket", marketId: id, pricing: "LMSR", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 100, winningsExitFeeBps: 200, seed: 100n * PM, funder: C });
+    s.run({
+      type: "createMarket",
+      marketId: id,
+      pricing: "LMSR",
+      outcomes: 2,
+      feeModel: "notional-v1",
+      takerFeeBps: 0,
+      sellExitFeeBps: 100,
+      winningsExitFeeBps: 200,
+      seed: 100n * PM,
+      funder: C,
+    });
     assert.equal(s.e.balance(pool, COLLATERAL_ASSET).total, 100n * PM);
     assert.equal(s.e.balance(C, COLLATERAL_ASSET).total, 900n * PM);
     const b = bFromSeed(100n * PM, 2);
@@ -381,7 +438,20 @@ describe("engine: determinism", () => {
       const tryRun = (r: unknown) => out.push(r);
       for (let i = 0; i < 40; i++) {
         const who = [A, B, C][i % 3]!;
-        tryRun(s.tryPlace(who, { outcome: (i % 2) as 0 | 1, action: i % 5 === 0 ? "sell" : "buy", priceBps: 4500 + ((i * 37) % 1000), size: BigInt(1 + (i % 4)) * 10_000n, tif: i % 7 === 0 ? "IOC" : i % 11 === 0 ? "GTD" : "GTC", ...(i % 11 === 0 ? { expiresAt: 1_000 + i * 10 } : {}) }, 1_000 + i * 5));
+        tryRun(
+          s.tryPlace(
+            who,
+            {
+              outcome: (i % 2) as 0 | 1,
+              action: i % 5 === 0 ? "sell" : "buy",
+              priceBps: 4500 + ((i * 37) % 1000),
+              size: BigInt(1 + (i % 4)) * 10_000n,
+              tif: i % 7 === 0 ? "IOC" : i % 11 === 0 ? "GTD" : "GTC",
+              ...(i % 11 === 0 ? { expiresAt: 1_000 + i * 10 } : {}),
+            },
+            1_000 + i * 5,
+          ),
+        );
         if (i % 6 === 5) tryRun(s.attempt({ type: "cancelOrder", account: who, orderId: `o-${i - 3}` }, 1_000 + i * 5));
       }
       return out;

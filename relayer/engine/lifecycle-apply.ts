@@ -57,14 +57,20 @@ export const saltKey = (session: number, voter: string): string => `${session}/$
  * Applies `steps` (which led from lm.lc to `next`) at the engine: ops, events, book closing and finality. Returns the
  * settlement when the market became final. `ballotHash` is the commitment of the STAKE_LOCK a castBallot step makes.
  */
-export function applySteps(s: EngineState, lm: LcMarket, next: MarketLifecycle, steps: readonly LifecycleStep[], ballotHash?: Hex): FinalSettlement | undefined {
+export function applySteps(
+  s: EngineState,
+  lm: LcMarket,
+  next: MarketLifecycle,
+  steps: readonly LifecycleStep[],
+  ballotHash?: Hex,
+): FinalSettlement | undefined {
   const before = lm.lc;
   let settlement: FinalSettlement | undefined;
   for (const st of steps) {
     if (st.from !== st.to) {
       s.emit({ type: "MARKET_STATE", marketId: lm.id, state: st.to, outcome: stateOutcome(st, next) });
       const ev: LifecycleEvent = { marketId: lm.idStr, from: st.from, to: st.to, at: st.at, reason: st.via };
-      const outcome = st.to === "creator_proposal" ? next.proposal?.verdict : st.verdict ?? undefined;
+      const outcome = st.to === "creator_proposal" ? next.proposal?.verdict : (st.verdict ?? undefined);
       if (outcome !== undefined) ev.outcome = outcome;
       if (st.session !== null) ev.session = st.session;
       s.events[s.nEvents++] = ev;
@@ -140,7 +146,13 @@ function finalizeHolders(s: EngineState, lm: LcMarket, verdict: number | "void",
     const r = payHolders(s, m, verdict === "void" ? null : verdict, at, lm.receipts);
     settlement = { verdict, paid: r.paid, fees: r.fees, holders: r.holders };
   } else {
-    settlement = { verdict, paid: 0n, fees: 0n, holders: 0, onchainAction: verdict === "void" ? { method: "voidMarket" } : { method: "resolve", outcome: verdict } };
+    settlement = {
+      verdict,
+      paid: 0n,
+      fees: 0n,
+      holders: 0,
+      onchainAction: verdict === "void" ? { method: "voidMarket" } : { method: "resolve", outcome: verdict },
+    };
   }
   lm.settlement = settlement;
   return settlement;

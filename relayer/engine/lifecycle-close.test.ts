@@ -42,7 +42,10 @@ describe("engine lifecycle: creation and closing", () => {
     rejects(s.attempt(create({ pricing: "LMSR", outcomes: 3, seed: PM })), "INVALID_PAYLOAD", /binary/);
     rejects(s.attempt(create({ pricing: "LMSR", seed: 100n * PM, funder: A })), "INVALID_PAYLOAD", /funder = creator/);
     const r = s.run(create({ pricing: "LMSR", seed: 200n * PM }));
-    assert.deepEqual(r.ops.map((o) => o.type), ["MARKET_SEED", "MARKET_STATE", "BOND_LOCK"]);
+    assert.deepEqual(
+      r.ops.map((o) => o.type),
+      ["MARKET_SEED", "MARKET_STATE", "BOND_LOCK"],
+    );
     const bond = 20n * PM; // 10% of the seed, above the 10 PM minimum
     assert.deepEqual(r.ops[2], { type: "BOND_LOCK", marketId: ID, account: C, amount: bond });
     assert.deepEqual(r.events, [{ marketId: "20", from: null, to: "open", at: 1_000, reason: "create" }]);
@@ -55,14 +58,20 @@ describe("engine lifecycle: creation and closing", () => {
     assert.equal(s.e.balance(C, COLLATERAL_ASSET).total, 300n * PM - 200n * PM - bond);
     assert.equal(s.e.balance(bondEscrowOf(ID), COLLATERAL_ASSET).total, bond);
     assert.equal(s.e.nextLifecycleDeadline(), CLOSE);
-    assert.deepEqual(s.e.lifecycles().map((l) => l.marketId), ["20"]);
+    assert.deepEqual(
+      s.e.lifecycles().map((l) => l.marketId),
+      ["20"],
+    );
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
   });
 
   it("an onchain market has only its lifecycle and bond on the ledger; ternary is allowed there", () => {
     const s = setup();
     const r = s.run(create({ lane: "onchain", pricing: "LMSR", outcomes: 3, seed: 50n * PM }));
-    assert.deepEqual(r.ops.map((o) => o.type), ["MARKET_STATE", "BOND_LOCK"]);
+    assert.deepEqual(
+      r.ops.map((o) => o.type),
+      ["MARKET_STATE", "BOND_LOCK"],
+    );
     assert.equal(r.result.lane, "onchain");
     assert.equal(r.result.lifecycle!.bonds.creation, CREATOR_BOND.minUnits);
     rejects(s.attempt({ type: "lmsrTrade", account: A, marketId: ID, outcome: 0, direction: "BUY", shares: SHARE }), "MARKET_NOT_FOUND");
@@ -83,10 +92,13 @@ describe("engine lifecycle: creation and closing", () => {
     assert.deepEqual(r.result.events, [{ marketId: "20", from: "open", to: "closed", at: CLOSE, reason: "closeTimeReached" }]);
     assert.deepEqual(r.events, r.result.events);
     assert.deepEqual(r.ops, [{ type: "MARKET_STATE", marketId: ID, state: "closed", outcome: 255 }]);
-    assert.deepEqual(r.reports.map((x) => [x.account, x.kind, x.reason, x.orderId]), [
-      [A, "cancelled", "market_closed", bid.result.orderId],
-      [B, "cancelled", "market_closed", r.reports[1]!.orderId],
-    ]);
+    assert.deepEqual(
+      r.reports.map((x) => [x.account, x.kind, x.reason, x.orderId]),
+      [
+        [A, "cancelled", "market_closed", bid.result.orderId],
+        [B, "cancelled", "market_closed", r.reports[1]!.orderId],
+      ],
+    );
     assert.equal(s.e.balance(A, COLLATERAL_ASSET).reserved, 0n);
     assert.equal(s.e.market(ID)!.status, "closed");
     assert.equal(s.e.lifecycle(ID)!.state, "closed");

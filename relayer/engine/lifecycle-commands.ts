@@ -79,7 +79,8 @@ function refuse(r: LifecycleRefusal, op: "ballot" | "council" | "other"): never 
   switch (r.code) {
     case "WRONG_STATE":
       if (op === "ballot") return reject("VOTE_NOT_OPEN", `no vote session is open (market is ${r.state})`, { session: null, endsAt: null });
-      if (op === "council") return reject("COUNCIL_NOT_OPEN", `the council cannot act now (market is ${r.state})`, { voteEndsAt: null, councilReviewEndsAt: null });
+      if (op === "council")
+        return reject("COUNCIL_NOT_OPEN", `the council cannot act now (market is ${r.state})`, { voteEndsAt: null, councilReviewEndsAt: null });
       return reject("WRONG_MARKET_STATE", `market is ${r.state}, expected ${r.expected.join(" or ")}`, { state: r.state, expected: r.expected });
     case "MARKET_CLOSED":
       return reject("MARKET_CLOSED", `market is ${r.state}`, {});

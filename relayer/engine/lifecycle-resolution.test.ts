@@ -24,8 +24,18 @@ function world(over: Partial<CreateMarketCommand> = {}) {
   for (const v of VOTERS) s.run({ type: "credit", account: v, amount: 100n * PM, reason: "GRANT" });
   s.run({ type: "setCouncil", members: [COUNCIL] });
   s.run({
-    type: "createMarket", marketId: ID, pricing: "LMSR", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 0, winningsExitFeeBps: 200,
-    seed: 100n * PM, creator: C, closeTime: CLOSE, ...over,
+    type: "createMarket",
+    marketId: ID,
+    pricing: "LMSR",
+    outcomes: 2,
+    feeModel: "notional-v1",
+    takerFeeBps: 0,
+    sellExitFeeBps: 0,
+    winningsExitFeeBps: 200,
+    seed: 100n * PM,
+    creator: C,
+    closeTime: CLOSE,
+    ...over,
   });
   return s;
 }
@@ -41,16 +51,33 @@ describe("engine lifecycle: resolution and payouts", () => {
     rejects(s.attempt({ type: "collectCreatorFunds", account: C, marketId: ID }), "MARKET_NOT_FINAL");
     const p = s.run({ type: "proposeOutcome", account: C, marketId: ID, outcome: 0 }, CLOSE + HOUR);
     // The clock's close comes first, then the proposal.
-    assert.deepEqual(p.result.events.map((e) => [e.from, e.to, e.reason]), [["open", "closed", "closeTimeReached"], ["closed", "creator_proposal", "propose"]]);
+    assert.deepEqual(
+      p.result.events.map((e) => [e.from, e.to, e.reason]),
+      [
+        ["open", "closed", "closeTimeReached"],
+        ["closed", "creator_proposal", "propose"],
+      ],
+    );
     assert.equal(p.result.lifecycle.challengeBy, challengeBy(CLOSE + HOUR));
-    assert.deepEqual(p.ops.filter((o) => o.type === "MARKET_STATE").map((o) => o.type === "MARKET_STATE" && [o.state, o.outcome]), [["closed", 255], ["creator_proposal", 0]]);
+    assert.deepEqual(
+      p.ops.filter((o) => o.type === "MARKET_STATE").map((o) => o.type === "MARKET_STATE" && [o.state, o.outcome]),
+      [
+        ["closed", 255],
+        ["creator_proposal", 0],
+      ],
+    );
     rejects(s.attempt({ type: "proposeOutcome", account: C, marketId: ID, outcome: 1 }, CLOSE + HOUR), "WRONG_MARKET_STATE");
     const cBefore = s.e.balance(C, COLLATERAL_ASSET).total;
     const r = s.run({ type: "advanceLifecycle" }, challengeBy(CLOSE + HOUR));
-    assert.deepEqual(r.result.events.map((e) => [e.to, e.reason, e.outcome]), [["resolved", "challengeWindowElapsed", 0]]);
+    assert.deepEqual(
+      r.result.events.map((e) => [e.to, e.reason, e.outcome]),
+      [["resolved", "challengeWindowElapsed", 0]],
+    );
     const fee = (20n * SHARE * 200n + 9_999n) / 10_000n;
     assert.deepEqual(r.result.settled, [{ marketId: "30", settlement: { verdict: 0, paid: 20n * SHARE - fee, fees: fee, holders: 2 } }]);
-    assert.deepEqual(s.e.receiptsOf(A), [{ marketId: "30", account: A, shares: [20n * SHARE, 0n], paid: 20n * SHARE - fee, fee, kind: "payout", at: challengeBy(CLOSE + HOUR) }]);
+    assert.deepEqual(s.e.receiptsOf(A), [
+      { marketId: "30", account: A, shares: [20n * SHARE, 0n], paid: 20n * SHARE - fee, fee, kind: "payout", at: challengeBy(CLOSE + HOUR) },
+    ]);
     assert.equal(s.e.payoutReceipts(ID)!.length, 2);
     assert.equal(s.e.balance(C, COLLATERAL_ASSET).total - cBefore, 10n * PM, "the creation bond (the 10 PM minimum) came back");
     assert.deepEqual(escrows(s), [0n, 0n]);
@@ -74,7 +101,10 @@ describe("engine lifecycle: resolution and payouts", () => {
     const t = CLOSE + 2 * HOUR;
     rejects(s.attempt({ type: "castBallot", account: VOTERS[0]!, marketId: ID, outcome: 0, salt: salt(1) }, t), "VOTE_NOT_OPEN");
     const ch = s.run({ type: "challenge", account: A, marketId: ID }, t);
-    assert.deepEqual(ch.result.events.map((e) => e.to), ["challenge", "human_voting"]);
+    assert.deepEqual(
+      ch.result.events.map((e) => e.to),
+      ["challenge", "human_voting"],
+    );
     rejects(s.attempt({ type: "challenge", account: B, marketId: ID }, t), "CHALLENGE_WINDOW_CLOSED");
     rejects(s.attempt({ type: "councilAct", member: COUNCIL, marketId: ID, action: "decide", outcome: 0, signature: "0x01" }, t), "COUNCIL_NOT_OPEN");
     const poor = ("0x" + "4".repeat(40)) as Address;
@@ -87,7 +117,10 @@ describe("engine lifecycle: resolution and payouts", () => {
     rejects(s.attempt({ type: "castBallot", account: VOTERS[0]!, marketId: ID, outcome: 1, salt: salt(7) }, t + 5), "ALREADY_VOTED");
     const end = voteEndsAt(t);
     const ended = s.run({ type: "advanceLifecycle" }, end);
-    assert.deepEqual(ended.ops.filter((o) => o.type === "BALLOT_REVEAL").map((o) => o.type === "BALLOT_REVEAL" && [o.account, o.outcome]), VOTERS.map((v, i) => [v, i < 2 ? 0 : 1]));
+    assert.deepEqual(
+      ended.ops.filter((o) => o.type === "BALLOT_REVEAL").map((o) => o.type === "BALLOT_REVEAL" && [o.account, o.outcome]),
+      VOTERS.map((v, i) => [v, i < 2 ? 0 : 1]),
+    );
     rejects(s.attempt({ type: "councilAct", member: A, marketId: ID, action: "decide", outcome: 0, signature: "0x01" }, end + 1), "NOT_COUNCIL_MEMBER");
     const d = s.run({ type: "councilAct", member: COUNCIL, marketId: ID, action: "decide", outcome: 0, signature: "0xabcd" }, end + 1);
     assert.equal(d.result.lifecycle.state, "resolved");
@@ -112,7 +145,7 @@ describe("engine lifecycle: resolution and payouts", () => {
     s.run({ type: "lmsrTrade", account: A, marketId: ID, outcome: 1, direction: "BUY", shares: 7n * SHARE });
     const c = s.run({ type: "cancelMarket", marketId: ID });
     assert.equal(c.result.lifecycle.state, "void");
-    assert.deepEqual(c.result.settlement, { verdict: "void", paid: 7n * SHARE / 2n, fees: 0n, holders: 1 });
+    assert.deepEqual(c.result.settlement, { verdict: "void", paid: (7n * SHARE) / 2n, fees: 0n, holders: 1 });
     assert.deepEqual(escrows(s), [0n, 0n]);
     rejects(s.attempt({ type: "cancelMarket", marketId: ID }), "WRONG_MARKET_STATE");
     rejects(s.attempt({ type: "resolveMarket", marketId: ID, winningOutcome: 0 }), "MARKET_CLOSED");
@@ -123,8 +156,13 @@ describe("engine lifecycle: resolution and payouts", () => {
     const s = world({ lane: "onchain", outcomes: 3 });
     s.run({ type: "proposeOutcome", account: C, marketId: ID, outcome: 2 }, CLOSE + HOUR);
     const r = s.run({ type: "advanceLifecycle" }, councilReviewEndsAt(voteEndsAt(challengeBy(CLOSE + HOUR))));
-    assert.deepEqual(r.result.settled, [{ marketId: "30", settlement: { verdict: 2, paid: 0n, fees: 0n, holders: 0, onchainAction: { method: "resolve", outcome: 2 } } }]);
-    assert.deepEqual(r.ops.map((o) => o.type), ["MARKET_STATE", "BOND_RETURN"]);
+    assert.deepEqual(r.result.settled, [
+      { marketId: "30", settlement: { verdict: 2, paid: 0n, fees: 0n, holders: 0, onchainAction: { method: "resolve", outcome: 2 } } },
+    ]);
+    assert.deepEqual(
+      r.ops.map((o) => o.type),
+      ["MARKET_STATE", "BOND_RETURN"],
+    );
     assert.equal(s.e.market(ID)!.status, "resolved");
     assert.equal(s.e.market(ID)!.winningOutcome, 2);
   });

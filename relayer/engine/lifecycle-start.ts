@@ -12,7 +12,13 @@ import type { EngineState } from "./state";
 import type { CreateMarketCommand, MarketView } from "./types";
 import { isInt } from "./validation";
 
-export function startLifecycle(s: EngineState, c: CreateMarketCommand, creator: Address, mkt: Market | undefined, at: number): { lm: LcMarket; view: MarketView } {
+export function startLifecycle(
+  s: EngineState,
+  c: CreateMarketCommand,
+  creator: Address,
+  mkt: Market | undefined,
+  at: number,
+): { lm: LcMarket; view: MarketView } {
   const openTime = c.openTime ?? at;
   if (!isInt(openTime, 0, Number.MAX_SAFE_INTEGER - 1)) return invalid("openTime must be an epoch-ms integer", { field: "openTime" });
   if (!isInt(c.closeTime, 0, Number.MAX_SAFE_INTEGER - 1)) return invalid("a market with a creator needs closeTime (epoch ms)", { field: "closeTime" });

@@ -78,13 +78,34 @@ export interface CreatorFundsView {
   collected: bigint;
 }
 
-export interface AdvanceLifecycleCommand { type: "advanceLifecycle" }
-export interface ProposeOutcomeCommand { type: "proposeOutcome"; account: Address; marketId: bigint; outcome: Verdict }
-export interface ChallengeCommand { type: "challenge"; account: Address; marketId: bigint }
+export interface AdvanceLifecycleCommand {
+  type: "advanceLifecycle";
+}
+export interface ProposeOutcomeCommand {
+  type: "proposeOutcome";
+  account: Address;
+  marketId: bigint;
+  outcome: Verdict;
+}
+export interface ChallengeCommand {
+  type: "challenge";
+  account: Address;
+  marketId: bigint;
+}
 /** `account` is the keeper that declares the missing creator (it earns the keeper share). */
-export interface DeclareMiaCommand { type: "declareMia"; account: Address; marketId: bigint }
+export interface DeclareMiaCommand {
+  type: "declareMia";
+  account: Address;
+  marketId: bigint;
+}
 /** `salt` is drawn by the service and travels in the command, so the journal replays the same commitment. */
-export interface CastBallotCommand { type: "castBallot"; account: Address; marketId: bigint; outcome: number; salt: Hex }
+export interface CastBallotCommand {
+  type: "castBallot";
+  account: Address;
+  marketId: bigint;
+  outcome: number;
+  salt: Hex;
+}
 /**
  * A council member's act. The API verifies `signature` (EIP-712) before submitting; the engine checks the member is
  * in the council it holds (setCouncil) and keeps the signature in the journal.
@@ -99,11 +120,21 @@ export interface CouncilActCommand {
   signature: Hex;
 }
 /** Replaces the council (operator; journaled). */
-export interface SetCouncilCommand { type: "setCouncil"; members: Address[] }
+export interface SetCouncilCommand {
+  type: "setCouncil";
+  members: Address[];
+}
 /** The creator takes its pool residual after finality (POOL_WITHDRAW pool -> creator). */
-export interface CollectCreatorFundsCommand { type: "collectCreatorFunds"; account: Address; marketId: bigint }
+export interface CollectCreatorFundsCommand {
+  type: "collectCreatorFunds";
+  account: Address;
+  marketId: bigint;
+}
 /** The operator voids a market before any proposal. */
-export interface CancelMarketCommand { type: "cancelMarket"; marketId: bigint }
+export interface CancelMarketCommand {
+  type: "cancelMarket";
+  marketId: bigint;
+}
 
 export type LifecycleCommand =
   | AdvanceLifecycleCommand
@@ -142,8 +173,14 @@ export interface AdvanceLifecycleResult {
   settled: { marketId: string; settlement: FinalSettlement }[];
 }
 
-export interface SetCouncilResult { members: Address[] }
-export interface CollectCreatorFundsResult { marketId: string; account: Address; amount: bigint }
+export interface SetCouncilResult {
+  members: Address[];
+}
+export interface CollectCreatorFundsResult {
+  marketId: string;
+  account: Address;
+  amount: bigint;
+}
 
 export interface LifecycleCommandResults {
   advanceLifecycle: AdvanceLifecycleResult;

@@ -27,7 +27,9 @@ export function lifecycleView(lm: LcMarket): LifecycleView {
     nextActionDeadline: d.nextActionDeadline,
     proposal: lc.proposal ? { outcome: lc.proposal.verdict, at: lc.proposal.at } : null,
     challenger: lc.challenger,
-    vote: lc.vote ? { session: lc.vote.session, openedAt: lc.vote.openedAt, endsAt: d.humanVoteEndsAt!, quorum: lc.vote.quorum, ballots: lc.vote.ballots.length } : null,
+    vote: lc.vote
+      ? { session: lc.vote.session, openedAt: lc.vote.openedAt, endsAt: d.humanVoteEndsAt!, quorum: lc.vote.quorum, ballots: lc.vote.ballots.length }
+      : null,
     verdict: lc.verdict,
     finalAt: lm.finalAt,
     bonds: { creation: lc.creationBond, creator: lc.bonds.creator, challenger: lc.bonds.challenger },

@@ -12,7 +12,18 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { Address, Hex } from "viem";
-import { BallotBook, COLLATERAL_ASSET, CreditReason, SUPPLY_ACCOUNT, bondEscrowOf, outcomeAssetId, poolAccountOf, stringifyJson, voteEscrowOf, type JournalOp } from "../../decoder";
+import {
+  BallotBook,
+  COLLATERAL_ASSET,
+  CreditReason,
+  SUPPLY_ACCOUNT,
+  bondEscrowOf,
+  outcomeAssetId,
+  poolAccountOf,
+  stringifyJson,
+  voteEscrowOf,
+  type JournalOp,
+} from "../../decoder";
 import { challengeBy, creatorResolveBy, keeperWindowEndsAt, tally, voteEndsAt, type Verdict } from "../lifecycle";
 import { Engine } from "./engine";
 import { config, replayRoot } from "./test-helpers";
@@ -31,7 +42,13 @@ const T0 = 1_000;
 const CLOSE = T0 + 10 * HOUR;
 const PATHS = ["unchallenged", "upheld", "overturned", "mia", "miaKeeper", "deadlock", "noQuorum", "override", "restart", "voidProposal", "cancel"] as const;
 
-const tradeArb = fc.record({ who: fc.nat(3), outcome: fc.nat(2), buy: fc.boolean(), size: fc.integer({ min: 1, max: 40 }), price: fc.integer({ min: 20, max: 80 }) });
+const tradeArb = fc.record({
+  who: fc.nat(3),
+  outcome: fc.nat(2),
+  buy: fc.boolean(),
+  size: fc.integer({ min: 1, max: 40 }),
+  price: fc.integer({ min: 20, max: 80 }),
+});
 const caseArb = fc.record({
   path: fc.constantFrom(...PATHS),
   lmsr: fc.boolean(),
@@ -91,10 +108,23 @@ describe("engine lifecycle property: every path of the graph", () => {
 
         for (const a of [CREATOR, CHALLENGER, KEEPER, ...HOLDERS, ...VOTERS]) run({ type: "credit", account: a, amount: 1_000_000_000n, reason: "GRANT" }, T0);
         run({ type: "setCouncil", members: [MEMBER] }, T0);
-        run({
-          type: "createMarket", marketId: ID, pricing: k.lmsr ? "LMSR" : "ORDERBOOK", outcomes, feeModel: "notional-v1", takerFeeBps: 100, sellExitFeeBps: 100, winningsExitFeeBps: 200,
-          ...(k.lmsr ? { seed: 200_000_000n } : {}), creator: CREATOR, closeTime: CLOSE, lane: k.onchain ? "onchain" : "committed",
-        }, T0);
+        run(
+          {
+            type: "createMarket",
+            marketId: ID,
+            pricing: k.lmsr ? "LMSR" : "ORDERBOOK",
+            outcomes,
+            feeModel: "notional-v1",
+            takerFeeBps: 100,
+            sellExitFeeBps: 100,
+            winningsExitFeeBps: 200,
+            ...(k.lmsr ? { seed: 200_000_000n } : {}),
+            creator: CREATOR,
+            closeTime: CLOSE,
+            lane: k.onchain ? "onchain" : "committed",
+          },
+          T0,
+        );
         k.trades.forEach((t, i) => {
           const account = HOLDERS[t.who]!;
           const at = T0 + 1 + i;
@@ -105,7 +135,20 @@ describe("engine lifecycle property: every path of the graph", () => {
             if (!t.buy && held > 0n) return run({ type: "lmsrTrade", account, marketId: ID, outcome, direction: "SELL", shares: held }, at);
             return run({ type: "lmsrTrade", account, marketId: ID, outcome, direction: "BUY", shares: BigInt(t.size) * 250_000n }, at);
           }
-          run({ type: "placeOrder", account, marketId: ID, outcome: (t.outcome % 2) as 0 | 1, action: "buy", priceBps: t.price * 100, size: BigInt(t.size) * 10_000n, tif: "GTC" }, at, false);
+          run(
+            {
+              type: "placeOrder",
+              account,
+              marketId: ID,
+              outcome: (t.outcome % 2) as 0 | 1,
+              action: "buy",
+              priceBps: t.price * 100,
+              size: BigInt(t.size) * 10_000n,
+              tif: "GTC",
+            },
+            at,
+            false,
+          );
         });
         refused({ type: "castBallot", account: VOTERS[0]!, marketId: ID, outcome: 0, salt: salt(1) }, T0 + 100);
 
@@ -113,9 +156,15 @@ describe("engine lifecycle property: every path of the graph", () => {
         const proposedAt = k.early ? T0 + HOUR : CLOSE + HOUR;
         let expected: { state: string; verdict: Verdict } | null = null;
         const castAll = (outs: readonly number[], at: number, session: number) =>
-          outs.forEach((o, i) => run({ type: "castBallot", account: VOTERS[i]!, marketId: ID, outcome: o % outcomes, salt: salt(session * 10 + i + 1) }, at + i));
+          outs.forEach((o, i) =>
+            run({ type: "castBallot", account: VOTERS[i]!, marketId: ID, outcome: o % outcomes, salt: salt(session * 10 + i + 1) }, at + i),
+          );
         const silence = (outs: readonly number[]) => {
-          const r = tally(outs.map((o) => ({ outcome: o % outcomes })), outcomes, e.lifecycle(ID)!.vote!.quorum);
+          const r = tally(
+            outs.map((o) => ({ outcome: o % outcomes })),
+            outcomes,
+            e.lifecycle(ID)!.vote!.quorum,
+          );
           return r.kind === "unique" ? r.outcome : ("void" as const);
         };
         const end = CLOSE + 100 * 24 * HOUR;
@@ -144,10 +193,15 @@ describe("engine lifecycle property: every path of the graph", () => {
             run({ type: "challenge", account: CHALLENGER, marketId: ID }, opened);
             const other = p === "void" ? 0 : (p + 1 + (k.other % (outcomes - 1))) % outcomes;
             const outs =
-              k.path === "upheld" ? [p as number, p as number, other] :
-              k.path === "overturned" ? [other, other, p as number] :
-              k.path === "deadlock" ? [p as number, p as number, other, other] :
-              k.path === "noQuorum" ? [other, p as number] : k.votes.slice(0, 3);
+              k.path === "upheld"
+                ? [p as number, p as number, other]
+                : k.path === "overturned"
+                  ? [other, other, p as number]
+                  : k.path === "deadlock"
+                    ? [p as number, p as number, other, other]
+                    : k.path === "noQuorum"
+                      ? [other, p as number]
+                      : k.votes.slice(0, 3);
             castAll(outs, opened + 1, 1);
             refused({ type: "castBallot", account: VOTERS[0]!, marketId: ID, outcome: 0, salt: salt(99) }, opened + 10);
             refused({ type: "councilAct", member: MEMBER, marketId: ID, action: "decide", outcome: 0, signature: "0x01" }, opened + 11);
@@ -174,13 +228,19 @@ describe("engine lifecycle property: every path of the graph", () => {
         const state = expected.verdict === "void" ? "void" : "resolved";
         assert.deepEqual([lc.state, lc.verdict], [expected.state || state, expected.verdict], k.path);
         for (const a of [bondEscrowOf(ID), voteEscrowOf(ID), poolAccountOf(ID)]) assert.equal(e.balance(a, COLLATERAL_ASSET).total, 0n, `${a} not empty`);
-        if (committed) for (const h of HOLDERS) for (const i of [0, 1] as const) assert.equal(e.balance(h, outcomeAssetId(ID, i)).total, 0n, "every share redeemed");
+        if (committed)
+          for (const h of HOLDERS) for (const i of [0, 1] as const) assert.equal(e.balance(h, outcomeAssetId(ID, i)).total, 0n, "every share redeemed");
         const revealed = new BallotBook().check(ops);
         assert.deepEqual([revealed.revealsChecked, revealed.failures], [ballots, []]);
         assert.equal(await replayRoot(ops), await e.ledger.root());
         seen.set(k.path, (seen.get(k.path) ?? 0) + 1);
       }),
-      { numRuns: Number(process.env.LIFECYCLE_PROPERTY_RUNS ?? 220), seed: Number(process.env.LIFECYCLE_PROPERTY_SEED ?? 20_261_125), endOnFailure: true, includeErrorInReport: true },
+      {
+        numRuns: Number(process.env.LIFECYCLE_PROPERTY_RUNS ?? 220),
+        seed: Number(process.env.LIFECYCLE_PROPERTY_SEED ?? 20_261_125),
+        endOnFailure: true,
+        includeErrorInReport: true,
+      },
     );
     console.log(`# lifecycle property: runs per path ${JSON.stringify(Object.fromEntries(seen))}`);
     for (const path of PATHS) assert.ok((seen.get(path) ?? 0) >= 5, `path ${path} ran ${seen.get(path) ?? 0} times`);

@@ -67,7 +67,16 @@ export function lmsrTrade(s: EngineState, c: LmsrTradeCommand, at: number): Lmsr
   const tradeId = s.tradeId();
   const net = c.direction === "BUY" ? collateral : collateral - fee;
   lmsrFillReport(s, acct, at, tradeId, m.idStr, c.outcome, c.direction === "BUY", shares, net, fee);
-  return { tradeId, marketId: m.idStr, outcome: c.outcome, direction: c.direction, shares, collateral: net, fee, priceAfterWad: prices({ b: st.b, q })[c.outcome]! };
+  return {
+    tradeId,
+    marketId: m.idStr,
+    outcome: c.outcome,
+    direction: c.direction,
+    shares,
+    collateral: net,
+    fee,
+    priceAfterWad: prices({ b: st.b, q })[c.outcome]!,
+  };
 }
 
 /** Records the pool's outstanding shares for rollback (a trade replaces the array, never mutates it). */

@@ -16,4 +16,3 @@ export function saveMarket(s: EngineState, m: Market): void {
     m.closeAt = closeAt;
   });
 }
-

@@ -25,11 +25,16 @@ export function createMarket(s: EngineState, c: CreateMarketCommand, at: number)
   if (lane !== "committed" && lane !== "onchain") return invalid("lane must be committed or onchain", { field: "lane" });
   // The book is binary (MINT/MERGE pair an outcome with its complement); the LMSR pool prices 2 or 3 outcomes, as the
   // on-chain LmsrMarket does. The committed ledger is binary (asset sides 0 and 1): ternary markets are on-chain only.
-  if (c.pricing === "ORDERBOOK" && c.outcomes !== 2) return invalid("ORDERBOOK markets are binary (outcomes = 2); use LMSR for 3 outcomes", { field: "outcomes" });
-  if (c.pricing === "LMSR" && c.outcomes !== 2 && c.outcomes !== 3) return invalid(`LMSR markets have 2 or 3 outcomes (max ${MAX_OUTCOMES})`, { field: "outcomes" });
-  if (lane === "committed" && c.outcomes !== 2) return invalid("the committed ledger is binary: a ternary market trades on the onchain lane", { field: "outcomes" });
-  if (lane === "onchain" && c.creator === undefined) return invalid("an onchain market needs its creator (the ledger holds only its lifecycle)", { field: "creator" });
-  if (c.creator === undefined && (c.openTime !== undefined || c.closeTime !== undefined)) return invalid("openTime and closeTime come with a creator", { field: "creator" });
+  if (c.pricing === "ORDERBOOK" && c.outcomes !== 2)
+    return invalid("ORDERBOOK markets are binary (outcomes = 2); use LMSR for 3 outcomes", { field: "outcomes" });
+  if (c.pricing === "LMSR" && c.outcomes !== 2 && c.outcomes !== 3)
+    return invalid(`LMSR markets have 2 or 3 outcomes (max ${MAX_OUTCOMES})`, { field: "outcomes" });
+  if (lane === "committed" && c.outcomes !== 2)
+    return invalid("the committed ledger is binary: a ternary market trades on the onchain lane", { field: "outcomes" });
+  if (lane === "onchain" && c.creator === undefined)
+    return invalid("an onchain market needs its creator (the ledger holds only its lifecycle)", { field: "creator" });
+  if (c.creator === undefined && (c.openTime !== undefined || c.closeTime !== undefined))
+    return invalid("openTime and closeTime come with a creator", { field: "creator" });
   const n = c.outcomes;
   if (c.pricing === "LMSR" && (typeof c.seed !== "bigint" || c.seed <= 0n || c.seed > 10n ** 30n)) return invalid("LMSR markets need a positive bigint seed");
   if (c.pricing === "ORDERBOOK" && (c.seed !== undefined || c.funder !== undefined)) return invalid("seed and funder are for LMSR markets");
@@ -41,7 +46,8 @@ export function createMarket(s: EngineState, c: CreateMarketCommand, at: number)
   const creator = c.creator === undefined ? undefined : addressOf(c.creator, "creator");
   if (lane === "onchain") {
     // The seed is paid into the contract on chain: a funder, if named, must be the creator.
-    if (c.funder !== undefined && addressOf(c.funder, "funder") !== creator) return invalid("an onchain market's seed is funded on chain by its creator", { field: "funder" });
+    if (c.funder !== undefined && addressOf(c.funder, "funder") !== creator)
+      return invalid("an onchain market's seed is funded on chain by its creator", { field: "funder" });
     return startLifecycle(s, c, creator!, undefined, at).view;
   }
   const id = c.marketId;

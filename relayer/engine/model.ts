@@ -7,7 +7,11 @@ import type { MarketLifecycle } from "../lifecycle";
 import type { Book } from "./book";
 import type { FeeModel, FinalSettlement, Lane, MarketStatus, OrderAction, OrderStatus, Outcome, PayoutReceipt, Pricing, TimeInForce } from "./types";
 
-export interface Bal { v: bigint; r: bigint; ep: number }
+export interface Bal {
+  v: bigint;
+  r: bigint;
+  ep: number;
+}
 
 export interface Acct {
   readonly addr: Address;
@@ -122,7 +126,11 @@ export interface Order {
   aNext?: Order | null;
 }
 
-export interface Level { head: Order | null; tail: Order | null; ep: number }
+export interface Level {
+  head: Order | null;
+  tail: Order | null;
+  ep: number;
+}
 
 /**
  * An engine balance record: the Bal the book and undo log see, plus what the ledger mirror needs to copy it.

@@ -73,7 +73,12 @@ export function place(s: EngineState, acct: Acct, mkt: Market, spec: OrderSpec, 
   const y = spec.outcome === 0 ? spec.priceBps : 10_000 - spec.priceBps;
   if (s.config.allowance.enabled) {
     checkAllowance(
-      s, acct, at, mkt.assets[spec.outcome]!, spec.action === "sell", spec.size,
+      s,
+      acct,
+      at,
+      mkt.assets[spec.outcome]!,
+      spec.action === "sell",
+      spec.size,
       "no executed wallet-sides left in this period; buy trade credits or close a full position",
     );
   }
@@ -155,10 +160,11 @@ export function placeBatch(s: EngineState, acct: Acct, mkt: Market, specs: reado
 /** replaceQuotes: the account's resting orders in the market cancelled (`replaced`, locks freed), then the set placed. */
 export function replaceQuotes(s: EngineState, acct: Acct, mkt: Market, specs: readonly OrderSpec[], at: number): ReplaceQuotesResult {
   const cancelled: string[] = [];
-  for (const o of byAge(acct)) if (o.mkt === mkt) {
-    cancelResting(s, o, "cancelled", "replaced", at);
-    cancelled.push(o.id);
-  }
+  for (const o of byAge(acct))
+    if (o.mkt === mkt) {
+      cancelResting(s, o, "cancelled", "replaced", at);
+      cancelled.push(o.id);
+    }
   return { cancelled, orders: specs.map((spec) => orderView(place(s, acct, mkt, spec, at))) };
 }
 
@@ -183,9 +189,11 @@ export function cancelAll(s: EngineState, c: CancelAllCommand, at: number): Canc
   const acct = s.accts.get(addressOf(c.account, "account"));
   if (c.marketId !== undefined && typeof c.marketId !== "bigint") return invalid("marketId must be a bigint");
   const cancelled: string[] = [];
-  if (acct) for (const o of byAge(acct)) if (c.marketId === undefined || o.mkt.id === c.marketId) {
-    cancelResting(s, o, "cancelled", "cancel_all", at);
-    cancelled.push(o.id);
-  }
+  if (acct)
+    for (const o of byAge(acct))
+      if (c.marketId === undefined || o.mkt.id === c.marketId) {
+        cancelResting(s, o, "cancelled", "cancel_all", at);
+        cancelled.push(o.id);
+      }
   return { cancelled };
 }

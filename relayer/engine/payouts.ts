@@ -63,7 +63,15 @@ export function payHolders(s: EngineState, m: Market, winning: number | null, at
       paid += out;
       fees += fee;
       if (receipts) {
-        receipt ??= { marketId: m.idStr, account: a.addr, shares: new Array<bigint>(m.outcomes).fill(0n), paid: 0n, fee: 0n, kind: winning === null ? "void_refund" : "payout", at };
+        receipt ??= {
+          marketId: m.idStr,
+          account: a.addr,
+          shares: new Array<bigint>(m.outcomes).fill(0n),
+          paid: 0n,
+          fee: 0n,
+          kind: winning === null ? "void_refund" : "payout",
+          at,
+        };
         receipt.shares[i] = shares;
         receipt.paid += out;
         receipt.fee += fee;

@@ -16,14 +16,39 @@ export function report(s: EngineState, o: Order, kind: ReportKind, at: number, r
   if (o.cid === undefined && reason !== undefined) {
     // The common cancel, as one literal (same keys, same order as the general case below).
     s.reports[s.nReports++] = {
-      account: a.addr, seq, at, kind, orderId: o.id, marketId: o.mkt.idStr, status: o.status, outcome: o.outcome, action: o.action,
-      priceBps: o.price, size: o.size, filledSize: o.filled, remainingSize, tif: o.tif, reason,
+      account: a.addr,
+      seq,
+      at,
+      kind,
+      orderId: o.id,
+      marketId: o.mkt.idStr,
+      status: o.status,
+      outcome: o.outcome,
+      action: o.action,
+      priceBps: o.price,
+      size: o.size,
+      filledSize: o.filled,
+      remainingSize,
+      tif: o.tif,
+      reason,
     };
     return;
   }
   const r: ExecutionReport = {
-    account: a.addr, seq, at, kind, orderId: o.id, marketId: o.mkt.idStr, status: o.status, outcome: o.outcome, action: o.action,
-    priceBps: o.price, size: o.size, filledSize: o.filled, remainingSize, tif: o.tif,
+    account: a.addr,
+    seq,
+    at,
+    kind,
+    orderId: o.id,
+    marketId: o.mkt.idStr,
+    status: o.status,
+    outcome: o.outcome,
+    action: o.action,
+    priceBps: o.price,
+    size: o.size,
+    filledSize: o.filled,
+    remainingSize,
+    tif: o.tif,
   };
   if (o.cid !== undefined) r.clientOrderId = o.cid;
   if (reason !== undefined) r.reason = reason;
@@ -32,21 +57,67 @@ export function report(s: EngineState, o: Order, kind: ReportKind, at: number, r
 
 /** A "fill" report of an order-book fill (same keys, same order as report() plus the fill fields). */
 export function fillReport(
-  s: EngineState, o: Order, at: number, tradeId: string, fillPriceBps: number, fillSize: bigint, fee: bigint, liquidity: "maker" | "taker", matchKind: MatchKindName, counterOrderId: string,
+  s: EngineState,
+  o: Order,
+  at: number,
+  tradeId: string,
+  fillPriceBps: number,
+  fillSize: bigint,
+  fee: bigint,
+  liquidity: "maker" | "taker",
+  matchKind: MatchKindName,
+  counterOrderId: string,
 ): void {
   const a = o.acct;
   s.u.saveAcct(a);
   if (o.cid !== undefined) {
     s.reports[s.nReports++] = {
-      account: a.addr, seq: ++a.seq, at, kind: "fill", orderId: o.id, marketId: o.mkt.idStr, status: o.status, outcome: o.outcome, action: o.action,
-      priceBps: o.price, size: o.size, filledSize: o.filled, remainingSize: o.rem, tif: o.tif, clientOrderId: o.cid,
-      tradeId, fillPriceBps, fillSize, fee, liquidity, matchKind, counterOrderId,
+      account: a.addr,
+      seq: ++a.seq,
+      at,
+      kind: "fill",
+      orderId: o.id,
+      marketId: o.mkt.idStr,
+      status: o.status,
+      outcome: o.outcome,
+      action: o.action,
+      priceBps: o.price,
+      size: o.size,
+      filledSize: o.filled,
+      remainingSize: o.rem,
+      tif: o.tif,
+      clientOrderId: o.cid,
+      tradeId,
+      fillPriceBps,
+      fillSize,
+      fee,
+      liquidity,
+      matchKind,
+      counterOrderId,
     };
   } else {
     s.reports[s.nReports++] = {
-      account: a.addr, seq: ++a.seq, at, kind: "fill", orderId: o.id, marketId: o.mkt.idStr, status: o.status, outcome: o.outcome, action: o.action,
-      priceBps: o.price, size: o.size, filledSize: o.filled, remainingSize: o.rem, tif: o.tif,
-      tradeId, fillPriceBps, fillSize, fee, liquidity, matchKind, counterOrderId,
+      account: a.addr,
+      seq: ++a.seq,
+      at,
+      kind: "fill",
+      orderId: o.id,
+      marketId: o.mkt.idStr,
+      status: o.status,
+      outcome: o.outcome,
+      action: o.action,
+      priceBps: o.price,
+      size: o.size,
+      filledSize: o.filled,
+      remainingSize: o.rem,
+      tif: o.tif,
+      tradeId,
+      fillPriceBps,
+      fillSize,
+      fee,
+      liquidity,
+      matchKind,
+      counterOrderId,
     };
   }
 }
@@ -56,7 +127,16 @@ export function fillReport(
  * average net price in bps (clamped to 1..9999).
  */
 export function lmsrFillReport(
-  s: EngineState, acct: Acct, at: number, tradeId: string, marketId: string, outcome: LmsrOutcome, buy: boolean, shares: bigint, net: bigint, fee: bigint,
+  s: EngineState,
+  acct: Acct,
+  at: number,
+  tradeId: string,
+  marketId: string,
+  outcome: LmsrOutcome,
+  buy: boolean,
+  shares: bigint,
+  net: bigint,
+  fee: bigint,
 ): void {
   s.u.saveAcct(acct);
   const avgBps = Number((net * 10_000n) / shares);

@@ -40,7 +40,11 @@ export interface OrderSpec {
   postOnly?: boolean;
 }
 
-export interface OpenAccountCommand { type: "openAccount"; account: Address; signupAt: number }
+export interface OpenAccountCommand {
+  type: "openAccount";
+  account: Address;
+  signupAt: number;
+}
 export interface CreditCommand {
   type: "credit";
   account: Address;
@@ -86,16 +90,52 @@ export interface LmsrTradeCommand {
   budget?: bigint;
   limit?: bigint;
 }
-export interface PlaceOrderCommand extends OrderSpec { type: "placeOrder"; account: Address; marketId: bigint }
-export interface PlaceOrdersCommand { type: "placeOrders"; account: Address; marketId: bigint; orders: OrderSpec[] }
-export interface ReplaceQuotesCommand { type: "replaceQuotes"; account: Address; marketId: bigint; orders: OrderSpec[] }
-export interface CancelOrderCommand { type: "cancelOrder"; account: Address; orderId?: string; clientOrderId?: string }
-export interface CancelAllCommand { type: "cancelAll"; account: Address; marketId?: bigint }
-export interface ResolveMarketCommand { type: "resolveMarket"; marketId: bigint; winningOutcome: number }
-export interface VoidMarketCommand { type: "voidMarket"; marketId: bigint }
-export interface AddFillCreditsCommand { type: "addFillCredits"; account: Address; fills: number }
+export interface PlaceOrderCommand extends OrderSpec {
+  type: "placeOrder";
+  account: Address;
+  marketId: bigint;
+}
+export interface PlaceOrdersCommand {
+  type: "placeOrders";
+  account: Address;
+  marketId: bigint;
+  orders: OrderSpec[];
+}
+export interface ReplaceQuotesCommand {
+  type: "replaceQuotes";
+  account: Address;
+  marketId: bigint;
+  orders: OrderSpec[];
+}
+export interface CancelOrderCommand {
+  type: "cancelOrder";
+  account: Address;
+  orderId?: string;
+  clientOrderId?: string;
+}
+export interface CancelAllCommand {
+  type: "cancelAll";
+  account: Address;
+  marketId?: bigint;
+}
+export interface ResolveMarketCommand {
+  type: "resolveMarket";
+  marketId: bigint;
+  winningOutcome: number;
+}
+export interface VoidMarketCommand {
+  type: "voidMarket";
+  marketId: bigint;
+}
+export interface AddFillCreditsCommand {
+  type: "addFillCredits";
+  account: Address;
+  fills: number;
+}
 /** Expires the GTD orders due at `at` and nothing else (every command does that first; this one exists for the timer). */
-export interface ExpireOrdersCommand { type: "expireOrders" }
+export interface ExpireOrdersCommand {
+  type: "expireOrders";
+}
 
 export type Command =
   | OpenAccountCommand
@@ -235,13 +275,32 @@ export interface LmsrQuote {
 
 // ---------------------------------------------------------------- results
 
-export interface OpenAccountResult { account: Address; signupAt: number; allowance: AllowanceView }
-export interface CreditResult { account: Address; balance: BalanceView }
-export interface PlaceOrdersResult { orders: OrderView[] }
-export interface ReplaceQuotesResult { cancelled: string[]; orders: OrderView[] }
-export interface CancelAllResult { cancelled: string[] }
+export interface OpenAccountResult {
+  account: Address;
+  signupAt: number;
+  allowance: AllowanceView;
+}
+export interface CreditResult {
+  account: Address;
+  balance: BalanceView;
+}
+export interface PlaceOrdersResult {
+  orders: OrderView[];
+}
+export interface ReplaceQuotesResult {
+  cancelled: string[];
+  orders: OrderView[];
+}
+export interface CancelAllResult {
+  cancelled: string[];
+}
 /** resolveMarket and voidMarket: the closed market, what holders were paid, the exit fees and the pool's residual. */
-export interface SettleResult { market: MarketView; paid: bigint; fees: bigint; residual: bigint }
+export interface SettleResult {
+  market: MarketView;
+  paid: bigint;
+  fees: bigint;
+  residual: bigint;
+}
 /** `collateral` is what the account paid (BUY) or received net of `fee` (SELL). */
 export interface LmsrTradeResult {
   tradeId: string;

@@ -49,7 +49,11 @@ export function marketView(m: Market): MarketView {
     bestAskBps: m.book.bestAsk === NO_ASK ? null : m.book.bestAsk,
     lane: "committed",
     ...(m.lcm ? { lifecycle: lifecycleView(m.lcm) } : {}),
-    ...(m.lmsr ? { lmsr: { b: m.lmsr.b, q: [...m.lmsr.q], seed: m.lmsr.seed, funder: m.lmsr.funder, pool: m.lmsr.pool, pricesWad: prices({ b: m.lmsr.b, q: m.lmsr.q }) } } : {}),
+    ...(m.lmsr
+      ? {
+          lmsr: { b: m.lmsr.b, q: [...m.lmsr.q], seed: m.lmsr.seed, funder: m.lmsr.funder, pool: m.lmsr.pool, pricesWad: prices({ b: m.lmsr.b, q: m.lmsr.q }) },
+        }
+      : {}),
   };
 }
 

@@ -98,7 +98,15 @@ describe("crash test: SIGKILL mid-run", () => {
 
         const ex = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig });
         const ledger = await deployLedger(chain.rpcUrl);
-        const batcher = await Batcher.open({ db, rpcUrl: chain.rpcUrl, ledger, operatorKey: OPERATOR_KEY, treasury: RUN_TREASURY, intervalMs: 100, maxOps: 400 });
+        const batcher = await Batcher.open({
+          db,
+          rpcUrl: chain.rpcUrl,
+          ledger,
+          operatorKey: OPERATOR_KEY,
+          treasury: RUN_TREASURY,
+          intervalMs: 100,
+          maxOps: 400,
+        });
         while (await batcher.publishOnce());
         const report = await replayLedger({ client: createPublicClient({ transport: http(chain.rpcUrl) }) as never, ledger });
         assert.equal(report.mismatch, null);

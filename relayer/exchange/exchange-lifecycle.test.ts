@@ -44,7 +44,17 @@ describe("Exchange: market lifecycles", () => {
       expectAccepted(await ex.submit({ type: "credit", account: a, amount: 1_000_000_000n, reason: "GRANT" }));
     }
     expectAccepted(await ex.submit({ type: "setCouncil", members: [traderOf(9)] }));
-    const create = { type: "createMarket", pricing: "LMSR", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 0, winningsExitFeeBps: 100, seed: 100_000_000n, creator } as const;
+    const create = {
+      type: "createMarket",
+      pricing: "LMSR",
+      outcomes: 2,
+      feeModel: "notional-v1",
+      takerFeeBps: 0,
+      sellExitFeeBps: 0,
+      winningsExitFeeBps: 100,
+      seed: 100_000_000n,
+      creator,
+    } as const;
     // Market 1 closes 20 ms (of the clock) from now: the armed timer fires once the clock is there.
     expectAccepted(await ex.submit({ ...create, marketId: 1n, closeTime: t0 + 20 }));
     expectAccepted(await ex.submit({ ...create, marketId: 2n, closeTime: t0 + HOUR }));
@@ -53,7 +63,10 @@ describe("Exchange: market lifecycles", () => {
     clock.advance(20);
     await closed;
     assert.equal(ex.engine.lifecycle(1n)!.state, "closed");
-    assert.deepEqual(seen.filter((e) => e.to === "closed").map((e) => [e.marketId, e.at]), [["1", t0 + 20]]);
+    assert.deepEqual(
+      seen.filter((e) => e.to === "closed").map((e) => [e.marketId, e.at]),
+      [["1", t0 + 20]],
+    );
     const refused = await ex.submit({ type: "lmsrTrade", account: voters[0]!, marketId: 1n, outcome: 0, direction: "BUY", shares: 1_000_000n });
     assert.equal(refused.ok ? "accepted" : refused.code, "MARKET_CLOSED");
 
@@ -65,7 +78,8 @@ describe("Exchange: market lifecycles", () => {
     clock.advance(HOUR);
     expectAccepted(await ex.submit({ type: "challenge", account: voters[2]!, marketId: 2n }));
     const opened = clock.now();
-    for (const [i, v] of voters.entries()) expectAccepted(await ex.submit({ type: "castBallot", account: v as Address, marketId: 2n, outcome: i === 0 ? 0 : 1, salt: salt(i) }));
+    for (const [i, v] of voters.entries())
+      expectAccepted(await ex.submit({ type: "castBallot", account: v as Address, marketId: 2n, outcome: i === 0 ? 0 : 1, salt: salt(i) }));
     clock.set(voteEndsAt(opened));
     assert.equal(await ex.advanceLifecycleDue(), true);
     assert.equal(ex.engine.lifecycle(2n)!.state, "council_review");

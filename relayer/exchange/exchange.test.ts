@@ -41,7 +41,12 @@ describe("Exchange (journal-backed single writer)", () => {
     ex.onReports((r) => seen.push(r));
     for (const c of setupCommands(TRADERS, clock.now())) expectAccepted(await ex.submit(c));
     const seqBefore = ex.nextSeq;
-    assert.equal(refusedWith(await ex.submit({ type: "placeOrder", account: traderOf(0), marketId: 99n, outcome: 0, action: "buy", priceBps: 5000, size: 10_000n, tif: "GTC" })), "MARKET_NOT_FOUND");
+    assert.equal(
+      refusedWith(
+        await ex.submit({ type: "placeOrder", account: traderOf(0), marketId: 99n, outcome: 0, action: "buy", priceBps: 5000, size: 10_000n, tif: "GTC" }),
+      ),
+      "MARKET_NOT_FOUND",
+    );
     assert.equal(ex.nextSeq, seqBefore, "a refused command takes no seq");
     clock.advance(1000);
     const [maker, taker] = tradeCommands(0, TRADERS);
@@ -84,9 +89,15 @@ describe("Exchange (journal-backed single writer)", () => {
   it("refuses to open when a stored entry no longer replays to its ops (determinism guard)", async () => {
     const [e] = await db.query<{ seq: string }>(`SELECT seq::text FROM journal_entries WHERE op_count > 0 ORDER BY journal_entries.seq DESC LIMIT 1`);
     const [row] = await db.query<{ ops: string }>(`SELECT ops::text AS ops FROM journal_entries WHERE seq = $1`, [e.seq]);
-    await db.query(`UPDATE journal_entries SET ops = $2::text::json WHERE seq = $1`, [e.seq, row.ops.replace(/"shares":"(\d+)"/, (_m, n) => `"shares":"${BigInt(n) + 1n}"`)]);
+    await db.query(`UPDATE journal_entries SET ops = $2::text::json WHERE seq = $1`, [
+      e.seq,
+      row.ops.replace(/"shares":"(\d+)"/, (_m, n) => `"shares":"${BigInt(n) + 1n}"`),
+    ]);
     try {
-      await assert.rejects(Exchange.open({ db, clock, engineConfig: runEngineConfig }), (err: unknown) => err instanceof DeterminismError && err.seq === Number(e.seq));
+      await assert.rejects(
+        Exchange.open({ db, clock, engineConfig: runEngineConfig }),
+        (err: unknown) => err instanceof DeterminismError && err.seq === Number(e.seq),
+      );
     } finally {
       await db.query(`UPDATE journal_entries SET ops = $2::text::json WHERE seq = $1`, [e.seq, row.ops]);
     }
@@ -124,7 +135,19 @@ describe("Exchange (journal-backed single writer)", () => {
       const ex = await Exchange.open({ db: db2, clock: clock2, engineConfig: runEngineConfig, expiryTimer: false });
       for (const c of setupCommands(TRADERS, clock2.now())) expectAccepted(await ex.submit(c));
       const expiresAt = clock2.now() + 60_000;
-      const placed = expectAccepted(await ex.submit({ type: "placeOrder", account: traderOf(0), marketId: 1n, outcome: 0, action: "buy", priceBps: 4000, size: 10_000n, tif: "GTD", expiresAt }));
+      const placed = expectAccepted(
+        await ex.submit({
+          type: "placeOrder",
+          account: traderOf(0),
+          marketId: 1n,
+          outcome: 0,
+          action: "buy",
+          priceBps: 4000,
+          size: 10_000n,
+          tif: "GTD",
+          expiresAt,
+        }),
+      );
       const orderId = placed.result.orderId;
       const seen: ExecutionReport[] = [];
       ex.onReports((r) => seen.push(...r));
@@ -135,7 +158,10 @@ describe("Exchange (journal-backed single writer)", () => {
       assert.equal(await ex.expireDue(), true);
       assert.equal(ex.nextSeq, seqBefore + 1);
       assert.equal(await ex.expireDue(), false, "nothing left to expire");
-      assert.deepEqual(seen.map((r) => [r.kind, r.orderId, r.at]), [["expired", orderId, expiresAt]]);
+      assert.deepEqual(
+        seen.map((r) => [r.kind, r.orderId, r.at]),
+        [["expired", orderId, expiresAt]],
+      );
       assert.equal(ex.engine.order(orderId)!.status, "expired");
       assert.equal(ex.engine.balance(traderOf(0), 0n).reserved, 0n, "the lock is released");
       const [entry] = await readFrom(db2, seqBefore - 1);
@@ -157,7 +183,19 @@ describe("Exchange (journal-backed single writer)", () => {
       for (const c of setupCommands(TRADERS, Date.now())) expectAccepted(await ex.submit(c));
       const expired = new Promise<ExecutionReport>((resolve) => ex.onReports((r) => r.forEach((x) => x.kind === "expired" && resolve(x))));
       const expiresAt = Date.now() + 300;
-      const placed = expectAccepted(await ex.submit({ type: "placeOrder", account: traderOf(1), marketId: 1n, outcome: 1, action: "buy", priceBps: 3000, size: 10_000n, tif: "GTD", expiresAt }));
+      const placed = expectAccepted(
+        await ex.submit({
+          type: "placeOrder",
+          account: traderOf(1),
+          marketId: 1n,
+          outcome: 1,
+          action: "buy",
+          priceBps: 3000,
+          size: 10_000n,
+          tif: "GTD",
+          expiresAt,
+        }),
+      );
       const report = await expired;
       assert.equal(report.orderId, placed.result.orderId);
       assert.ok(report.at >= expiresAt, "never before its expiry");
@@ -167,4 +205,3 @@ describe("Exchange (journal-backed single writer)", () => {
     }
   });
 });
-

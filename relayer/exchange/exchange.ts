@@ -66,7 +66,10 @@ export interface ExchangeOptions {
 
 /** A journal entry replayed to different ops than were stored: the engine is not deterministic over its journal. */
 export class DeterminismError extends Error {
-  constructor(readonly seq: number, detail: string) {
+  constructor(
+    readonly seq: number,
+    detail: string,
+  ) {
     super(`journal entry ${seq} does not replay: ${detail}`);
     this.name = "DeterminismError";
   }
@@ -154,7 +157,8 @@ export class Exchange {
   static async open(opts: ExchangeOptions): Promise<Exchange> {
     const { engine, lastSeq, lastAt } = await rebuildEngine(opts.db, opts.engineConfig);
     const writer = await JournalWriter.open(opts.db);
-    if (writer.nextSeq !== lastSeq + 1) throw new Error(`the journal grew during the rebuild (another writer?): next seq ${writer.nextSeq}, replayed ${lastSeq}`);
+    if (writer.nextSeq !== lastSeq + 1)
+      throw new Error(`the journal grew during the rebuild (another writer?): next seq ${writer.nextSeq}, replayed ${lastSeq}`);
     opts.log?.info({ entries: lastSeq }, "exchange rebuilt from the journal");
     const exchange = new Exchange(opts, engine, writer, lastAt);
     exchange.#expiryTimer.arm();

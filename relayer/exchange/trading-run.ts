@@ -18,7 +18,16 @@ export function setupCommands(traders: number, at: number): Command[] {
     out.push({ type: "openAccount", account: traderOf(i), signupAt: at });
     out.push({ type: "credit", account: traderOf(i), amount: 10n ** 15n, reason: "GRANT" });
   }
-  out.push({ type: "createMarket", marketId: 1n, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 50, sellExitFeeBps: 0, winningsExitFeeBps: 0 });
+  out.push({
+    type: "createMarket",
+    marketId: 1n,
+    pricing: "ORDERBOOK",
+    outcomes: 2,
+    feeModel: "notional-v1",
+    takerFeeBps: 50,
+    sellExitFeeBps: 0,
+    winningsExitFeeBps: 0,
+  });
   return out;
 }
 

@@ -37,10 +37,19 @@ describe("JournalWriter (group commit)", () => {
       Array.from({ length: n }, (_, i) => {
         const account = i % 2 ? alice : bob;
         const ops = [credit(account, BigInt(i + 1))];
-        return w.append({ at: 1000 + i, command: JSON.stringify({ type: "credit", i }), ops: opsToJson(ops), opCount: 1, reports: [{ account, seq: Math.floor(i / 2) + 1, at: 1000 + i, body: JSON.stringify({ i }) }] });
+        return w.append({
+          at: 1000 + i,
+          command: JSON.stringify({ type: "credit", i }),
+          ops: opsToJson(ops),
+          opCount: 1,
+          reports: [{ account, seq: Math.floor(i / 2) + 1, at: 1000 + i, body: JSON.stringify({ i }) }],
+        });
       }),
     );
-    assert.deepEqual(seqs, Array.from({ length: n }, (_, i) => i + 1));
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: n }, (_, i) => i + 1),
+    );
     assert.ok(w.stats.flushes >= 1 && w.stats.flushes < n / 10, `flushes ${w.stats.flushes}`);
     const stored = [];
     for await (const e of readAll(db, 0, 64)) stored.push(e);
@@ -52,10 +61,16 @@ describe("JournalWriter (group commit)", () => {
       assert.equal(opsFromJson(e.ops)[0].type, "CREDIT");
     });
     const aliceReports = await reportsOf(db, alice, 10, 5);
-    assert.deepEqual(aliceReports.map((r) => r.seq), [10, 11, 12, 13, 14]);
+    assert.deepEqual(
+      aliceReports.map((r) => r.seq),
+      [10, 11, 12, 13, 14],
+    );
     assert.equal(JSON.parse(aliceReports[0].body).i, 19);
     assert.equal(aliceReports[0].entrySeq, 20);
-    assert.deepEqual((await readFrom(db, 298)).map((e) => e.seq), [299, 300]);
+    assert.deepEqual(
+      (await readFrom(db, 298)).map((e) => e.seq),
+      [299, 300],
+    );
   });
 
   it("appends made while a flush runs wait for the next flush", async () => {
@@ -84,7 +99,10 @@ describe("JournalWriter (group commit)", () => {
       w.append({ at: 1, command: "{}", ops: "[]", opCount: 0, reports: [{ account: alice, seq: 9999, at: 1, body: "{}" }] }),
       w.append({ at: 2, command: "{}", ops: "[]", opCount: 0, reports: [] }),
     ]);
-    assert.deepEqual(results.map((r) => r.status), ["rejected", "rejected"]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ["rejected", "rejected"],
+    );
     assert.ok((results[0] as PromiseRejectedResult).reason instanceof JournalFailedError);
     await assert.rejects(w.append({ at: 3, command: "{}", ops: "[]", opCount: 0, reports: [] }), JournalFailedError);
     assert.equal((await reportsOf(db, alice, 9999, 1)).length, 0);

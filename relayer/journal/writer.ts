@@ -116,9 +116,18 @@ export class JournalWriter {
     this.#pending.push(pending);
     // The entry's JSON is assembled from the already serialised command/ops/report texts (no second escaping):
     // the columns are json, which keeps each text verbatim.
-    own.add(this.#committer, JOURNAL_ENTRIES_SINK, `{"seq":${seq},"at":${entry.at},"op_count":${entry.opCount},"command":${entry.command},"ops":${entry.ops}}`, seq);
+    own.add(
+      this.#committer,
+      JOURNAL_ENTRIES_SINK,
+      `{"seq":${seq},"at":${entry.at},"op_count":${entry.opCount},"command":${entry.command},"ops":${entry.ops}}`,
+      seq,
+    );
     for (const r of entry.reports) {
-      own.add(this.#committer, EXECUTION_REPORTS_SINK, `{"account":${JSON.stringify(r.account.toLowerCase())},"seq":${r.seq},"at":${r.at},"entry_seq":${seq},"body":${r.body}}`);
+      own.add(
+        this.#committer,
+        EXECUTION_REPORTS_SINK,
+        `{"account":${JSON.stringify(r.account.toLowerCase())},"seq":${r.seq},"at":${r.at},"entry_seq":${seq},"body":${r.body}}`,
+      );
     }
     own.onCommit(() => this.#committed(pending));
     own.onFail((err) => this.#fail(err));

@@ -55,16 +55,28 @@ describe("dueTransitions", () => {
   it("applies every transition that came due, each at its own deadline, when the clock runs late", () => {
     const r = dueTransitions(openMarket(), T0 + 60 * DAY, 3);
     const opened = keeperWindowEndsAt(CLOSE);
-    assert.deepEqual(r.steps.map((s) => [s.via, s.from, s.to, s.at]), [
-      ["closeTimeReached", "open", "closed", CLOSE],
-      ["creatorWindowMissed", "closed", "creator_mia", creatorMissedAt(CLOSE)],
-      ["keeperWindowElapsed", "creator_mia", "human_voting", opened],
-      ["voteEnded", "human_voting", "council_review", voteEndsAt(opened)],
-      ["councilSilent", "council_review", "void", councilReviewEndsAt(voteEndsAt(opened))],
-    ]);
+    assert.deepEqual(
+      r.steps.map((s) => [s.via, s.from, s.to, s.at]),
+      [
+        ["closeTimeReached", "open", "closed", CLOSE],
+        ["creatorWindowMissed", "closed", "creator_mia", creatorMissedAt(CLOSE)],
+        ["keeperWindowElapsed", "creator_mia", "human_voting", opened],
+        ["voteEnded", "human_voting", "council_review", voteEndsAt(opened)],
+        ["councilSilent", "council_review", "void", councilReviewEndsAt(voteEndsAt(opened))],
+      ],
+    );
     // No keeper: the keeper's share stays in the voter pool; nobody voted, so the pool goes to the treasury.
-    assert.deepEqual(r.steps[2].transfers.map((t) => [t.op, t.to, t.amount]), [["BOND_SLASH", "treasury", 25_000_000n], ["BOND_AWARD", "vote_escrow", 25_000_000n]]);
-    assert.deepEqual(r.steps[4].transfers.map((t) => [t.op, t.to, t.amount]), [["VOTE_ESCROW_SWEEP", "treasury", 25_000_000n]]);
+    assert.deepEqual(
+      r.steps[2].transfers.map((t) => [t.op, t.to, t.amount]),
+      [
+        ["BOND_SLASH", "treasury", 25_000_000n],
+        ["BOND_AWARD", "vote_escrow", 25_000_000n],
+      ],
+    );
+    assert.deepEqual(
+      r.steps[4].transfers.map((t) => [t.op, t.to, t.amount]),
+      [["VOTE_ESCROW_SWEEP", "treasury", 25_000_000n]],
+    );
     assert.deepEqual(r.steps[3].tally, { kind: "no_quorum", counts: [0, 0] });
     assert.deepEqual(escrowBalances(r.market), { bond: 0n, vote: 0n });
     assert.deepEqual(dueTransitions(r.market, T0 + 90 * DAY, 3).steps, [], "a final market has nothing due");
@@ -75,7 +87,13 @@ describe("dueTransitions", () => {
     let m = must(challenge(proposed, { account: CHALLENGER, at: CLOSE + 2 * HOUR, quorum: 3 })).market;
     [1, 1, 0].forEach((outcome, i) => (m = must(castBallot(m, { voter: VOTERS[i], outcome, at: CLOSE + 3 * HOUR, quorum: 3 })).market));
     const r = dueTransitions(m, T0 + 30 * DAY, 3);
-    assert.deepEqual(r.steps.map((s) => [s.via, s.to, s.verdict]), [["voteEnded", "council_review", null], ["councilSilent", "resolved", 1]]);
+    assert.deepEqual(
+      r.steps.map((s) => [s.via, s.to, s.verdict]),
+      [
+        ["voteEnded", "council_review", null],
+        ["councilSilent", "resolved", 1],
+      ],
+    );
     assert.deepEqual(r.steps[1].tally, { kind: "unique", outcome: 1, counts: [1, 2] });
   });
 

@@ -51,7 +51,10 @@ export function dueTransitions(m: MarketLifecycle, at: number, quorum: number): 
         if (cur.vote === null) throw new Error("lifecycle invariant: human_voting without a session");
         const endsAt = voteEndsAt(cur.vote.openedAt);
         if (now < endsAt) return null;
-        return { market: { ...cur, state: "council_review" }, step: step("voteEnded", endsAt, "human_voting", "council_review", [], { tally: sessionTally(cur), session: cur.vote.session }) };
+        return {
+          market: { ...cur, state: "council_review" },
+          step: step("voteEnded", endsAt, "human_voting", "council_review", [], { tally: sessionTally(cur), session: cur.vote.session }),
+        };
       }
       case "council_review": {
         if (cur.vote === null) throw new Error("lifecycle invariant: council_review without a session");
@@ -61,7 +64,14 @@ export function dueTransitions(m: MarketLifecycle, at: number, quorum: number): 
         // Silence: the unique vote result stands; anything else (deadlock, no quorum) is a neutral void.
         const verdict = result?.kind === "unique" ? result.outcome : "void";
         const final = finalize(cur, verdict, result?.kind !== "unique");
-        return { market: final.market, step: step("councilSilent", reviewEndsAt, "council_review", final.market.state, final.transfers, { verdict, tally: result, session: cur.vote.session }) };
+        return {
+          market: final.market,
+          step: step("councilSilent", reviewEndsAt, "council_review", final.market.state, final.transfers, {
+            verdict,
+            tally: result,
+            session: cur.vote.session,
+          }),
+        };
       }
       case "challenge":
       case "resolved":

@@ -22,7 +22,10 @@ class Books {
   apply(steps: readonly LifecycleStep[]): void {
     for (const s of steps) {
       if (s.from !== null && s.from !== s.to) {
-        assert.ok(MARKET_TRANSITIONS.some((t) => t.from === s.from && t.to === s.to && t.via === s.via), `${s.from} -> ${s.to} via ${s.via} is not in the table`);
+        assert.ok(
+          MARKET_TRANSITIONS.some((t) => t.from === s.from && t.to === s.to && t.via === s.via),
+          `${s.from} -> ${s.to} via ${s.via} is not in the table`,
+        );
       }
       const last = this.steps.at(-1);
       if (last) assert.ok(s.at >= last.at, "steps come in time order");
@@ -145,14 +148,21 @@ describe("a market's life on random paths", () => {
           const verdict: Verdict = c.outcome < 0 ? "void" : c.outcome;
           const before = structuredClone(m);
           const r =
-            c.kind === "propose" ? propose(m, { account: who, verdict, at, quorum: q })
-            : c.kind === "challenge" ? challenge(m, { account: who, at, quorum: q })
-            : c.kind === "declareMia" ? declareMia(m, { account: who, at, quorum: q })
-            : c.kind === "castBallot" ? castBallot(m, { voter: who, outcome: c.outcome, at, quorum: q })
-            : c.kind === "councilDecide" ? councilDecide(m, { verdict, at, quorum: q })
-            : c.kind === "councilRestart" ? councilRestart(m, { at, quorum: q })
-            : c.kind === "cancel" ? cancelMarket(m, { at, quorum: q })
-            : ({ ok: true, ...dueTransitions(m, at, q) } as const);
+            c.kind === "propose"
+              ? propose(m, { account: who, verdict, at, quorum: q })
+              : c.kind === "challenge"
+                ? challenge(m, { account: who, at, quorum: q })
+                : c.kind === "declareMia"
+                  ? declareMia(m, { account: who, at, quorum: q })
+                  : c.kind === "castBallot"
+                    ? castBallot(m, { voter: who, outcome: c.outcome, at, quorum: q })
+                    : c.kind === "councilDecide"
+                      ? councilDecide(m, { verdict, at, quorum: q })
+                      : c.kind === "councilRestart"
+                        ? councilRestart(m, { at, quorum: q })
+                        : c.kind === "cancel"
+                          ? cancelMarket(m, { at, quorum: q })
+                          : ({ ok: true, ...dueTransitions(m, at, q) } as const);
           assert.deepEqual(m, before, "a command never mutates the record it is given");
           m = drive(m, books, r);
         }

@@ -36,4 +36,3 @@ export type LifecycleRefusal =
   | { code: "COUNCIL_TOO_EARLY"; voteEndsAt: number | null }
   /** The council's review ended (its silence made the market final). */
   | { code: "COUNCIL_WINDOW_CLOSED"; councilReviewEndsAt: number };
-

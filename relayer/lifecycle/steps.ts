@@ -39,7 +39,14 @@ export interface Advanced {
   steps: LifecycleStep[];
 }
 
-export function step(via: LifecycleStep["via"], at: number, from: MarketState | null, to: MarketState, transfers: Transfer[] = [], extra: Partial<Pick<LifecycleStep, "verdict" | "tally" | "session">> = {}): LifecycleStep {
+export function step(
+  via: LifecycleStep["via"],
+  at: number,
+  from: MarketState | null,
+  to: MarketState,
+  transfers: Transfer[] = [],
+  extra: Partial<Pick<LifecycleStep, "verdict" | "tally" | "session">> = {},
+): LifecycleStep {
   return { via, at, from, to, verdict: extra.verdict ?? null, tally: extra.tally ?? null, session: extra.session ?? null, transfers };
 }
 

@@ -9,21 +9,68 @@ import type { Address } from "viem";
 export type Escrow = "bond_escrow" | "vote_escrow";
 
 /** A bond posted: the creator's at creation, the challenger's with the challenge. */
-export interface BondLock { op: "BOND_LOCK"; from: Address; to: "bond_escrow"; bondOf: Address; amount: bigint }
+export interface BondLock {
+  op: "BOND_LOCK";
+  from: Address;
+  to: "bond_escrow";
+  bondOf: Address;
+  amount: bigint;
+}
 /** A bond (or what is left of it) handed back to whoever posted it. */
-export interface BondReturn { op: "BOND_RETURN"; from: "bond_escrow"; to: Address; bondOf: Address; amount: bigint }
+export interface BondReturn {
+  op: "BOND_RETURN";
+  from: "bond_escrow";
+  to: Address;
+  bondOf: Address;
+  amount: bigint;
+}
 /** A share of `bondOf`'s bond awarded to another party, or to the voter pool in the vote escrow. */
-export interface BondAward { op: "BOND_AWARD"; from: "bond_escrow"; to: Address | "vote_escrow"; bondOf: Address; amount: bigint }
+export interface BondAward {
+  op: "BOND_AWARD";
+  from: "bond_escrow";
+  to: Address | "vote_escrow";
+  bondOf: Address;
+  amount: bigint;
+}
 /** The treasury's share of a slashed bond, rounding remainder included. */
-export interface BondSlash { op: "BOND_SLASH"; from: "bond_escrow"; to: "treasury"; bondOf: Address; amount: bigint }
+export interface BondSlash {
+  op: "BOND_SLASH";
+  from: "bond_escrow";
+  to: "treasury";
+  bondOf: Address;
+  amount: bigint;
+}
 /** A ballot's stake (the engine adds the ballot's public commitment). */
-export interface StakeLock { op: "STAKE_LOCK"; from: Address; to: "vote_escrow"; session: number; amount: bigint }
+export interface StakeLock {
+  op: "STAKE_LOCK";
+  from: Address;
+  to: "vote_escrow";
+  session: number;
+  amount: bigint;
+}
 /** A stake handed back: to a correct voter, or to every voter of a session that does not bind. */
-export interface StakeReturn { op: "STAKE_RETURN"; from: "vote_escrow"; to: Address; session: number; amount: bigint }
+export interface StakeReturn {
+  op: "STAKE_RETURN";
+  from: "vote_escrow";
+  to: Address;
+  session: number;
+  amount: bigint;
+}
 /** A correct voter's equal share of the incorrect stakes and the voter pool. */
-export interface VoteReward { op: "VOTE_REWARD"; from: "vote_escrow"; to: Address; session: number; amount: bigint }
+export interface VoteReward {
+  op: "VOTE_REWARD";
+  from: "vote_escrow";
+  to: Address;
+  session: number;
+  amount: bigint;
+}
 /** What no voter receives (rounding remainder, a pool without correct voters, a non-binding session's pool). */
-export interface VoteEscrowSweep { op: "VOTE_ESCROW_SWEEP"; from: "vote_escrow"; to: "treasury"; amount: bigint }
+export interface VoteEscrowSweep {
+  op: "VOTE_ESCROW_SWEEP";
+  from: "vote_escrow";
+  to: "treasury";
+  amount: bigint;
+}
 
 export type Transfer = BondLock | BondReturn | BondAward | BondSlash | StakeLock | StakeReturn | VoteReward | VoteEscrowSweep;
 

@@ -9,24 +9,10 @@ import type { MarketState } from "./states";
 export type Actor = "clock" | "creator" | "challenger" | "keeper" | "council" | "operator";
 
 /** The commands that act on a market's life (operations.ts). `create` and `castBallot` move no state of the graph. */
-export type LifecycleOperation =
-  | "create"
-  | "propose"
-  | "challenge"
-  | "declareMia"
-  | "castBallot"
-  | "councilDecide"
-  | "councilRestart"
-  | "cancel";
+export type LifecycleOperation = "create" | "propose" | "challenge" | "declareMia" | "castBallot" | "councilDecide" | "councilRestart" | "cancel";
 
 /** The deadlines the clock acts on (due.ts), each named for what happened. */
-export type ClockEvent =
-  | "closeTimeReached"
-  | "creatorWindowMissed"
-  | "keeperWindowElapsed"
-  | "challengeWindowElapsed"
-  | "voteEnded"
-  | "councilSilent";
+export type ClockEvent = "closeTimeReached" | "creatorWindowMissed" | "keeperWindowElapsed" | "challengeWindowElapsed" | "voteEnded" | "councilSilent";
 
 export interface MarketTransition {
   from: MarketState;
@@ -53,15 +39,28 @@ export const MARKET_TRANSITIONS: readonly MarketTransition[] = [
     via: "propose",
     condition: "the creator proposes an outcome or void until creatorResolveBy; challengeBy = proposal time + challengeWindow.seconds",
   },
-  { from: "open", to: "void", by: "operator", via: "cancel", condition: "the market is cancelled before any proposal (positions refunded, creation bond returned)" },
-  { from: "closed", to: "void", by: "operator", via: "cancel", condition: "the market is cancelled before any proposal (positions refunded, creation bond returned)" },
+  {
+    from: "open",
+    to: "void",
+    by: "operator",
+    via: "cancel",
+    condition: "the market is cancelled before any proposal (positions refunded, creation bond returned)",
+  },
+  {
+    from: "closed",
+    to: "void",
+    by: "operator",
+    via: "cancel",
+    condition: "the market is cancelled before any proposal (positions refunded, creation bond returned)",
+  },
   { from: "closed", to: "creator_mia", by: "clock", via: "creatorWindowMissed", condition: "creatorResolveBy passes with no proposal" },
   {
     from: "creator_mia",
     to: "human_voting",
     by: "keeper",
     via: "declareMia",
-    condition: "any agent but the creator declares the miss before onMiss.keeperWindowSeconds ends: creation bond slashed (keeper share to the keeper), seed not slashed; the vote session opens",
+    condition:
+      "any agent but the creator declares the miss before onMiss.keeperWindowSeconds ends: creation bond slashed (keeper share to the keeper), seed not slashed; the vote session opens",
   },
   {
     from: "creator_mia",

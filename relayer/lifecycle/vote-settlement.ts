@@ -35,10 +35,7 @@ export function settleSession({ session, ballots, pool, correctOutcome }: Sessio
   const rewards = forfeited + pool;
   if (correct.length === 0) return nonZero([sweep(rewards)]);
   const share = rewards / BigInt(correct.length);
-  return nonZero<Transfer>([
-    ...correct.flatMap((b) => [stakeReturn(session, b), reward(session, b, share)]),
-    sweep(rewards - share * BigInt(correct.length)),
-  ]);
+  return nonZero<Transfer>([...correct.flatMap((b) => [stakeReturn(session, b), reward(session, b, share)]), sweep(rewards - share * BigInt(correct.length))]);
 }
 
 /** A session the council restarts: every stake goes back in full; the voter pool stays for the next session. */

@@ -57,7 +57,12 @@ describe("fees", () => {
     assert.equal(FEE_DEFAULTS.lmsr.buyFeeBps, 0);
     assert.equal(FEE_DEFAULTS.orderbook.placeFeeBps, 0);
     assert.equal(FEE_DEFAULTS.orderbook.feePolicyVersion, "notional-v1");
-    for (const v of [...Object.values(FEE_DEFAULTS.lmsr), FEE_DEFAULTS.orderbook.routerTakerFeeBps, FEE_DEFAULTS.orderbook.operatorBatchFeeBps, FEE_DEFAULTS.orderbook.winningsExitFeeBps]) {
+    for (const v of [
+      ...Object.values(FEE_DEFAULTS.lmsr),
+      FEE_DEFAULTS.orderbook.routerTakerFeeBps,
+      FEE_DEFAULTS.orderbook.operatorBatchFeeBps,
+      FEE_DEFAULTS.orderbook.winningsExitFeeBps,
+    ]) {
       assert.ok(Number.isInteger(v) && v >= 0 && v <= MAX_FEE_BPS);
     }
   });

@@ -56,11 +56,17 @@ async function createMarket(factoryName: "BinaryFactory" | "TernaryFactory", see
   assert.deepEqual([created(receipt).sellExitFeeBps, created(receipt).winningsExitFeeBps], [sellFee, winFee]);
   const market = created(receipt).market;
   await send(usdc, testUSDCAbi, "approve", [market, BIG]);
-  const read = <T>(functionName: string, args: unknown[] = []) => pc.readContract({ address: market, abi: lmsrMarketAbi, functionName: functionName as never, args: args as never }) as Promise<T>;
+  const read = <T>(functionName: string, args: unknown[] = []) =>
+    pc.readContract({ address: market, abi: lmsrMarketAbi, functionName: functionName as never, args: args as never }) as Promise<T>;
   const balance = (who: Address) => pc.readContract({ address: usdc, abi: testUSDCAbi, functionName: "balanceOf", args: [who] });
   const held = async (outcome: number) => {
     const marketId = await read<bigint>("marketId");
-    const id = await pc.readContract({ address: record.contracts.OutcomeToken!.address, abi: outcomeTokenAbi, functionName: "tokenId", args: [marketId, BigInt(outcome)] });
+    const id = await pc.readContract({
+      address: record.contracts.OutcomeToken!.address,
+      abi: outcomeTokenAbi,
+      functionName: "tokenId",
+      args: [marketId, BigInt(outcome)],
+    });
     return pc.readContract({ address: record.contracts.OutcomeToken!.address, abi: outcomeTokenAbi, functionName: "balanceOf", args: [me, id] });
   };
   return { market, read, balance, held, send, me, b: created(receipt).b, seed };

@@ -1,7 +1,22 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { applyTrade, bFromSeed, cost, payout, priceWad, prices, quoteBuyForCost, quoteBuyShares, quoteSell, slippageLimit, voidPayout, withinSlippage, WAD, type LmsrState } from "./lmsr";
+import {
+  applyTrade,
+  bFromSeed,
+  cost,
+  payout,
+  priceWad,
+  prices,
+  quoteBuyForCost,
+  quoteBuyShares,
+  quoteSell,
+  slippageLimit,
+  voidPayout,
+  withinSlippage,
+  WAD,
+  type LmsrState,
+} from "./lmsr";
 
 const SEED = 1_000_000_000n; // 1,000 PM
 const start = (n: number, seed = SEED): LmsrState => ({ b: bFromSeed(seed, n), q: Array(n).fill(0n) });
@@ -42,7 +57,12 @@ describe("LMSR pricing (pure)", () => {
   it("a buy costs at least shares * price before and at most shares; buying moves the price up", () => {
     fc.assert(
       fc.property(fc.constantFrom(2, 3), fc.array(tradeArb(3), { maxLength: 6 }), fc.integer({ min: 0, max: 2 }), sharesArb, (n, trades, o, shares) => {
-        const { s } = play(n, SEED, 0, trades.map((t) => ({ ...t, outcome: t.outcome % n })));
+        const { s } = play(
+          n,
+          SEED,
+          0,
+          trades.map((t) => ({ ...t, outcome: t.outcome % n })),
+        );
         const outcome = o % n;
         const p0 = priceWad(s, outcome);
         const qt = quoteBuyShares(s, outcome, shares);
@@ -57,13 +77,25 @@ describe("LMSR pricing (pure)", () => {
 
   it("buying then selling the same shares never returns more than was paid", () => {
     fc.assert(
-      fc.property(fc.constantFrom(2, 3), fc.array(tradeArb(3), { maxLength: 6 }), fc.integer({ min: 0, max: 2 }), sharesArb, fc.integer({ min: 0, max: 1000 }), (n, trades, o, shares, fee) => {
-        const { s } = play(n, SEED, 0, trades.map((t) => ({ ...t, outcome: t.outcome % n })));
-        const outcome = o % n;
-        const paid = quoteBuyShares(s, outcome, shares).cost;
-        const back = quoteSell(applyTrade(s, outcome, shares), outcome, shares, fee);
-        assert.ok(back.proceeds + back.fee < paid, `paid ${paid}, got back ${back.proceeds} + fee ${back.fee}`);
-      }),
+      fc.property(
+        fc.constantFrom(2, 3),
+        fc.array(tradeArb(3), { maxLength: 6 }),
+        fc.integer({ min: 0, max: 2 }),
+        sharesArb,
+        fc.integer({ min: 0, max: 1000 }),
+        (n, trades, o, shares, fee) => {
+          const { s } = play(
+            n,
+            SEED,
+            0,
+            trades.map((t) => ({ ...t, outcome: t.outcome % n })),
+          );
+          const outcome = o % n;
+          const paid = quoteBuyShares(s, outcome, shares).cost;
+          const back = quoteSell(applyTrade(s, outcome, shares), outcome, shares, fee);
+          assert.ok(back.proceeds + back.fee < paid, `paid ${paid}, got back ${back.proceeds} + fee ${back.fee}`);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -71,7 +103,12 @@ describe("LMSR pricing (pure)", () => {
   it("prices sum to 1 WAD within n wei (each is floored)", () => {
     fc.assert(
       fc.property(fc.constantFrom(2, 3), fc.array(tradeArb(3), { maxLength: 12 }), (n, trades) => {
-        const { s } = play(n, SEED, 0, trades.map((t) => ({ ...t, outcome: t.outcome % n })));
+        const { s } = play(
+          n,
+          SEED,
+          0,
+          trades.map((t) => ({ ...t, outcome: t.outcome % n })),
+        );
         const sum = prices(s).reduce((a, p) => a + p, 0n);
         assert.ok(sum <= WAD && sum > WAD - BigInt(n), `sum ${sum}`);
       }),
@@ -81,31 +118,53 @@ describe("LMSR pricing (pure)", () => {
 
   it("the pool never loses more than the seed: after any trades it holds enough to pay every outcome's winners", () => {
     fc.assert(
-      fc.property(fc.constantFrom(2, 3), fc.bigInt({ min: 100n, max: 10n ** 12n }), fc.integer({ min: 0, max: 1000 }), fc.array(tradeArb(3), { maxLength: 25 }), (n, seed, fee, trades) => {
-        const { s, pool } = play(n, seed, fee, trades.map((t) => ({ ...t, outcome: t.outcome % n })));
-        for (const qi of s.q) assert.ok(pool >= qi, `pool ${pool} < liability ${qi}`);
-        // and a void pays floor(q_i / n) per outcome, less than the worst resolution
-        assert.ok(pool >= s.q.reduce((a, qi) => a + voidPayout(qi, n), 0n));
-      }),
+      fc.property(
+        fc.constantFrom(2, 3),
+        fc.bigInt({ min: 100n, max: 10n ** 12n }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.array(tradeArb(3), { maxLength: 25 }),
+        (n, seed, fee, trades) => {
+          const { s, pool } = play(
+            n,
+            seed,
+            fee,
+            trades.map((t) => ({ ...t, outcome: t.outcome % n })),
+          );
+          for (const qi of s.q) assert.ok(pool >= qi, `pool ${pool} < liability ${qi}`);
+          // and a void pays floor(q_i / n) per outcome, less than the worst resolution
+          assert.ok(pool >= s.q.reduce((a, qi) => a + voidPayout(qi, n), 0n));
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it("quoteBuyForCost finds the largest share count that fits the budget", () => {
     fc.assert(
-      fc.property(fc.constantFrom(2, 3), fc.array(tradeArb(3), { maxLength: 6 }), fc.integer({ min: 0, max: 2 }), fc.bigInt({ min: 0n, max: 2_000_000_000n }), (n, trades, o, budget) => {
-        const { s } = play(n, SEED, 0, trades.map((t) => ({ ...t, outcome: t.outcome % n })));
-        const outcome = o % n;
-        const { shares, quote } = quoteBuyForCost(s, outcome, budget);
-        if (shares === 0n) {
-          assert.equal(quote, null);
-          assert.ok(quoteBuyShares(s, outcome, 1n).cost > budget);
-          return;
-        }
-        assert.ok(quote && quote.cost <= budget);
-        assert.deepEqual(quote, quoteBuyShares(s, outcome, shares));
-        assert.ok(quoteBuyShares(s, outcome, shares + 1n).cost > budget);
-      }),
+      fc.property(
+        fc.constantFrom(2, 3),
+        fc.array(tradeArb(3), { maxLength: 6 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.bigInt({ min: 0n, max: 2_000_000_000n }),
+        (n, trades, o, budget) => {
+          const { s } = play(
+            n,
+            SEED,
+            0,
+            trades.map((t) => ({ ...t, outcome: t.outcome % n })),
+          );
+          const outcome = o % n;
+          const { shares, quote } = quoteBuyForCost(s, outcome, budget);
+          if (shares === 0n) {
+            assert.equal(quote, null);
+            assert.ok(quoteBuyShares(s, outcome, 1n).cost > budget);
+            return;
+          }
+          assert.ok(quote && quote.cost <= budget);
+          assert.deepEqual(quote, quoteBuyShares(s, outcome, shares));
+          assert.ok(quoteBuyShares(s, outcome, shares + 1n).cost > budget);
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -8,7 +8,12 @@ import { readAdminToken } from "../../api/transports/admin/token";
 
 /** A problem answered by the admin API: printed as `CODE: detail`. */
 export class AdminProblem extends Error {
-  constructor(readonly status: number, readonly code: string, readonly detail: string, readonly body: Record<string, unknown>) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly body: Record<string, unknown>,
+  ) {
     super(`${code}: ${detail}`);
   }
 }

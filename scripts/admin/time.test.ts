@@ -48,7 +48,16 @@ describe("time advance on a local chain", () => {
     const A = apiClient(t, agent.apiKey);
     const market = ((await A("GET", "/discover/markets?pricingModel=ORDERBOOK&pageSize=1")).json.markets as Json[])[0]!;
     const expiresAt = t.svc.ctx.clock.now() + HOUR;
-    const gtd = await A("POST", "/orderbook/place-order", { market: market.address, outcome: 0, side: "buy", priceBps: "2000", size: "1000000", timeInForce: "GTD", expiresAt: new Date(expiresAt).toISOString(), clientOrderId: "gtd-time" });
+    const gtd = await A("POST", "/orderbook/place-order", {
+      market: market.address,
+      outcome: 0,
+      side: "buy",
+      priceBps: "2000",
+      size: "1000000",
+      timeInForce: "GTD",
+      expiresAt: new Date(expiresAt).toISOString(),
+      clientOrderId: "gtd-time",
+    });
     assert.equal(gtd.status, 200, JSON.stringify(gtd.json));
 
     const serverBefore = (await A("GET", "/time")).json.serverTime as number;
@@ -59,7 +68,10 @@ describe("time advance on a local chain", () => {
     assert.equal(r.json.offsetMs, 2 * HOUR);
     assert.equal(r.json.offset, "2h");
     assert.equal(r.json.now, serverBefore + 2 * HOUR);
-    assert.deepEqual(r.json.transitions.map((x: Json) => [x.source, x.at]), [["gtd-expiry", expiresAt]]);
+    assert.deepEqual(
+      r.json.transitions.map((x: Json) => [x.source, x.at]),
+      [["gtd-expiry", expiresAt]],
+    );
     // The expiry is journaled at its own instant, not at the end of the advance.
     const [entry] = await t.svc.ctx.db.query<{ at: string; command: unknown }>(`SELECT at, command FROM journal_entries ORDER BY seq DESC LIMIT 1`);
     assert.equal(Number(entry.at), expiresAt);
@@ -68,7 +80,10 @@ describe("time advance on a local chain", () => {
     // The chain moved by the same amount (whole seconds; a block was mined).
     const headAfter = await chainHead(`http://127.0.0.1:${chainPort}`);
     assert.ok(headAfter.blockNumber > headBefore.blockNumber);
-    assert.ok(headAfter.timestamp - headBefore.timestamp >= 7200n && headAfter.timestamp - headBefore.timestamp < 7200n + 60n, `${headBefore.timestamp} -> ${headAfter.timestamp}`);
+    assert.ok(
+      headAfter.timestamp - headBefore.timestamp >= 7200n && headAfter.timestamp - headBefore.timestamp < 7200n + 60n,
+      `${headBefore.timestamp} -> ${headAfter.timestamp}`,
+    );
     assert.equal((await A("GET", "/time")).json.serverTime, serverBefore + 2 * HOUR);
     const view = await adminCall(t, "GET", "/time");
     assert.equal(view.json.offsetMs, 2 * HOUR);
@@ -97,10 +112,14 @@ describe("time advance on a local chain", () => {
       lines.length = 0;
       assert.equal(await runAdmin(["time"], (l) => lines.push(l)), 0);
       assert.match(lines.join("\n"), /offset +2h 1m 30s \(7290000 ms ahead/);
-      await assert.rejects(runAdmin(["time", "advance", "5"], () => {}), /not a duration/);
+      await assert.rejects(
+        runAdmin(["time", "advance", "5"], () => {}),
+        /not a duration/,
+      );
     } finally {
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
     }
     const now = t.svc.ctx.clock.now();
     t = await restartTestService(t);
@@ -114,9 +133,18 @@ describe("time on a live chain", () => {
     // Keys of its own: off a local chain the dev keys are refused (api/config.ts).
     const live = { RPC_URL: "https://mainnet.base.org", DEPLOYER_PRIVATE_KEY: `0x${"11".repeat(32)}`, OPERATOR_PRIVATE_KEY: `0x${"22".repeat(32)}` };
     const t = await startTestService({ ...live, INDEXER_ENABLED: "false", SEED_DEMO_MARKETS: "false" });
-    const saved = { DATA_DIR: process.env.DATA_DIR, PORT: process.env.PORT, RPC_URL: process.env.RPC_URL, DEPLOYER_PRIVATE_KEY: process.env.DEPLOYER_PRIVATE_KEY, OPERATOR_PRIVATE_KEY: process.env.OPERATOR_PRIVATE_KEY };
+    const saved = {
+      DATA_DIR: process.env.DATA_DIR,
+      PORT: process.env.PORT,
+      RPC_URL: process.env.RPC_URL,
+      DEPLOYER_PRIVATE_KEY: process.env.DEPLOYER_PRIVATE_KEY,
+      OPERATOR_PRIVATE_KEY: process.env.OPERATOR_PRIVATE_KEY,
+    };
     try {
-      for (const [method, path] of [["GET", "/time"], ["POST", "/time/advance"]] as const) {
+      for (const [method, path] of [
+        ["GET", "/time"],
+        ["POST", "/time/advance"],
+      ] as const) {
         const r = await adminCall(t, method, path, method === "POST" ? { duration: "1h" } : undefined);
         assert.equal(r.status, 404, path);
         assert.equal(r.json.code, "NOT_FOUND");
@@ -125,11 +153,18 @@ describe("time on a live chain", () => {
       assert.equal(status.json.chain.kind, "remote");
       assert.equal(status.json.modules.includes("time"), false);
       Object.assign(process.env, { DATA_DIR: t.dir, PORT: String(t.svc.port), ...live });
-      await assert.rejects(runAdmin(["time", "advance", "1h"], () => {}), /time moves only on a local chain.*RPC_URL=https:\/\/mainnet\.base\.org is remote/);
-      await assert.rejects(runAdmin(["time"], () => {}), /only on a local chain/);
+      await assert.rejects(
+        runAdmin(["time", "advance", "1h"], () => {}),
+        /time moves only on a local chain.*RPC_URL=https:\/\/mainnet\.base\.org is remote/,
+      );
+      await assert.rejects(
+        runAdmin(["time"], () => {}),
+        /only on a local chain/,
+      );
     } finally {
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
       await stopTestService(t);
     }
   });

@@ -25,13 +25,20 @@ interface AdvanceView extends TimeView {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export async function runTimeCommand(config: Config, duration: string | null, json: boolean, out: (line: string) => void, running: (what: string) => Promise<AdminHttp>): Promise<number> {
+export async function runTimeCommand(
+  config: Config,
+  duration: string | null,
+  json: boolean,
+  out: (line: string) => void,
+  running: (what: string) => Promise<AdminHttp>,
+): Promise<number> {
   if (!isLocalChain(config)) {
     throw new TimeRefused(
       `time moves only on a local chain (the stack's own Hardhat node, a loopback RPC or a fork): RPC_URL=${config.RPC_URL} is ${chainKind(config)}, so the service has no time route`,
     );
   }
-  if (duration !== null && !((parseDuration(duration) ?? 0) > 0)) throw new TimeRefused(`${JSON.stringify(duration)} is not a duration: use e.g. 90s, 15m, 2h, 3d or 1h30m (time only moves forward)`);
+  if (duration !== null && !((parseDuration(duration) ?? 0) > 0))
+    throw new TimeRefused(`${JSON.stringify(duration)} is not a duration: use e.g. 90s, 15m, 2h, 3d or 1h30m (time only moves forward)`);
   const http = await running(duration === null ? "time" : "time advance");
   if (duration === null) {
     const t = await http.call<TimeView>("GET", "/time");

@@ -45,15 +45,24 @@ describe("market maker ladder", () => {
     const asks = qs.filter((q) => !isBid(q)).map(yesPrice);
     assert.deepEqual(bids, [4900, 4800, 4700]);
     assert.deepEqual(asks, [5100, 5200, 5300]);
-    assert.deepEqual(qs.filter(isBid).map((q) => q.size), [10n * SHARE, 20n * SHARE, 30n * SHARE]);
+    assert.deepEqual(
+      qs.filter(isBid).map((q) => q.size),
+      [10n * SHARE, 20n * SHARE, 30n * SHARE],
+    );
   });
 
   it("sells held shares instead of buying the other outcome, as far as they cover a level", () => {
     const qs = ladder(5000, params, { yes: 25n * SHARE, no: 10n * SHARE });
     const sellsYes = qs.filter((q) => q.outcome === 0 && q.side === "sell");
     const sellsNo = qs.filter((q) => q.outcome === 1 && q.side === "sell");
-    assert.deepEqual(sellsYes.map((q) => [q.priceBps, q.size]), [[5100, 10n * SHARE]]); // 25 covers level 1 (10), not then level 2 (20)
-    assert.deepEqual(sellsNo.map((q) => [q.priceBps, q.size]), [[5100, 10n * SHARE]]); // a NO sell at 5100 is a YES bid at 4900
+    assert.deepEqual(
+      sellsYes.map((q) => [q.priceBps, q.size]),
+      [[5100, 10n * SHARE]],
+    ); // 25 covers level 1 (10), not then level 2 (20)
+    assert.deepEqual(
+      sellsNo.map((q) => [q.priceBps, q.size]),
+      [[5100, 10n * SHARE]],
+    ); // a NO sell at 5100 is a YES bid at 4900
     assert.equal(qs.length, 6);
   });
 
@@ -65,7 +74,13 @@ describe("market maker ladder", () => {
 });
 
 describe("market maker against a fake server", () => {
-  const market = { address: "0x" + "ab".repeat(20), pricingModel: "ORDERBOOK", state: "open", settlement: "committed", outcomes: [{ index: 0, probability: 0.4 }] };
+  const market = {
+    address: "0x" + "ab".repeat(20),
+    pricingModel: "ORDERBOOK",
+    state: "open",
+    settlement: "committed",
+    outcomes: [{ index: 0, probability: 0.4 }],
+  };
   const fakeFetch = (write: () => Response): typeof fetch =>
     (async (url: string | URL | Request) => {
       const u = String(url);
@@ -76,28 +91,53 @@ describe("market maker against a fake server", () => {
   const run = async (write: () => Response, extra: Partial<MarketMakerOptions> = {}) => {
     const t = trackedSleep();
     const lines: string[] = [];
-    const stats = await runMarketMaker({ baseUrl: "http://127.0.0.1:1/api/agent/v1", apiKey: "svc_x", maxRefreshes: 2, refreshMs: 5, fetch: fakeFetch(write), sleep: t.sleep, log: (l) => lines.push(l), ...extra });
+    const stats = await runMarketMaker({
+      baseUrl: "http://127.0.0.1:1/api/agent/v1",
+      apiKey: "svc_x",
+      maxRefreshes: 2,
+      refreshMs: 5,
+      fetch: fakeFetch(write),
+      sleep: t.sleep,
+      log: (l) => lines.push(l),
+      ...extra,
+    });
     return { stats, lines, t };
   };
 
   it("waits the Retry-After of a 429 before the next refresh", async () => {
-    const { stats, lines, t } = await run(() => Response.json({ code: "RATE_LIMITED", detail: "slow down" }, { status: 429, headers: { "retry-after": "0.02" } }));
+    const { stats, lines, t } = await run(() =>
+      Response.json({ code: "RATE_LIMITED", detail: "slow down" }, { status: 429, headers: { "retry-after": "0.02" } }),
+    );
     assert.deepEqual(t.asked, [20]);
     assert.equal(stats.errors, 2);
     assert.equal(stats.writes, 0);
-    assert.ok(lines.some((l) => l.includes("429 RATE_LIMITED")), lines.join("\n"));
+    assert.ok(
+      lines.some((l) => l.includes("429 RATE_LIMITED")),
+      lines.join("\n"),
+    );
   });
 
   it("pauses after a 402 FILL_ALLOWANCE_EXHAUSTED", async () => {
     const { t, lines } = await run(() => Response.json({ code: "FILL_ALLOWANCE_EXHAUSTED", detail: "spent" }, { status: 402 }), { allowancePauseMs: 30 });
     assert.deepEqual(t.asked, [30]);
-    assert.ok(lines.some((l) => l.includes("fill allowance exhausted")), lines.join("\n"));
+    assert.ok(
+      lines.some((l) => l.includes("fill allowance exhausted")),
+      lines.join("\n"),
+    );
   });
 
   it("logs one line per failed refresh and goes on when the service is unreachable", async () => {
     const lines: string[] = [];
     const t = trackedSleep();
-    const stats = await runMarketMaker({ baseUrl: "http://127.0.0.1:9/api/agent/v1", apiKey: "svc_x", maxRefreshes: 3, refreshMs: 1, sleep: t.sleep, log: (l) => lines.push(l), requestTimeoutMs: 2000 });
+    const stats = await runMarketMaker({
+      baseUrl: "http://127.0.0.1:9/api/agent/v1",
+      apiKey: "svc_x",
+      maxRefreshes: 3,
+      refreshMs: 1,
+      sleep: t.sleep,
+      log: (l) => lines.push(l),
+      requestTimeoutMs: 2000,
+    });
     assert.equal(stats.refreshes, 3);
     assert.equal(stats.errors, 3);
     assert.equal(lines.filter((l) => l.includes("refresh")).length, 3);
@@ -203,7 +243,16 @@ describe("market maker against the service", () => {
         await t.sleep(ms, signal);
       };
       // One market per call, so the second write is in the middle of a refresh.
-      const stats = await runMarketMaker({ baseUrl: svc.baseUrl, apiKey: key, refreshMs: 600_000, quoteSetsPerCall: 1, sleep, fetch: counting, signal: ac.signal, log: () => {} });
+      const stats = await runMarketMaker({
+        baseUrl: svc.baseUrl,
+        apiKey: key,
+        refreshMs: 600_000,
+        quoteSetsPerCall: 1,
+        sleep,
+        fetch: counting,
+        signal: ac.signal,
+        log: () => {},
+      });
       assert.equal(stats.refreshes, 1, JSON.stringify(stats));
       if (when === "during a refresh") assert.ok(stats.writes < 3, JSON.stringify(stats));
       else assert.equal(stats.writes, 3);

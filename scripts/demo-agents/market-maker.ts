@@ -208,7 +208,12 @@ export async function runMarketMaker(opts: MarketMakerOptions): Promise<MarketMa
       }
       if (!res.ok) {
         const ra = Number(res.headers.get("retry-after"));
-        throw new HttpProblem(res.status, String(json.code ?? "HTTP_ERROR"), String(json.detail ?? "").slice(0, 200), Number.isFinite(ra) && ra > 0 ? ra : null);
+        throw new HttpProblem(
+          res.status,
+          String(json.code ?? "HTTP_ERROR"),
+          String(json.detail ?? "").slice(0, 200),
+          Number.isFinite(ra) && ra > 0 ? ra : null,
+        );
       }
       return json;
     } finally {
@@ -222,7 +227,9 @@ export async function runMarketMaker(opts: MarketMakerOptions): Promise<MarketMa
 
   const relist = async () => {
     const page = await call("GET", `/discover/markets?pricingModel=ORDERBOOK&marketState=open&pageSize=100`);
-    const rows = ((page.markets ?? []) as MarketRow[]).filter((m) => m.pricingModel === "ORDERBOOK" && m.state === "open" && (m.settlement ?? "committed") === "committed").slice(0, cfg.maxMarkets);
+    const rows = ((page.markets ?? []) as MarketRow[])
+      .filter((m) => m.pricingModel === "ORDERBOOK" && m.state === "open" && (m.settlement ?? "committed") === "committed")
+      .slice(0, cfg.maxMarkets);
     const seen = new Set(rows.map((m) => m.address));
     for (const a of [...markets.keys()]) if (!seen.has(a)) markets.delete(a);
     for (const m of rows) {
@@ -258,7 +265,10 @@ export async function runMarketMaker(opts: MarketMakerOptions): Promise<MarketMa
     drift(m);
     const baseSize = toLots(cfg.baseSize >> BigInt(m.sizeShift)) > 0n ? toLots(cfg.baseSize >> BigInt(m.sizeShift)) : LOT;
     const quotes = ladder(m.fairBps, { levels: cfg.levels, halfSpreadBps: cfg.halfSpreadBps, levelStepBps: cfg.levelStepBps, baseSize }, held);
-    return { market: m.address, orders: quotes.map((q) => ({ outcome: q.outcome, side: q.side, priceBps: String(q.priceBps), size: q.size.toString(), timeInForce: "GTC" })) };
+    return {
+      market: m.address,
+      orders: quotes.map((q) => ({ outcome: q.outcome, side: q.side, priceBps: String(q.priceBps), size: q.size.toString(), timeInForce: "GTC" })),
+    };
   };
 
   /** One market's refusal: quote smaller after INSUFFICIENT_BALANCE, relist after a gone market; 429/402 pause all. */

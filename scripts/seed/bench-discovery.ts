@@ -10,7 +10,23 @@ import { getMarket } from "../../api/domain/markets/catalog-store";
 import { configureCatalogCache } from "../../api/domain/markets/catalog-cache";
 
 const NOW = 1_800_000_000_000;
-const WORDS = ["Bitcoin", "Ethereum", "election", "Senate", "inflation", "rain", "championship", "model", "launch", "merger", "record", "Pennsylvania", "Ontario", "tariff", "eclipse"];
+const WORDS = [
+  "Bitcoin",
+  "Ethereum",
+  "election",
+  "Senate",
+  "inflation",
+  "rain",
+  "championship",
+  "model",
+  "launch",
+  "merger",
+  "record",
+  "Pennsylvania",
+  "Ontario",
+  "tariff",
+  "eclipse",
+];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { markets: { type: "string", default: "10000" }, help: { type: "boolean", short: "h" } } });
@@ -48,7 +64,11 @@ async function main(): Promise<void> {
     const q = (name: string, query: Partial<MarketListQuery>) => cases.push([name, () => listMarkets(db, { pageSize: 20, sort: "new", ...query }, NOW)]);
     q("list-new", {});
     const page = await listMarkets(db, { pageSize: 20, sort: "new" }, NOW);
-    const deep = await listMarkets(db, { pageSize: 100, sort: "new", cursor: { createdAt: NOW - Math.floor(markets / 2) * 1000, id: String(Math.floor(markets / 2)) } }, NOW);
+    const deep = await listMarkets(
+      db,
+      { pageSize: 100, sort: "new", cursor: { createdAt: NOW - Math.floor(markets / 2) * 1000, id: String(Math.floor(markets / 2)) } },
+      NOW,
+    );
     q("list-new-cursor-page2", { cursor: page.next ?? undefined });
     q("list-new-cursor-deep", { cursor: deep.next ?? undefined });
     q("list-category", { category: "AI" });

@@ -8,13 +8,24 @@ describe("npm run seed", () => {
     assert.equal(pm.specs[0].externalId, `polymarket:0x${"ab".repeat(32)}`);
     const own = specsFromJson(
       [
-        { externalId: "own:1", title: "A market of our own", pricingModel: "automated", outcomes: ["Yes", "No"], closeTime: 1_900_000_000_000, seed: "5000000", resolutionSource: { type: "creator", note: "" } },
+        {
+          externalId: "own:1",
+          title: "A market of our own",
+          pricingModel: "automated",
+          outcomes: ["Yes", "No"],
+          closeTime: 1_900_000_000_000,
+          seed: "5000000",
+          resolutionSource: { type: "creator", note: "" },
+        },
         { externalId: "own:2", title: "Bad", pricingModel: "automated", outcomes: ["Yes"], closeTime: 1, resolutionSource: { type: "creator", note: "" } },
       ],
       false,
     );
     assert.equal(own.specs.length, 1);
     assert.equal(own.specs[0].seed, 5_000_000n);
-    assert.deepEqual(own.errors.map((e) => e.index), [1]);
+    assert.deepEqual(
+      own.errors.map((e) => e.index),
+      [1],
+    );
   });
 });

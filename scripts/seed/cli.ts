@@ -49,11 +49,21 @@ async function main(argv: string[]): Promise<number> {
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
   try {
     await migrateService(db);
-    const { specs, errors } = file ? specsFromJson(JSON.parse(readFileSync(file, "utf8")), values.polymarket === true) : { specs: demoMarkets(systemClock.now()), errors: [] };
+    const { specs, errors } = file
+      ? specsFromJson(JSON.parse(readFileSync(file, "utf8")), values.polymarket === true)
+      : { specs: demoMarkets(systemClock.now()), errors: [] };
     for (const e of errors) console.log(JSON.stringify({ refused: e.index, message: e.message }));
     const seeded = await seedCatalog(db, systemClock, specs, { chainId: config.CHAIN_ID });
-    for (const s of seeded) console.log(JSON.stringify({ externalId: s.spec.externalId, marketId: s.marketId.toString(), address: s.address, created: s.created }));
-    console.log(JSON.stringify({ seeded: seeded.filter((s) => s.created).length, existing: seeded.filter((s) => !s.created).length, refused: errors.length, storage: db.location }));
+    for (const s of seeded)
+      console.log(JSON.stringify({ externalId: s.spec.externalId, marketId: s.marketId.toString(), address: s.address, created: s.created }));
+    console.log(
+      JSON.stringify({
+        seeded: seeded.filter((s) => s.created).length,
+        existing: seeded.filter((s) => !s.created).length,
+        refused: errors.length,
+        storage: db.location,
+      }),
+    );
     return errors.length > 0 ? 1 : 0;
   } finally {
     await db.close();

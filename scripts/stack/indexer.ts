@@ -56,11 +56,16 @@ export async function startIndexer(config: Config, deployment: { file: string; c
   void child.exited.then((c) => (exitCode = c));
   const url = `http://127.0.0.1:${config.PONDER_PORT}`;
   try {
-    await waitFor("the indexer", async () => {
-      if (exitCode !== undefined) throw new GiveUp(`the indexer exited (${exitCode})`);
-      const res = await fetch(`${url}/ready`);
-      return res.ok ? true : undefined;
-    }, 180_000, 250);
+    await waitFor(
+      "the indexer",
+      async () => {
+        if (exitCode !== undefined) throw new GiveUp(`the indexer exited (${exitCode})`);
+        const res = await fetch(`${url}/ready`);
+        return res.ok ? true : undefined;
+      },
+      180_000,
+      250,
+    );
   } catch (err) {
     await stopChild(child);
     throw err;

@@ -45,7 +45,10 @@ describe("contract guards", () => {
     // A test "hits" an error when the name is the last argument of a call: `expectRevert(p, abi, "Name")` or
     // `expectCustomError(p, "Name")`. A bare mention elsewhere does not count.
     const self = __filename;
-    const tests = filesUnder(hre.config.paths.tests, ".ts").filter((f) => f !== self).map((f) => readFileSync(f, "utf8")).join("\n");
+    const tests = filesUnder(hre.config.paths.tests, ".ts")
+      .filter((f) => f !== self)
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n");
     const missing = [...declared].filter(([name]) => !new RegExp(`,\\s*["'\`]${name}["'\`]\\s*\\)`).test(tests)).map(([n, f]) => `${n} (${f})`);
     expect(missing, `custom errors no test expects: ${missing.join(", ")}`).to.deep.equal([]);
   });
@@ -77,7 +80,14 @@ describe("contract guards", () => {
     }
     expect(undocumented).to.deep.equal([]);
     // The scan really sees the declarations (a broken pattern would pass vacuously).
-    for (const known of ["function commitJournalBatch", "function executeBasketIntent", "variable RECEIVE_WITH_AUTHORIZATION_TYPEHASH", "variable collateralEnabled", "event MarketCreated", "error RouterEmptyBasket"]) {
+    for (const known of [
+      "function commitJournalBatch",
+      "function executeBasketIntent",
+      "variable RECEIVE_WITH_AUTHORIZATION_TYPEHASH",
+      "variable collateralEnabled",
+      "event MarketCreated",
+      "error RouterEmptyBasket",
+    ]) {
       expect(checked, known).to.include(known);
     }
   });

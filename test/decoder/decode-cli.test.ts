@@ -12,7 +12,19 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPublicClient, createWalletClient, encodePacked, hexToBigInt, http, keccak256, concat, toHex, type Address, type Hex, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  encodePacked,
+  hexToBigInt,
+  http,
+  keccak256,
+  concat,
+  toHex,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { runLedgerDemo } from "../support/ledger-demo";
 import { rpcChain } from "../../relayer/rpc-chain";
@@ -25,14 +37,16 @@ import { ballotHashOf } from "../../decoder/journal/ballot";
 import type { JournalOp } from "../../decoder/journal/ops";
 
 const root = join(__dirname, "..", "..");
-const ready = existsSync(join(root, "generated", "abis.ts")) && (() => {
-  try {
-    committedLedgerAbi();
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const ready =
+  existsSync(join(root, "generated", "abis.ts")) &&
+  (() => {
+    try {
+      committedLedgerAbi();
+      return true;
+    } catch {
+      return false;
+    }
+  })();
 
 /** Runs a command in the repository as a user would; never throws on a non-zero exit. */
 function run(cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -74,7 +88,12 @@ async function commitJournalBatches(rpc: string, ledger: Address, batches: Journ
     applyOps(state, ops, { treasury });
     const newRoot = await state.root();
     nonce += 1n;
-    const hash = await wallet.writeContract({ address: ledger, abi, functionName: "commitJournalBatch", args: [nonce, prevRoot, newRoot, commitment, keccak256(payload), payload] });
+    const hash = await wallet.writeContract({
+      address: ledger,
+      abi,
+      functionName: "commitJournalBatch",
+      args: [nonce, prevRoot, newRoot, commitment, keccak256(payload), payload],
+    });
     assert.equal((await client.waitForTransactionReceipt({ hash })).status, "success");
     commitment = journalCommitmentOf(commitment, nonce, newRoot, keccak256(payload));
     prevRoot = newRoot;
@@ -93,7 +112,9 @@ function naiveRoot(balances: { account: string; assetId: string; balance: string
       if (x !== y) return x < y ? -1 : 1;
       return BigInt(a.assetId) < BigInt(b.assetId) ? -1 : BigInt(a.assetId) > BigInt(b.assetId) ? 1 : 0;
     });
-  let level: Hex[] = rows.map((r) => keccak256(keccak256(encodePacked(["address", "uint256", "int256"], [r.account as Address, BigInt(r.assetId), BigInt(r.balance)]))));
+  let level: Hex[] = rows.map((r) =>
+    keccak256(keccak256(encodePacked(["address", "uint256", "int256"], [r.account as Address, BigInt(r.assetId), BigInt(r.balance)]))),
+  );
   if (level.length === 0) return `0x${"00".repeat(32)}`;
   while (level.length > 1) {
     const next: Hex[] = [];
@@ -118,7 +139,13 @@ describe("decoder end to end", { skip: ready ? false : "CommittedLedger not comp
     node = spawn("npx", ["hardhat", "node", "--hostname", "127.0.0.1", "--port", String(port)], { cwd: root, stdio: "ignore", detached: true });
     const client = createPublicClient({ transport: http(rpc, { retryCount: 0 }) });
     for (let i = 0; i < 120; i++) {
-      if (await client.getChainId().then(() => true, () => false)) return;
+      if (
+        await client.getChainId().then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
       await new Promise((r) => setTimeout(r, 250));
     }
     throw new Error("hardhat node did not start");
@@ -172,13 +199,20 @@ describe("decoder end to end", { skip: ready ? false : "CommittedLedger not comp
 
       const demo = await run("npm", ["run", "--silent", "ledger:demo", "--", "--rpc", rpc, "--batches", "2"]);
       assert.equal(demo.code, 0, demo.stderr);
-      const lines = demo.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { txHash: Hex; nonce: string; root: Hex; ledger: Address });
+      const lines = demo.stdout
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as { txHash: Hex; nonce: string; root: Hex; ledger: Address });
       assert.equal(lines.length, 2, demo.stdout);
       assert.deepEqual(Object.keys(lines[0]), ["txHash", "nonce", "root", "ledger"]);
       const last = lines[1];
       assert.notEqual(last.ledger.toLowerCase(), other.ledger.toLowerCase());
       const client = createPublicClient({ transport: http(rpc) });
-      assert.equal((await client.getTransaction({ hash: last.txHash })).to?.toLowerCase(), last.ledger.toLowerCase(), "the line names the ledger the batch was sent to");
+      assert.equal(
+        (await client.getTransaction({ hash: last.txHash })).to?.toLowerCase(),
+        last.ledger.toLowerCase(),
+        "the line names the ledger the batch was sent to",
+      );
 
       const decoded = await run("npx", ["--no-install", "decode", last.txHash, "--rpc", rpc, "--deployments", dir]);
       assert.equal(decoded.code, 0, `${decoded.stdout}\n${decoded.stderr}`);
@@ -211,7 +245,10 @@ describe("decoder end to end", { skip: ready ? false : "CommittedLedger not comp
   it("a transaction that is not a batch commit is NOT_A_BATCH (exit 2), not a raw ABI error", async () => {
     const client = createPublicClient({ transport: http(rpc) });
     const [from] = (await client.request({ method: "eth_accounts" } as never)) as Address[];
-    const hash = (await client.request({ method: "eth_sendTransaction", params: [{ from, to: "0x00000000000000000000000000000000000000e0", data: "0xdeadbeef00" }] } as never)) as Hex;
+    const hash = (await client.request({
+      method: "eth_sendTransaction",
+      params: [{ from, to: "0x00000000000000000000000000000000000000e0", data: "0xdeadbeef00" }],
+    } as never)) as Hex;
     await client.waitForTransactionReceipt({ hash });
     const out = await run("npx", ["--no-install", "decode", hash, "--rpc", rpc]);
     assert.equal(out.code, 2, `${out.stdout}\n${out.stderr}`);
@@ -220,12 +257,28 @@ describe("decoder end to end", { skip: ready ? false : "CommittedLedger not comp
 
   it("a lifecycle batch: decode sums up the market and checks its ballots against locks of an earlier batch; a changed ballot exits 1", async () => {
     const { ledger } = await runLedgerDemo({ rpc, batches: 1, seed: 5, root });
-    const [C, D, E] = ["0x00000000000000000000000000000000000000c1", "0x00000000000000000000000000000000000000d1", "0x00000000000000000000000000000000000000e1"] as Address[];
+    const [C, D, E] = [
+      "0x00000000000000000000000000000000000000c1",
+      "0x00000000000000000000000000000000000000d1",
+      "0x00000000000000000000000000000000000000e1",
+    ] as Address[];
     const salt = (n: number): Hex => `0x${n.toString(16).padStart(2, "0").repeat(32)}`;
     const lock = (marketId: bigint, account: Address, outcome: 0 | 1, s: number): JournalOp => ({
-      type: "STAKE_LOCK", marketId, session: 1, account, amount: 100n, ballotHash: ballotHashOf({ marketId, session: 1, account, outcome, salt: salt(s) }),
+      type: "STAKE_LOCK",
+      marketId,
+      session: 1,
+      account,
+      amount: 100n,
+      ballotHash: ballotHashOf({ marketId, session: 1, account, outcome, salt: salt(s) }),
     });
-    const reveal = (marketId: bigint, account: Address, outcome: 0 | 1, s: number): JournalOp => ({ type: "BALLOT_REVEAL", marketId, session: 1, account, outcome, salt: salt(s) });
+    const reveal = (marketId: bigint, account: Address, outcome: 0 | 1, s: number): JournalOp => ({
+      type: "BALLOT_REVEAL",
+      marketId,
+      session: 1,
+      account,
+      outcome,
+      salt: salt(s),
+    });
     const grant = (account: Address): JournalOp => ({ type: "CREDIT", account, assetId: 0n, amount: 1_000n, reason: 0 });
     const [, resolvedTx, , changedTx] = await commitJournalBatches(rpc, ledger, [
       [grant(C), grant(D), grant(E), { type: "MARKET_STATE", marketId: 40n, state: "human_voting", outcome: 255 }, lock(40n, C, 1, 1), lock(40n, D, 0, 2)],
@@ -243,14 +296,20 @@ describe("decoder end to end", { skip: ready ? false : "CommittedLedger not comp
 
     const resolved = await run("npx", ["--no-install", "decode", resolvedTx, "--rpc", rpc]);
     assert.equal(resolved.code, 0, `${resolved.stdout}\n${resolved.stderr}`);
-    assert.match(resolved.stdout, /^lifecycle:\n {2}market 40: council_review \(outcome 1\), resolved \(outcome 1\)\n {4}ballots revealed: 2 \(outcome 0: 1, outcome 1: 1\)\n {4}STAKE_RETURN: 1 totalling 100\n {4}VOTE_REWARD: 1 totalling 100$/m);
+    assert.match(
+      resolved.stdout,
+      /^lifecycle:\n {2}market 40: council_review \(outcome 1\), resolved \(outcome 1\)\n {4}ballots revealed: 2 \(outcome 0: 1, outcome 1: 1\)\n {4}STAKE_RETURN: 1 totalling 100\n {4}VOTE_REWARD: 1 totalling 100$/m,
+    );
     assert.match(resolved.stdout, /^ballots ok \(2 reveal\(s\) match their commitments\)$/m);
 
     const changed = await run("npx", ["--no-install", "decode", changedTx, "--rpc", rpc, "--json"]);
     assert.equal(changed.code, 1, `${changed.stdout}\n${changed.stderr}`);
     const json = JSON.parse(changed.stdout.trim().split("\n").at(-1)!);
     assert.deepEqual([json.rootOk, json.commitmentOk, json.ballotOk], [true, true, false]);
-    assert.deepEqual(json.ballotFailures.map((f: { index: number; code: string; marketId: string; account: string }) => [f.index, f.code, f.marketId, f.account]), [[0, "BALLOT_MISMATCH", "41", E]]);
+    assert.deepEqual(
+      json.ballotFailures.map((f: { index: number; code: string; marketId: string; account: string }) => [f.index, f.code, f.marketId, f.account]),
+      [[0, "BALLOT_MISMATCH", "41", E]],
+    );
 
     const verified = await run("npx", ["--no-install", "decode", "verify", "--rpc", rpc, "--ledger", ledger]);
     assert.equal(verified.code, 1, `${verified.stdout}\n${verified.stderr}`);

@@ -42,10 +42,13 @@ describe("API core, tried as a new user against npm start", { timeout: 600_000 }
   let keyId = "";
   let wallet = "";
 
-  before(async () => {
-    stack = await startStack();
-    base = stack.baseUrl;
-  }, { timeout: 300_000 });
+  before(
+    async () => {
+      stack = await startStack();
+      base = stack.baseUrl;
+    },
+    { timeout: 300_000 },
+  );
   after(async () => {
     await stack?.stop();
   });
@@ -85,7 +88,11 @@ describe("API core, tried as a new user against npm start", { timeout: 600_000 }
     const again = await call(base, "POST", "/register", { ...body, name: `${agentName}-c` });
     assertProblem(again, "WALLET_AUTH_INVALID", "POST /register with a spent nonce (same proof)");
     // The refusal changed nothing: that other wallet registers with a fresh nonce.
-    const ok = await call(base, "POST", "/register", { name: `${agentName}-b`, ...(await registerProof(other, await freshNonce(stack.origin))), ownerEmail: owner });
+    const ok = await call(base, "POST", "/register", {
+      name: `${agentName}-b`,
+      ...(await registerProof(other, await freshNonce(stack.origin))),
+      ownerEmail: owner,
+    });
     assert.equal(ok.status, 201, show("POST", "/register (fresh nonce)", ok));
   });
 
@@ -110,7 +117,13 @@ describe("API core, tried as a new user against npm start", { timeout: 600_000 }
     const scope = await call(base, "GET", "/webhooks", undefined, { key: apiKey });
     assertProblem(scope, "FORBIDDEN", "GET /webhooks with a claim-pending key");
     assert.deepEqual(scope.json.missingScopes, ["webhooks:manage"]);
-    const tier = await call(base, "POST", "/orderbook/place-order", { market: "0x" + "1".repeat(40), outcome: 0, side: "buy", priceBps: "5000", size: "10000" }, { key: apiKey });
+    const tier = await call(
+      base,
+      "POST",
+      "/orderbook/place-order",
+      { market: "0x" + "1".repeat(40), outcome: 0, side: "buy", priceBps: "5000", size: "10000" },
+      { key: apiKey },
+    );
     assertProblem(tier, "FORBIDDEN", "POST /orderbook/place-order with a claim-pending key");
 
     const noIdem = await call(base, "POST", `/keys/${keyId}/rotate`, undefined, { key: apiKey, idem: null });
@@ -159,7 +172,8 @@ describe("API core, tried as a new user against npm start", { timeout: 600_000 }
         cursor = listed.nextCursor;
         if (!cursor) break;
       }
-      for (const n of ["svc_get_agent_identity", "svc_list_markets", "svc_register_agent", "svc_place_order", "svc_list_order_events"]) assert.ok(names.includes(n), `tools/list lacks ${n}`);
+      for (const n of ["svc_get_agent_identity", "svc_list_markets", "svc_register_agent", "svc_place_order", "svc_list_order_events"])
+        assert.ok(names.includes(n), `tools/list lacks ${n}`);
 
       const me = await client.callTool({ name: "svc_get_agent_identity", arguments: {} });
       assert.notEqual(me.isError, true, JSON.stringify(me).slice(0, 600));
@@ -168,7 +182,10 @@ describe("API core, tried as a new user against npm start", { timeout: 600_000 }
       assert.notEqual(markets.isError, true, JSON.stringify(markets).slice(0, 600));
       assert.ok(((markets.structuredContent as Json).markets as Json[]).length > 0, "the seeded ORDERBOOK markets");
       // The key's tier holds over MCP too.
-      const refused = await client.callTool({ name: "svc_place_order", arguments: { idempotencyKey: "mcp-1", market: "0x" + "1".repeat(40), outcome: 0, side: "buy", priceBps: "5000", size: "10000" } });
+      const refused = await client.callTool({
+        name: "svc_place_order",
+        arguments: { idempotencyKey: "mcp-1", market: "0x" + "1".repeat(40), outcome: 0, side: "buy", priceBps: "5000", size: "10000" },
+      });
       assert.equal(refused.isError, true);
       assert.equal(JSON.parse((refused.content as { text: string }[])[0]!.text).code, "FORBIDDEN");
     } finally {
@@ -193,8 +210,14 @@ describe("API core, tried as a new user against npm start", { timeout: 600_000 }
     assert.ok(card.skills.length > 0);
     for (const s of card.skills) assert.ok(s.id && s.name && s.description && s.tags.length > 0, `skill ${s.id}`);
     const params = (card.capabilities?.extensions ?? []).map((e) => e.params ?? {});
-    assert.ok(params.some((p) => p.url === stack.mcpUrl), "an extension names the printed MCP URL");
-    assert.ok(params.some((p) => Array.isArray(p.supportedChains) && p.supportedChains.includes(stack.chainId)), "the chain id");
+    assert.ok(
+      params.some((p) => p.url === stack.mcpUrl),
+      "an extension names the printed MCP URL",
+    );
+    assert.ok(
+      params.some((p) => Array.isArray(p.supportedChains) && p.supportedChains.includes(stack.chainId)),
+      "the chain id",
+    );
   });
 
   it("serves /openapi.json that a real OpenAPI validator accepts", async () => {
@@ -205,7 +228,10 @@ describe("API core, tried as a new user against npm start", { timeout: 600_000 }
     const result = await validate(structuredClone(doc) as never);
     assert.ok(result.valid, result.valid ? "" : compileErrors(result));
     for (const p of ["/register", "/me", "/discover/markets", "/orderbook/place-order", "/orderbook/events", "/ledger/batches"]) {
-      assert.ok(Object.keys(doc.paths).some((k) => k.endsWith(p)), `paths lack ${p}`);
+      assert.ok(
+        Object.keys(doc.paths).some((k) => k.endsWith(p)),
+        `paths lack ${p}`,
+      );
     }
   });
 

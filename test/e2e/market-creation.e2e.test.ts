@@ -14,8 +14,30 @@ import { startStack, type E2eStack } from "./stack";
 
 const DAY = 86_400_000;
 const PM = 1_000_000n;
-const ERC20_APPROVE = [{ type: "function", name: "approve", stateMutability: "nonpayable", inputs: [{ name: "spender", type: "address" }, { name: "amount", type: "uint256" }], outputs: [{ type: "bool" }] }] as const;
-const ERC20_MINT = [{ type: "function", name: "mint", stateMutability: "nonpayable", inputs: [{ name: "to", type: "address" }, { name: "amount", type: "uint256" }], outputs: [] }] as const;
+const ERC20_APPROVE = [
+  {
+    type: "function",
+    name: "approve",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "spender", type: "address" },
+      { name: "amount", type: "uint256" },
+    ],
+    outputs: [{ type: "bool" }],
+  },
+] as const;
+const ERC20_MINT = [
+  {
+    type: "function",
+    name: "mint",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "to", type: "address" },
+      { name: "amount", type: "uint256" },
+    ],
+    outputs: [],
+  },
+] as const;
 
 interface Agent {
   key: string;
@@ -30,7 +52,12 @@ describe("market creation end to end: both lanes, both pricing models", { timeou
   let trader: Agent;
   let usdc: Address;
   const created: Record<string, Json> = {};
-  const chain = () => ({ id: stack.chainId, name: "local", nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+  const chain = () => ({
+    id: stack.chainId,
+    name: "local",
+    nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [stack.rpcUrl] } },
+  });
   const publicClient = () => createPublicClient({ chain: chain(), transport: http(stack.rpcUrl) });
   const wallet = (a: Agent) => createWalletClient({ chain: chain(), transport: http(stack.rpcUrl), account: a.account });
 
@@ -48,7 +75,14 @@ describe("market creation end to end: both lanes, both pricing models", { timeou
   async function send(a: Agent, tx: { to: Address; data?: Hex; abi?: readonly unknown[]; fn?: string; args?: readonly unknown[] }): Promise<Hex> {
     const w = wallet(a);
     const hash = tx.abi
-      ? await w.writeContract({ chain: chain(), account: a.account, address: tx.to, abi: tx.abi as never, functionName: tx.fn as never, args: tx.args as never })
+      ? await w.writeContract({
+          chain: chain(),
+          account: a.account,
+          address: tx.to,
+          abi: tx.abi as never,
+          functionName: tx.fn as never,
+          args: tx.args as never,
+        })
       : await w.sendTransaction({ chain: chain(), account: a.account, to: tx.to, data: tx.data });
     const receipt = await publicClient().waitForTransactionReceipt({ hash });
     assert.equal(receipt.status, "success", `tx ${hash}`);
@@ -119,12 +153,22 @@ describe("market creation end to end: both lanes, both pricing models", { timeou
     const m = await create("orderbook", request({ externalId: "e2e-ob", pricingModel: "ORDERBOOK", collateral: "PM" }));
     const bid = await api(creator)("POST", "/orderbook/place-order", { market: m.market.address, outcome: 0, side: "buy", priceBps: "5200", size: String(PM) });
     assert.equal(bid.status, 200, show("POST", "place-order", bid));
-    const take = await api(trader)("POST", "/orderbook/place-order", { market: m.market.address, outcome: 1, side: "buy", priceBps: "4800", size: String(PM), timeInForce: "IOC" });
+    const take = await api(trader)("POST", "/orderbook/place-order", {
+      market: m.market.address,
+      outcome: 1,
+      side: "buy",
+      priceBps: "4800",
+      size: String(PM),
+      timeInForce: "IOC",
+    });
     assert.equal(take.status, 200, show("POST", "place-order", take));
     assert.equal(take.json.orders[0].status, "filled");
   });
 
-  for (const [name, outcomes] of [["onchain-binary", ["Yes", "No"]], ["onchain-ternary", ["Low", "Mid", "High"]]] as const) {
+  for (const [name, outcomes] of [
+    ["onchain-binary", ["Yes", "No"]],
+    ["onchain-ternary", ["Low", "Mid", "High"]],
+  ] as const) {
     it(`creates an ${outcomes.length}-outcome LMSR market on the on-chain lane (viem-signed transactions) and trades it`, async () => {
       const m = await create(name, request({ externalId: `e2e-${name}`, pricingModel: "automated", collateral: "USDC", outcomes, seed: String(200n * PM) }));
       assert.equal(m.lane, "onchain");
@@ -147,7 +191,13 @@ describe("market creation end to end: both lanes, both pricing models", { timeou
         domain: td.domain,
         types: td.types,
         primaryType: "TradeIntent",
-        message: { ...td.message, amount: BigInt(td.message.amount), limit: BigInt(td.message.limit), deadline: BigInt(td.message.deadline), nonce: BigInt(td.message.nonce) },
+        message: {
+          ...td.message,
+          amount: BigInt(td.message.amount),
+          limit: BigInt(td.message.limit),
+          deadline: BigInt(td.message.deadline),
+          nonce: BigInt(td.message.nonce),
+        },
       });
       const submitted = await t("POST", "/trade/submit", { digest: prepared.json.digest, signature });
       assert.equal(submitted.status, 200, show("POST", "/trade/submit", submitted));
@@ -163,7 +213,11 @@ describe("market creation end to end: both lanes, both pricing models", { timeou
   it("refuses a tampered on-chain receipt (another negotiation's creation) and locks nothing", async () => {
     const c = api(creator);
     const before = (await c("GET", "/me")).json;
-    const proposed = await c("POST", "/negotiate/propose", request({ externalId: "e2e-tampered", pricingModel: "automated", collateral: "USDC", seed: String(200n * PM) }));
+    const proposed = await c(
+      "POST",
+      "/negotiate/propose",
+      request({ externalId: "e2e-tampered", pricingModel: "automated", collateral: "USDC", seed: String(200n * PM) }),
+    );
     assert.equal(proposed.status, 201, show("POST", "propose", proposed));
     const id = proposed.json.id as string;
     assert.equal((await c("POST", `/negotiate/${id}/accept`, {})).status, 200);

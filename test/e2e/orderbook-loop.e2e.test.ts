@@ -38,7 +38,7 @@ function decodeCli(args: string[]): Promise<{ code: number; stdout: string; stde
   delete env.NODE_TEST_CONTEXT;
   return new Promise((resolve) => {
     execFile("npx", ["--no-install", "decode", ...args], { cwd: ROOT, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : -1) : 0;
+      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
   });
@@ -60,14 +60,17 @@ describe("Trading surface and realtime: two agents against npm start", { timeout
   let makerSse: SseReader;
   let takerSse: SseReader;
 
-  before(async () => {
-    mail = await startMailSink();
-    hooks = await startWebhookReceiver();
-    stack = await startStack({
-      env: { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_POLL_MS: "100", SMTP_URL: mail.url, REGISTRATION_WALLET_OPEN: "true" },
-    });
-    base = stack.baseUrl;
-  }, { timeout: 300_000 });
+  before(
+    async () => {
+      mail = await startMailSink();
+      hooks = await startWebhookReceiver();
+      stack = await startStack({
+        env: { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_POLL_MS: "100", SMTP_URL: mail.url, REGISTRATION_WALLET_OPEN: "true" },
+      });
+      base = stack.baseUrl;
+    },
+    { timeout: 300_000 },
+  );
   after(async () => {
     for (const s of streams) s.close();
     await stack?.stop();
@@ -81,7 +84,11 @@ describe("Trading surface and realtime: two agents against npm start", { timeout
   it("registers agent A on the claimed path and claims it through the mailed link; agent B on the wallet path", async () => {
     const a = freshAccount();
     const owner = `owner-${stamp}@example.com`;
-    const regA = await call(base, "POST", "/register", { name: `e2e-maker-${stamp}`, ...(await registerProof(a, await freshNonce(stack.origin))), ownerEmail: owner });
+    const regA = await call(base, "POST", "/register", {
+      name: `e2e-maker-${stamp}`,
+      ...(await registerProof(a, await freshNonce(stack.origin))),
+      ownerEmail: owner,
+    });
     assert.equal(regA.status, 201, show("POST", "/register (claimed path)", regA));
     const [, token] = await mail.waitFor(owner, /agents\/claim\?token=(clm_[A-Za-z0-9_-]+)/);
     const preview = await get(`/agents/claim?token=${token}`);
@@ -103,7 +110,10 @@ describe("Trading surface and realtime: two agents against npm start", { timeout
   });
 
   it("subscribes both agents to webhooks and opens both SSE streams", async () => {
-    for (const [agent, path] of [[maker, "/hook/maker"], [taker, "/hook/taker"]] as const) {
+    for (const [agent, path] of [
+      [maker, "/hook/maker"],
+      [taker, "/hook/taker"],
+    ] as const) {
       const sub = await post("/webhooks", { url: hooks.url(path), description: "e2e" }, agent.key);
       assert.equal(sub.status, 201, show("POST", "/webhooks", sub));
       assert.match(sub.json.secret, /^whsec_/);
@@ -113,8 +123,15 @@ describe("Trading surface and realtime: two agents against npm start", { timeout
     makerSse = openSse(base, maker.key);
     takerSse = openSse(base, taker.key);
     streams.push(makerSse, takerSse);
-    for (const [s, agent] of [[makerSse, maker], [takerSse, taker]] as const) {
-      const ready = await until("the SSE ready event", () => s.ready ?? undefined, () => s.errors);
+    for (const [s, agent] of [
+      [makerSse, maker],
+      [takerSse, taker],
+    ] as const) {
+      const ready = await until(
+        "the SSE ready event",
+        () => s.ready ?? undefined,
+        () => s.errors,
+      );
       assert.equal(ready.account, agent.ledgerAccount);
     }
   });
@@ -130,9 +147,17 @@ describe("Trading surface and realtime: two agents against npm start", { timeout
   it("A rests a bid and the depth shows it", async () => {
     const depth0 = await get(`/discover/markets/${market.address}/depth`);
     assert.equal(depth0.status, 200, show("GET", "depth", depth0));
-    assert.equal((depth0.json.bids as Json[]).find((l) => String(l.priceBps) === MAKER_PRICE), undefined, "the level is empty before A bids");
+    assert.equal(
+      (depth0.json.bids as Json[]).find((l) => String(l.priceBps) === MAKER_PRICE),
+      undefined,
+      "the level is empty before A bids",
+    );
 
-    const placed = await post("/orderbook/place-order", { market: market.address, outcome: 0, side: "buy", priceBps: MAKER_PRICE, size: MAKER_SIZE, timeInForce: "GTC", clientOrderId: "a-bid-1" }, maker.key);
+    const placed = await post(
+      "/orderbook/place-order",
+      { market: market.address, outcome: 0, side: "buy", priceBps: MAKER_PRICE, size: MAKER_SIZE, timeInForce: "GTC", clientOrderId: "a-bid-1" },
+      maker.key,
+    );
     assert.equal(placed.status, 200, show("POST", "/orderbook/place-order (A)", placed));
     makerOrder = placed.json.orders[0];
     assert.equal(makerOrder.status, "open");
@@ -150,7 +175,11 @@ describe("Trading surface and realtime: two agents against npm start", { timeout
     const batches = await get("/ledger/batches?limit=1");
     beforeCrossNonce = batches.json.batches.length ? BigInt(batches.json.batches[0].nonce) : 0n;
 
-    const crossed = await post("/orderbook/place-order", { market: market.address, outcome: 1, side: "buy", priceBps: TAKER_PRICE, size: TAKER_SIZE, timeInForce: "IOC", clientOrderId: "b-take-1" }, taker.key);
+    const crossed = await post(
+      "/orderbook/place-order",
+      { market: market.address, outcome: 1, side: "buy", priceBps: TAKER_PRICE, size: TAKER_SIZE, timeInForce: "IOC", clientOrderId: "b-take-1" },
+      taker.key,
+    );
     assert.equal(crossed.status, 200, show("POST", "/orderbook/place-order (B crosses)", crossed));
     takerOrder = crossed.json.orders[0];
     assert.equal(takerOrder.status, "filled", show("POST", "place-order (B)", crossed));
@@ -165,11 +194,26 @@ describe("Trading surface and realtime: two agents against npm start", { timeout
     assert.equal(String(level?.size), String(BigInt(MAKER_SIZE) - BigInt(TAKER_SIZE)), show("GET", "depth after the cross", depth));
 
     const fillOf = (s: SseReader) => s.reports.find((r) => r.envelope.data.kind === "fill" && r.envelope.data.tradeId === takerFill.tradeId);
-    await until("A's fill report on SSE", () => fillOf(makerSse), () => makerSse.reports);
-    await until("B's fill report on SSE", () => fillOf(takerSse), () => takerSse.reports);
-    for (const [s, agent, who] of [[makerSse, maker, "A"], [takerSse, taker, "B"]] as const) {
+    await until(
+      "A's fill report on SSE",
+      () => fillOf(makerSse),
+      () => makerSse.reports,
+    );
+    await until(
+      "B's fill report on SSE",
+      () => fillOf(takerSse),
+      () => takerSse.reports,
+    );
+    for (const [s, agent, who] of [
+      [makerSse, maker, "A"],
+      [takerSse, taker, "B"],
+    ] as const) {
       const seqs = s.reports.map((r) => r.envelope.seq as number);
-      assert.deepEqual(seqs, seqs.map((_, i) => i + 1), `${who}'s SSE seqs are consecutive from 1: ${seqs}`);
+      assert.deepEqual(
+        seqs,
+        seqs.map((_, i) => i + 1),
+        `${who}'s SSE seqs are consecutive from 1: ${seqs}`,
+      );
       for (const r of s.reports) {
         assert.equal(r.envelope.type, "execution:report");
         assert.equal(r.envelope.channel, "execution");
@@ -178,14 +222,20 @@ describe("Trading surface and realtime: two agents against npm start", { timeout
       }
       const events = await post("/orderbook/events", { fromSeq: 1, limit: 100 }, agent.key);
       assert.equal(events.status, 200, show("POST", `/orderbook/events (${who})`, events));
-      assert.deepEqual(events.json.events.map((e: Json) => e.seq), seqs, `${who}: events list = SSE seqs`);
+      assert.deepEqual(
+        events.json.events.map((e: Json) => e.seq),
+        seqs,
+        `${who}: events list = SSE seqs`,
+      );
       const fill = (events.json.events as Json[]).find((e) => e.kind === "fill");
       assert.ok(fill, `${who}: the fill is listed`);
       assert.equal(fill.tradeId, takerFill.tradeId);
       assert.equal(String(fill.fillSize), TAKER_SIZE);
       assert.deepEqual(fill, { ...fillOf(s)!.envelope.data, market: fill.market }, `${who}: the listed fill is the streamed one`);
     }
-    t.diagnostic(`SSE seqs: A ${makerSse.reports.map((r) => `${r.envelope.seq}:${r.envelope.data.kind}`)}; B ${takerSse.reports.map((r) => `${r.envelope.seq}:${r.envelope.data.kind}`)}`);
+    t.diagnostic(
+      `SSE seqs: A ${makerSse.reports.map((r) => `${r.envelope.seq}:${r.envelope.data.kind}`)}; B ${takerSse.reports.map((r) => `${r.envelope.seq}:${r.envelope.data.kind}`)}`,
+    );
     const makerFill = fillOf(makerSse)!.envelope.data;
     assert.equal(makerFill.liquidity, "maker");
     assert.equal(makerFill.orderId, makerOrder.orderId);
@@ -214,26 +264,49 @@ describe("Trading surface and realtime: two agents against npm start", { timeout
     const byClientId = await post("/orderbook/confirm-cancel", { clientOrderId: "a-bid-1" }, maker.key);
     assert.deepEqual(byClientId.json, confirmed.json, "confirm by clientOrderId agrees");
 
-    const cancelReport = await until("A's cancelled report on SSE", () => makerSse.reports.find((r) => r.envelope.data.kind === "cancelled"), () => makerSse.reports);
+    const cancelReport = await until(
+      "A's cancelled report on SSE",
+      () => makerSse.reports.find((r) => r.envelope.data.kind === "cancelled"),
+      () => makerSse.reports,
+    );
     assert.equal(confirmed.json.lastSeq, cancelReport.envelope.seq);
     const seqs = makerSse.reports.map((r) => r.envelope.seq as number);
-    assert.deepEqual(seqs, seqs.map((_, i) => i + 1), `A's SSE seqs stay consecutive: ${seqs}`);
+    assert.deepEqual(
+      seqs,
+      seqs.map((_, i) => i + 1),
+      `A's SSE seqs stay consecutive: ${seqs}`,
+    );
 
     const open = await get(`/orderbook/orders?market=${market.address}`, maker.key);
     assert.equal(open.status, 200, show("GET", "/orderbook/orders", open));
-    assert.equal((open.json.orders as Json[]).find((o) => o.orderId === makerOrder.orderId), undefined, "the cancelled order is not open");
+    assert.equal(
+      (open.json.orders as Json[]).find((o) => o.orderId === makerOrder.orderId),
+      undefined,
+      "the cancelled order is not open",
+    );
     const depth = await get(`/discover/markets/${market.address}/depth`);
-    assert.equal((depth.json.bids as Json[]).find((l) => String(l.priceBps) === MAKER_PRICE), undefined, show("GET", "depth after cancel", depth));
+    assert.equal(
+      (depth.json.bids as Json[]).find((l) => String(l.priceBps) === MAKER_PRICE),
+      undefined,
+      show("GET", "depth after cancel", depth),
+    );
   });
 
   it("a webhook receiver verifies every delivery with standardwebhooks' Webhook.verify", async (t) => {
-    for (const [agent, path, sse] of [[maker, "/hook/maker", makerSse], [taker, "/hook/taker", takerSse]] as const) {
+    for (const [agent, path, sse] of [
+      [maker, "/hook/maker", makerSse],
+      [taker, "/hook/taker", takerSse],
+    ] as const) {
       const want = sse.reports.map((r) => r.envelope.seq as number);
       const mine = () => hooks.deliveries.filter((d) => d.path === path);
-      await until(`webhook deliveries of seqs ${want} to ${path}`, () => {
-        const got = new Set(mine().flatMap((d) => (d.message?.type === "execution:report" ? [d.message.data.seq as number] : [])));
-        return want.every((s) => got.has(s)) ? true : undefined;
-      }, () => mine().map((d) => ({ error: d.error, seq: d.message?.data?.seq })));
+      await until(
+        `webhook deliveries of seqs ${want} to ${path}`,
+        () => {
+          const got = new Set(mine().flatMap((d) => (d.message?.type === "execution:report" ? [d.message.data.seq as number] : [])));
+          return want.every((s) => got.has(s)) ? true : undefined;
+        },
+        () => mine().map((d) => ({ error: d.error, seq: d.message?.data?.seq })),
+      );
       for (const d of mine()) {
         assert.equal(d.error, null, `delivery ${d.headers["webhook-id"]} to ${path} failed verification: ${d.error}`);
         assert.match(d.headers["webhook-id"] ?? "", /^msg_/);
@@ -255,35 +328,41 @@ describe("Trading surface and realtime: two agents against npm start", { timeout
     // The batch holding the fill was built after B's order: find it among the newer ones once confirmed, by
     // decoding each one's transaction with the CLI and looking for the MATCH of A (maker) and B (taker).
     const checked = new Set<string>();
-    const found = await until("a confirmed batch whose decoded payload holds the fill", async () => {
-      const r = await get("/ledger/batches?limit=50");
-      const newer = (r.json.batches as Json[]).filter((b) => BigInt(b.nonce) > beforeCrossNonce).sort((x, y) => Number(BigInt(x.nonce) - BigInt(y.nonce)));
-      for (const b of newer) {
-        if (b.status !== "confirmed") return undefined; // wait for it in nonce order
-        if (checked.has(b.nonce)) continue;
-        checked.add(b.nonce);
-        const out = await decodeCli([b.txHash, "--rpc", stack.rpcUrl, "--ledger", ledger, "--json"]);
-        assert.equal(out.code, 0, `npx decode ${b.txHash} --json exited ${out.code}: ${out.stderr.slice(-800)}`);
-        const decoded = JSON.parse(out.stdout.trim().split("\n").at(-1)!) as Json;
-        assert.equal(decoded.rootOk, true);
-        assert.equal(decoded.root, b.root, `batch ${b.nonce}: the decoded root is the listed root`);
-        const match = (decoded.operations as Json[]).find(
-          (op) => op.type === "MATCH" && op.maker === maker.ledgerAccount && op.taker === taker.ledgerAccount && op.shares === TAKER_SIZE,
-        );
-        if (match) return { batch: b, match };
-      }
-      return undefined;
-    }, () => [...checked], 90_000);
+    const found = await until(
+      "a confirmed batch whose decoded payload holds the fill",
+      async () => {
+        const r = await get("/ledger/batches?limit=50");
+        const newer = (r.json.batches as Json[]).filter((b) => BigInt(b.nonce) > beforeCrossNonce).sort((x, y) => Number(BigInt(x.nonce) - BigInt(y.nonce)));
+        for (const b of newer) {
+          if (b.status !== "confirmed") return undefined; // wait for it in nonce order
+          if (checked.has(b.nonce)) continue;
+          checked.add(b.nonce);
+          const out = await decodeCli([b.txHash, "--rpc", stack.rpcUrl, "--ledger", ledger, "--json"]);
+          assert.equal(out.code, 0, `npx decode ${b.txHash} --json exited ${out.code}: ${out.stderr.slice(-800)}`);
+          const decoded = JSON.parse(out.stdout.trim().split("\n").at(-1)!) as Json;
+          assert.equal(decoded.rootOk, true);
+          assert.equal(decoded.root, b.root, `batch ${b.nonce}: the decoded root is the listed root`);
+          const match = (decoded.operations as Json[]).find(
+            (op) => op.type === "MATCH" && op.maker === maker.ledgerAccount && op.taker === taker.ledgerAccount && op.shares === TAKER_SIZE,
+          );
+          if (match) return { batch: b, match };
+        }
+        return undefined;
+      },
+      () => [...checked],
+      90_000,
+    );
     assert.equal(found.batch.status, "confirmed");
     assert.equal(found.match.marketId, market.marketId);
     assert.ok(found.batch.lastSeq >= found.batch.firstSeq);
 
     // Replay everything and compare with the root the contract holds (read again after, in case a batch landed).
     const client = createPublicClient({ transport: http(stack.rpcUrl) });
-    const read = () => Promise.all([
-      client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "ledgerRoot" }),
-      client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "batchNonce" }),
-    ]);
+    const read = () =>
+      Promise.all([
+        client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "ledgerRoot" }),
+        client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "batchNonce" }),
+      ]);
     let verified: { root: string; chainRoot: string } | undefined;
     for (let attempt = 0; attempt < 5 && !verified; attempt++) {
       const [rootBefore, nonceBefore] = await read();
@@ -297,7 +376,9 @@ describe("Trading surface and realtime: two agents against npm start", { timeout
       if (rootBefore === rootAfter && nonceBefore === nonceAfter && BigInt(m[1]!) === nonceAfter) verified = { root: m[2]!, chainRoot: rootAfter };
     }
     assert.ok(verified, "the chain kept moving during five verify runs");
-    t.diagnostic(`fill in batch ${found.batch.nonce} (journal seqs ${found.batch.firstSeq}..${found.batch.lastSeq}, tx ${found.batch.txHash}): ${JSON.stringify(found.match)}; decode verify root ${verified.root}`);
+    t.diagnostic(
+      `fill in batch ${found.batch.nonce} (journal seqs ${found.batch.firstSeq}..${found.batch.lastSeq}, tx ${found.batch.txHash}): ${JSON.stringify(found.match)}; decode verify root ${verified.root}`,
+    );
     assert.equal(verified.root, verified.chainRoot, "npx decode verify replays to CommittedLedger.ledgerRoot()");
   });
 

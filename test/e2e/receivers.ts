@@ -10,7 +10,12 @@ import { Webhook } from "standardwebhooks";
 import type { Json } from "./client";
 
 /** Polls `probe` until it returns a value (bounded); the error names `what` and shows `state()`. */
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, state: () => unknown = () => "", timeoutMs = 30_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  state: () => unknown = () => "",
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

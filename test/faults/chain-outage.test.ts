@@ -23,7 +23,17 @@ describe("fault: chain RPC down while trading goes on", () => {
   });
 
   it("pays fills during the outage, queues the batches and commits them in order afterwards", async () => {
-    const batcher = await rig.batcher(process.env.FAULT_DEBUG ? { log: { info: (o, m) => console.error(m, JSON.stringify(o)), warn: (o, m) => console.error(m, JSON.stringify(o)), error: (o, m) => console.error(m, String((o as {err?: unknown}).err)) } } : {});
+    const batcher = await rig.batcher(
+      process.env.FAULT_DEBUG
+        ? {
+            log: {
+              info: (o, m) => console.error(m, JSON.stringify(o)),
+              warn: (o, m) => console.error(m, JSON.stringify(o)),
+              error: (o, m) => console.error(m, String((o as { err?: unknown }).err)),
+            },
+          }
+        : {},
+    );
     batcher.start();
     const ids: string[] = [];
     let k = 0;
@@ -59,17 +69,31 @@ describe("fault: chain RPC down while trading goes on", () => {
     assert.ok(balanceMoves > 0, "balances moved during the outage");
     assert.ok(chainDuring <= nonceBefore + 1n, "at most the batch in flight when the RPC went down landed");
     assert.ok(open.length <= 1, `one open batch at a time, found ${open.length}`);
-    assert.ok(open.every((r) => r.error), "the open batch records why it has not landed");
+    assert.ok(
+      open.every((r) => r.error),
+      "the open batch records why it has not landed",
+    );
     assert.ok(unpublishedEntries > 0, "journal entries queue behind the open batch");
 
     // Back up: everything commits in order.
     await rig.proxy.restore();
     const restored = performance.now();
-    await until("the journal published", async () => {
-      const [last] = await batcher.batches(1);
-      return last?.status === "confirmed" && last.lastSeq === rig.exchange.nextSeq - 1;
-    }, 60_000).catch(async (err) => {
-      console.error(JSON.stringify({ halted: String(batcher.halted), rows: (await batcher.batches(5)).map((r) => [String(r.nonce), r.status, r.lastSeq, r.error]), next: rig.exchange.nextSeq, head: String((await rig.head()).nonce) }));
+    await until(
+      "the journal published",
+      async () => {
+        const [last] = await batcher.batches(1);
+        return last?.status === "confirmed" && last.lastSeq === rig.exchange.nextSeq - 1;
+      },
+      60_000,
+    ).catch(async (err) => {
+      console.error(
+        JSON.stringify({
+          halted: String(batcher.halted),
+          rows: (await batcher.batches(5)).map((r) => [String(r.nonce), r.status, r.lastSeq, r.error]),
+          next: rig.exchange.nextSeq,
+          head: String((await rig.head()).nonce),
+        }),
+      );
       throw err;
     });
     const catchUpMs = Math.round(performance.now() - restored);

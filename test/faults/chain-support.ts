@@ -123,7 +123,13 @@ export interface ChainFigures {
  * the journal exactly once, and the decoder's replay of the chain must give the engine's root.
  */
 export async function chainFigures(rig: ChainRig, acknowledgedOrderIds: string[]): Promise<ChainFigures> {
-  const events = await rig.client.getContractEvents({ address: rig.ledger, abi: committedLedgerAbi, eventName: "JournalBatchCommitted", fromBlock: 0n, toBlock: "latest" });
+  const events = await rig.client.getContractEvents({
+    address: rig.ledger,
+    abi: committedLedgerAbi,
+    eventName: "JournalBatchCommitted",
+    fromBlock: 0n,
+    toBlock: "latest",
+  });
   const nonces = events.map((e) => e.args.nonce as bigint);
   const seen = new Map<bigint, number>();
   for (const n of nonces) seen.set(n, (seen.get(n) ?? 0) + 1);
@@ -157,4 +163,3 @@ export async function assertAllPublished(rig: ChainRig, b: Batcher): Promise<voi
   for (const r of rows) assert.equal(r.status, "confirmed", `batch ${r.nonce} is ${r.status}`);
   assert.equal(rows[0]?.lastSeq, rig.exchange.nextSeq - 1, "the last batch covers the whole journal");
 }
-

@@ -40,14 +40,17 @@ describe("fault: a Postgres restart mid-load", () => {
     // As the service process does (api/main.ts): a known driver crash on a closed socket is contained and counted.
     containPostgresDriverCrash(() => contained++);
     pg = await startPrivatePostgres();
-    t = await startTestService({
-      DATABASE_URL: pg.url,
-      DATABASE_SCHEMA: "fault_pg",
-      ...(process.env.FAULT_DEBUG ? { LOG_LEVEL: "info" } : {}),
-      RATE_LIMIT_WRITE_PER_MINUTE: "1000000",
-      RATE_LIMIT_READ_PER_MINUTE: "1000000",
-      RATE_LIMIT_IP_PER_MINUTE: "1000000",
-    }, { clock: fastClock() });
+    t = await startTestService(
+      {
+        DATABASE_URL: pg.url,
+        DATABASE_SCHEMA: "fault_pg",
+        ...(process.env.FAULT_DEBUG ? { LOG_LEVEL: "info" } : {}),
+        RATE_LIMIT_WRITE_PER_MINUTE: "1000000",
+        RATE_LIMIT_READ_PER_MINUTE: "1000000",
+        RATE_LIMIT_IP_PER_MINUTE: "1000000",
+      },
+      { clock: fastClock() },
+    );
   });
   after(async () => {
     if (t) await stopTestService(t, { keepData: true });

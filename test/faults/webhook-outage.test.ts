@@ -56,7 +56,11 @@ describe("fault: a webhook receiver down for hours, with restarts", () => {
     await listen(); // learn a port, then take the receiver down
     await close();
     const agent = await createLocalAgent(db, clock, { name: "hook-outage" });
-    const { sub, secret } = await createSubscription(db, { agentId: agent.agentId, account: agent.agentId, url: `http://127.0.0.1:${port}/hook`, eventTypes: ["execution:report"], description: "fault" }, clock.now());
+    const { sub, secret } = await createSubscription(
+      db,
+      { agentId: agent.agentId, account: agent.agentId, url: `http://127.0.0.1:${port}/hook`, eventTypes: ["execution:report"], description: "fault" },
+      clock.now(),
+    );
     const ids: string[] = [];
     for (let i = 0; i < EVENTS; i++) {
       ids.push(await enqueueDelivery(db, sub.id, "execution:report", { n: i }, clock.now()));
@@ -73,7 +77,10 @@ describe("fault: a webhook receiver down for hours, with restarts", () => {
     }
     const downForMs = STANDARD_RETRY_SCHEDULE_MS.slice(0, 4).reduce((a, b) => a + b, 0);
     const attempts = await db.query<{ delivery_id: string; attempt: number }>(`SELECT delivery_id, attempt FROM api_webhook_attempts ORDER BY at, attempt`);
-    assert.ok(attempts.every((a) => a.delivery_id === ids[0]), "only the oldest delivery is tried while the receiver is down");
+    assert.ok(
+      attempts.every((a) => a.delivery_id === ids[0]),
+      "only the oldest delivery is tried while the receiver is down",
+    );
     assert.equal(attemptsWhileDown, 4, "one attempt per scheduled retry");
 
     // The receiver comes back; the next due pass (after another restart) delivers everything.
@@ -84,7 +91,11 @@ describe("fault: a webhook receiver down for hours, with restarts", () => {
     assert.equal(delivered, EVENTS);
     const verifier = new Webhook(secret);
     const order = got.map((g) => {
-      const headers = { "webhook-id": String(g.headers["webhook-id"]), "webhook-timestamp": String(g.headers["webhook-timestamp"]), "webhook-signature": String(g.headers["webhook-signature"]) };
+      const headers = {
+        "webhook-id": String(g.headers["webhook-id"]),
+        "webhook-timestamp": String(g.headers["webhook-timestamp"]),
+        "webhook-signature": String(g.headers["webhook-signature"]),
+      };
       // standardwebhooks checks the timestamp against the wall clock; the service clock is the test's.
       const realNow = Date.now;
       Date.now = () => g.at;
@@ -107,8 +118,15 @@ describe("fault: a webhook receiver down for hours, with restarts", () => {
       doubled: ns.length - new Set(ns).size,
     };
     console.log(JSON.stringify(figures));
-    assert.deepEqual(ns, Array.from({ length: EVENTS }, (_, i) => i));
-    assert.deepEqual(order.map((o) => o.id), ids, "webhook-id stable per delivery");
+    assert.deepEqual(
+      ns,
+      Array.from({ length: EVENTS }, (_, i) => i),
+    );
+    assert.deepEqual(
+      order.map((o) => o.id),
+      ids,
+      "webhook-id stable per delivery",
+    );
     assert.equal(figures.lost, 0);
     assert.equal(figures.doubled, 0);
   });

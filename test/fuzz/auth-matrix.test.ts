@@ -83,17 +83,49 @@ describe("auth matrix: every operation x every kind of caller", () => {
     const propose = await local("propose");
     const revoked = await local("execute");
     await revokeAgentKeys(db, revoked.agentId, now);
-    const trialId = await createAgent(db, { name: `m-trial-${randomUUID().slice(0, 6)}`, tier: "read-only", scopes: GRANTS.anonymous, registrationPath: "anonymous", expiresAt: now - 1 }, now - 86_400_000);
+    const trialId = await createAgent(
+      db,
+      { name: `m-trial-${randomUUID().slice(0, 6)}`, tier: "read-only", scopes: GRANTS.anonymous, registrationPath: "anonymous", expiresAt: now - 1 },
+      now - 86_400_000,
+    );
     const trial = await issueKey(db, trialId, now - 86_400_000);
     for (const scope of SCOPES) {
       const scopes = SCOPES.filter((s) => s !== scope);
-      const id = await createAgent(db, { name: `m-no-${scope.replace(":", "-")}-${randomUUID().slice(0, 4)}`, tier: "execute", scopes, registrationPath: "admin" }, now);
+      const id = await createAgent(
+        db,
+        { name: `m-no-${scope.replace(":", "-")}-${randomUUID().slice(0, 4)}`, tier: "execute", scopes, registrationPath: "admin" },
+        now,
+      );
       lacking.set(scope, { apiKey: (await issueKey(db, id, now)).apiKey, scopes });
     }
     prover = await local("execute");
-    Object.assign(keys, { "no key": null, "bogus key": `svc_${randomBytes(32).toString("base64url")}`, "revoked key": revoked.apiKey, "expired trial key": trial.apiKey, "read-only tier": readOnly.apiKey, "propose tier": propose.apiKey, "missing scope": null, execute: f.agent.apiKey });
-    Object.assign(who, { "no key": null, "bogus key": null, "revoked key": null, "expired trial key": null, "read-only tier": readOnly, "propose tier": propose, "missing scope": null, execute: f.agent });
-    const placed = await apiClient(f.t, f.other.apiKey)("POST", "/orderbook/place-order", { market: f.orderbookMarket, outcome: 0, side: "buy", priceBps: "100", size: "1000000" });
+    Object.assign(keys, {
+      "no key": null,
+      "bogus key": `svc_${randomBytes(32).toString("base64url")}`,
+      "revoked key": revoked.apiKey,
+      "expired trial key": trial.apiKey,
+      "read-only tier": readOnly.apiKey,
+      "propose tier": propose.apiKey,
+      "missing scope": null,
+      execute: f.agent.apiKey,
+    });
+    Object.assign(who, {
+      "no key": null,
+      "bogus key": null,
+      "revoked key": null,
+      "expired trial key": null,
+      "read-only tier": readOnly,
+      "propose tier": propose,
+      "missing scope": null,
+      execute: f.agent,
+    });
+    const placed = await apiClient(f.t, f.other.apiKey)("POST", "/orderbook/place-order", {
+      market: f.orderbookMarket,
+      outcome: 0,
+      side: "buy",
+      priceBps: "100",
+      size: "1000000",
+    });
     assert.equal(placed.status, 200, JSON.stringify(placed.json));
     otherOrderId = String((placed.json.orders as Json[])[0]!.orderId);
   });
@@ -116,7 +148,9 @@ describe("auth matrix: every operation x every kind of caller", () => {
     const principal = { agentId: prover.agentId, keyId: String(me.json.keyId) } as KeyPrincipal;
     const ts = Math.floor(f.t.clock.now() / 1000);
     const nonce = (await issueNonce(f.t.svc.ctx.db, f.t.clock.now())).nonce;
-    const message = mcpProofMessage(challengeOf({ ...op, mcpTool: tool } as AnyOperation, principal, args, f.t.svc.ctx.config.CHAIN_ID, account.address, nonce, ts));
+    const message = mcpProofMessage(
+      challengeOf({ ...op, mcpTool: tool } as AnyOperation, principal, args, f.t.svc.ctx.config.CHAIN_ID, account.address, nonce, ts),
+    );
     return { walletSignature: await account.signMessage({ message }), signatureTimestamp: ts, proofNonce: nonce };
   }
 
@@ -131,7 +165,11 @@ describe("auth matrix: every operation x every kind of caller", () => {
       headers["idempotency-key"] = randomUUID();
       headers["content-type"] = "application/json";
     }
-    const res = await fetch(new URL(restUrl(op, { valid: true, change: "none", params, query: {}, body: undefined }), f.t.svc.baseUrl), { method: op.method, headers, body: op.method === "GET" ? undefined : JSON.stringify(body) });
+    const res = await fetch(new URL(restUrl(op, { valid: true, change: "none", params, query: {}, body: undefined }), f.t.svc.baseUrl), {
+      method: op.method,
+      headers,
+      body: op.method === "GET" ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, json: text.startsWith("{") ? (JSON.parse(text) as Json) : {} };
   }
@@ -148,7 +186,10 @@ describe("auth matrix: every operation x every kind of caller", () => {
 
   async function tool(op: AnyOperation, key: string, args: Record<string, unknown>): Promise<{ status: number; json: Json }> {
     const b = bindingOf(op);
-    const r = await (await client(key)).callTool({ name: op.mcpTool!, arguments: { ...args, ...(b.needsIdempotencyKey ? { idempotencyKey: randomUUID() } : {}) } });
+    const r = await (await client(key)).callTool({
+      name: op.mcpTool!,
+      arguments: { ...args, ...(b.needsIdempotencyKey ? { idempotencyKey: randomUUID() } : {}) },
+    });
     const status = Number((r._meta as { status?: number }).status ?? 200);
     const text = (r.content as { text?: string }[])[0]?.text ?? "{}";
     return { status, json: text.startsWith("{") ? (JSON.parse(text) as Json) : {} };
@@ -158,7 +199,11 @@ describe("auth matrix: every operation x every kind of caller", () => {
   async function rawMcp(op: AnyOperation, key: string | null): Promise<{ status: number; json: Json }> {
     const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     if (key) headers.authorization = `Bearer ${key}`;
-    const res = await fetch(new URL("/mcp", f.t.svc.baseUrl), { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: op.mcpTool, arguments: {} } }) });
+    const res = await fetch(new URL("/mcp", f.t.svc.baseUrl), {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: op.mcpTool, arguments: {} } }),
+    });
     return { status: res.status, json: (await res.json()) as Json };
   }
 
@@ -220,8 +265,22 @@ describe("auth matrix: every operation x every kind of caller", () => {
     const wrong = results.filter((r) => r.expected !== r.actual);
     const byCol = new Map<string, number>();
     for (const r of results) byCol.set(r.cell.split(" | ")[1]!, (byCol.get(r.cell.split(" | ")[1]!) ?? 0) + 1);
-    console.log(JSON.stringify({ bench: "auth-matrix", operations: OPERATIONS.length, cells: results.length, asExpected: results.length - wrong.length, percentAsExpected: Math.round(((results.length - wrong.length) / results.length) * 10_000) / 100, notApplicable, refusedWriteCells: refusedWrites, byColumn: Object.fromEntries(byCol) }));
-    assert.deepEqual(wrong.map((w) => `${w.cell}: expected ${w.expected}, got ${w.actual}`), []);
+    console.log(
+      JSON.stringify({
+        bench: "auth-matrix",
+        operations: OPERATIONS.length,
+        cells: results.length,
+        asExpected: results.length - wrong.length,
+        percentAsExpected: Math.round(((results.length - wrong.length) / results.length) * 10_000) / 100,
+        notApplicable,
+        refusedWriteCells: refusedWrites,
+        byColumn: Object.fromEntries(byCol),
+      }),
+    );
+    assert.deepEqual(
+      wrong.map((w) => `${w.cell}: expected ${w.expected}, got ${w.actual}`),
+      [],
+    );
     assert.deepEqual(stateDefects, [], "refused cells changed these tables");
   });
 
@@ -244,7 +303,12 @@ describe("auth matrix: every operation x every kind of caller", () => {
       record(`rest ${op.id} | reused wallet proof`, "401 WALLET_AUTH_INVALID", `${again.status} ${again.json.code}`);
       const n2 = await nonce();
       const foreign = proofMessage(other, account.address, n2, prover.agentId);
-      const wrongKind = await rest(op, null, {}, { walletAddress: account.address, signedMessage: foreign, walletSignature: await account.signMessage({ message: foreign }) });
+      const wrongKind = await rest(
+        op,
+        null,
+        {},
+        { walletAddress: account.address, signedMessage: foreign, walletSignature: await account.signMessage({ message: foreign }) },
+      );
       record(`rest ${op.id} | proof for another tool or payload`, "401 WALLET_AUTH_INVALID", `${wrongKind.status} ${wrongKind.json.code}`);
     }
     if (op.walletProof && op.mcpTool) {
@@ -266,9 +330,19 @@ describe("auth matrix: every operation x every kind of caller", () => {
       const otherTool = { ...op, mcpTool: "svc_another_tool" } as AnyOperation;
       const forTool = await tool(op, proverKeyCache!, { ...args, walletSignature: await sign(otherTool, args, n2), signatureTimestamp: ts, proofNonce: n2 });
       const n3 = await nonce();
-      const otherArgs = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === "string" ? v.replace(/.$/, (c) => (c === "0" ? "1" : "0")) : v]));
-      const forPayload = await tool(op, proverKeyCache!, { ...args, walletSignature: await sign(op, { ...otherArgs, extra: 1 }, n3), signatureTimestamp: ts, proofNonce: n3 });
-      const both = forTool.json.code === "WALLET_AUTH_INVALID" && forPayload.json.code === "WALLET_AUTH_INVALID" ? "401 WALLET_AUTH_INVALID" : `${forTool.status} ${forTool.json.code} / ${forPayload.status} ${forPayload.json.code}`;
+      const otherArgs = Object.fromEntries(
+        Object.entries(args).map(([k, v]) => [k, typeof v === "string" ? v.replace(/.$/, (c) => (c === "0" ? "1" : "0")) : v]),
+      );
+      const forPayload = await tool(op, proverKeyCache!, {
+        ...args,
+        walletSignature: await sign(op, { ...otherArgs, extra: 1 }, n3),
+        signatureTimestamp: ts,
+        proofNonce: n3,
+      });
+      const both =
+        forTool.json.code === "WALLET_AUTH_INVALID" && forPayload.json.code === "WALLET_AUTH_INVALID"
+          ? "401 WALLET_AUTH_INVALID"
+          : `${forTool.status} ${forTool.json.code} / ${forPayload.status} ${forPayload.json.code}`;
       record(`mcp ${op.id} | proof for another tool or payload`, "401 WALLET_AUTH_INVALID", both);
     }
     notApplicable += (op.mcpTool ? 4 : 2) - applies * 2;

@@ -54,13 +54,19 @@ export function restCases(op: AnyOperation, hints: Hints): fc.Arbitrary<RestCase
     mutated(fc.constant(v[part] ?? {})).map(({ value, mutation }): RestCase => {
       const c: RestCase = { valid: false, change: `${part}:${mutation}`, params: asObject(v.params), query: asObject(v.query), body: v.body };
       if (part === "body") c.body = value;
-      else c[part] = mutation === "whole" ? { [part === "params" ? Object.keys(c.params)[0] ?? "x" : "q"]: value } : asObject(value);
+      else c[part] = mutation === "whole" ? { [part === "params" ? (Object.keys(c.params)[0] ?? "x") : "q"]: value } : asObject(value);
       return c;
     }),
   );
   const arbs: fc.Arbitrary<RestCase>[] = [validCase, mutatedCase, mutatedCase];
   if (op.method !== "GET") {
-    arbs.push(fc.tuple(valid, fc.constantFrom(...RAW_BODIES)).map(([v, raw]): RestCase => ({ valid: false, change: "body:raw", params: asObject(v.params), query: asObject(v.query), body: undefined, rawBody: raw })));
+    arbs.push(
+      fc
+        .tuple(valid, fc.constantFrom(...RAW_BODIES))
+        .map(
+          ([v, raw]): RestCase => ({ valid: false, change: "body:raw", params: asObject(v.params), query: asObject(v.query), body: undefined, rawBody: raw }),
+        ),
+    );
   }
   return fc.oneof(...arbs);
 }

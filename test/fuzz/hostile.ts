@@ -13,9 +13,44 @@ export function deepJsonText(depth: number): string {
 /** A marker replaced by `deepJsonText` when the body is serialized (see `toJsonText`). */
 export const DEEP = Symbol("deep-json");
 
-const MONEY = ["-1", "0", "-0", "1e6", "1E18", "1.5", "0x10", " 1", "1 ", "00001", "+5", "NaN", "Infinity", "1_000", (2n ** 256n).toString(), "-99999999999999999999", "9".repeat(80), "１２３"];
+const MONEY = [
+  "-1",
+  "0",
+  "-0",
+  "1e6",
+  "1E18",
+  "1.5",
+  "0x10",
+  " 1",
+  "1 ",
+  "00001",
+  "+5",
+  "NaN",
+  "Infinity",
+  "1_000",
+  (2n ** 256n).toString(),
+  "-99999999999999999999",
+  "9".repeat(80),
+  "１２３",
+];
 const NUMBERS = [0, -1, 1.5, -0.0001, 1e21, -1e21, 2 ** 53 + 2, 1e308, -1e308, Number.MIN_VALUE];
-const UNICODE = ["\u0000", "a\u0000b", "\ud800", "x\udfffy", "\ufffe\uffff", "💥".repeat(50), "\u202e\u0301\u200b", "é", "\u0085\u2028\u2029", "%00", "%E0%A4%A", "../../etc/passwd", "'; DROP TABLE api_agents; --", "<script>alert(1)</script>", "$" + "{7*7}{{7*7}}"];
+const UNICODE = [
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "x\udfffy",
+  "\ufffe\uffff",
+  "💥".repeat(50),
+  "\u202e\u0301\u200b",
+  "é",
+  "\u0085\u2028\u2029",
+  "%00",
+  "%E0%A4%A",
+  "../../etc/passwd",
+  "'; DROP TABLE api_agents; --",
+  "<script>alert(1)</script>",
+  "$" + "{7*7}{{7*7}}",
+];
 
 /** One value that is wrong almost anywhere. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -60,7 +95,13 @@ export type Mutation = "replace" | "delete" | "unknown" | "whole" | "stringify" 
 /** A valid input changed in one place: a field replaced, deleted, stringified or numberified, an unknown field added, or the whole input swapped. */
 export function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<{ value: unknown; mutation: Mutation }> {
   return fc
-    .tuple(valid, fc.nat(), fc.constantFrom<Mutation>("replace", "replace", "replace", "delete", "unknown", "whole", "stringify", "numberify"), hostileValue, unknownKey)
+    .tuple(
+      valid,
+      fc.nat(),
+      fc.constantFrom<Mutation>("replace", "replace", "replace", "delete", "unknown", "whole", "stringify", "numberify"),
+      hostileValue,
+      unknownKey,
+    )
     .map(([v, pick, mutation, bad, key]) => {
       const value = clone(v) ?? {};
       const paths = pathsOf(value);
@@ -80,8 +121,10 @@ export function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<{ value: unk
           if (Array.isArray(parent)) parent.splice(Number(k), 1);
           else delete parent[k];
         } else if (mutation === "stringify") parent[k] = typeof current === "string" ? Number(current) : JSON.stringify(current);
-        else if (mutation === "numberify") parent[k] = typeof current === "number" ? String(current) : typeof current === "string" ? Number.parseFloat(current) || 0 : 1;
-        else if (parent && typeof parent === "object" && !Array.isArray(parent)) Object.defineProperty(parent, key, { value: bad, enumerable: true, configurable: true, writable: true });
+        else if (mutation === "numberify")
+          parent[k] = typeof current === "number" ? String(current) : typeof current === "string" ? Number.parseFloat(current) || 0 : 1;
+        else if (parent && typeof parent === "object" && !Array.isArray(parent))
+          Object.defineProperty(parent, key, { value: bad, enumerable: true, configurable: true, writable: true });
         else parent[k] = bad;
       });
       return { value, mutation };

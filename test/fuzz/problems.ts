@@ -10,7 +10,12 @@ function documentedCodes(): Map<string, number> {
   const doc = readFileSync(join(__dirname, "..", "..", "docs", "errors.md"), "utf8");
   const codes = new Map<string, number>();
   for (const line of doc.split("\n")) {
-    const cells = line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim());
+    const cells = line
+      .trim()
+      .replace(/^\|/, "")
+      .replace(/\|$/, "")
+      .split("|")
+      .map((c) => c.trim());
     const code = /^`([A-Z][A-Z0-9_]*)`$/.exec(cells[0] ?? "")?.[1];
     if (code && /^\d{3}$/.test(cells[1] ?? "")) codes.set(code, Number(cells[1]));
   }

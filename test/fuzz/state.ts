@@ -13,9 +13,13 @@ let cachedTables: { db: SqlRunner; sql: string } | null = null;
 
 async function snapshotSql(db: SqlRunner): Promise<string> {
   if (cachedTables?.db === db) return cachedTables.sql;
-  const rows = await db.query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`);
+  const rows = await db.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
   const names = rows.map((r) => r.name).filter((n) => !BOOKKEEPING.has(n));
-  const sql = names.map((n) => `SELECT '${n}' AS name, count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${n}" t`).join(" UNION ALL ");
+  const sql = names
+    .map((n) => `SELECT '${n}' AS name, count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${n}" t`)
+    .join(" UNION ALL ");
   cachedTables = { db, sql };
   return sql;
 }

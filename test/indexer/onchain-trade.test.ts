@@ -39,7 +39,12 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     const res = await fetch(`${s.svc.baseUrl}${path}`, {
       method,
       // Every write carries an Idempotency-Key (a fresh one unless the test names it).
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", ...(method === "POST" ? { "idempotency-key": randomUUID() } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        "content-type": "application/json",
+        ...(method === "POST" ? { "idempotency-key": randomUUID() } : {}),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as any };
@@ -73,7 +78,14 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     assert.equal(noApproval.body.approvals[0].kind, "erc20_approve");
     assert.equal(noApproval.body.approvals[0].spender.toLowerCase(), router);
 
-    const approve = await trader.writeContract({ chain: s.chain, account: trader.account!, address: s.deployment.contracts.TestUSDC!.address, abi: testUSDCAbi, functionName: "approve", args: [router as Address, maxUint256] });
+    const approve = await trader.writeContract({
+      chain: s.chain,
+      account: trader.account!,
+      address: s.deployment.contracts.TestUSDC!.address,
+      abi: testUSDCAbi,
+      functionName: "approve",
+      args: [router as Address, maxUint256],
+    });
     await s.client.waitForTransactionReceipt({ hash: approve });
 
     const prepared = await api("POST", "/trade/prepare", { ...order, slippageBps: 50 });
@@ -86,10 +98,21 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
       domain: td.domain,
       types: td.types,
       primaryType: "TradeIntent",
-      message: { ...td.message, amount: BigInt(td.message.amount), limit: BigInt(td.message.limit), deadline: BigInt(td.message.deadline), nonce: BigInt(td.message.nonce) },
+      message: {
+        ...td.message,
+        amount: BigInt(td.message.amount),
+        limit: BigInt(td.message.limit),
+        deadline: BigInt(td.message.deadline),
+        nonce: BigInt(td.message.nonce),
+      },
     });
 
-    const badSig = await api("POST", "/trade/submit", { digest: prepared.body.digest, signature: signature.slice(0, -2) + (signature.endsWith("1b") ? "1c" : "1b") }, { "idempotency-key": `bad-${Date.now()}` });
+    const badSig = await api(
+      "POST",
+      "/trade/submit",
+      { digest: prepared.body.digest, signature: signature.slice(0, -2) + (signature.endsWith("1b") ? "1c" : "1b") },
+      { "idempotency-key": `bad-${Date.now()}` },
+    );
     assert.equal(badSig.status, 400, JSON.stringify(badSig.body));
 
     const submitted = await api("POST", "/trade/submit", { digest: prepared.body.digest, signature }, { "idempotency-key": `ok-${Date.now()}` });
@@ -143,7 +166,10 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
       return r.status === 200 && r.body.tradeCount === 1 ? r.body : undefined;
     });
     assert.equal(detail.settlement, "onchain");
-    assert.deepEqual(detail.outcomes.map((o: any) => o.probability), depth.body.outcomes.map((o: any) => o.probability));
+    assert.deepEqual(
+      detail.outcomes.map((o: any) => o.probability),
+      depth.body.outcomes.map((o: any) => o.probability),
+    );
     assert.ok(detail.outcomes[0].probability > 0.5, JSON.stringify(detail.outcomes));
     assert.equal(detail.volumeTotal, notional);
     assert.equal(detail.volume24h, notional);
@@ -170,8 +196,24 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     const prepared = await api("POST", "/trade/prepare", order);
     assert.equal(prepared.status, 201, JSON.stringify(prepared.body));
     const td = prepared.body.typedData;
-    const trader = (await import("viem")).createWalletClient({ chain: s.chain, transport: (await import("viem")).http(s.rpcUrl), account: (await import("viem/accounts")).privateKeyToAccount(walletKey) });
-    const signature = await trader.signTypedData({ account: trader.account, domain: td.domain, types: td.types, primaryType: "TradeIntent", message: { ...td.message, amount: BigInt(td.message.amount), limit: BigInt(td.message.limit), deadline: BigInt(td.message.deadline), nonce: BigInt(td.message.nonce) } });
+    const trader = (await import("viem")).createWalletClient({
+      chain: s.chain,
+      transport: (await import("viem")).http(s.rpcUrl),
+      account: (await import("viem/accounts")).privateKeyToAccount(walletKey),
+    });
+    const signature = await trader.signTypedData({
+      account: trader.account,
+      domain: td.domain,
+      types: td.types,
+      primaryType: "TradeIntent",
+      message: {
+        ...td.message,
+        amount: BigInt(td.message.amount),
+        limit: BigInt(td.message.limit),
+        deadline: BigInt(td.message.deadline),
+        nonce: BigInt(td.message.nonce),
+      },
+    });
     const submitted = await api("POST", "/trade/submit", { digest: prepared.body.digest, signature }, { "idempotency-key": `reorg-${Date.now()}` });
     assert.equal(submitted.body.status, "submitted", JSON.stringify(submitted.body));
     await eventually(async () => ((await s.ponderFetch(`/onchain/markets/${market}/trades`)).trades.length === before + 1 ? true : undefined));
@@ -201,7 +243,14 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     const chain = new LedgerChain(s.rpcUrl, s.deployment.contracts.CommittedLedger!.address, DEV_OPERATOR_KEY as Hex);
     const head = await chain.head();
     const payload = "0x504d4a350100" as Hex;
-    const txHash = await chain.send({ nonce: head.nonce + 1n, prevRoot: head.root, root: keccak256("0x01"), prevCommitment: head.commitment, payloadHash: keccak256(payload), payload });
+    const txHash = await chain.send({
+      nonce: head.nonce + 1n,
+      prevRoot: head.root,
+      root: keccak256("0x01"),
+      prevCommitment: head.commitment,
+      payloadHash: keccak256(payload),
+      payload,
+    });
     const receipt = await s.client.waitForTransactionReceipt({ hash: txHash });
     const [event] = parseEventLogs({ abi: committedLedgerAbi, eventName: "JournalBatchCommitted", logs: receipt.logs });
     assert.ok(event, "the commit emitted JournalBatchCommitted");
@@ -209,7 +258,13 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     const { reader } = s.svc.services.onchain;
     const row = await eventually(async () => (await reader.ledgerBatches(10)).find((b) => b.nonce === event.args.nonce.toString()));
     assert.deepEqual(
-      { ...row, root: row.root.toLowerCase(), journalCommitment: row.journalCommitment?.toLowerCase(), payloadHash: row.payloadHash?.toLowerCase(), txHash: row.txHash.toLowerCase() },
+      {
+        ...row,
+        root: row.root.toLowerCase(),
+        journalCommitment: row.journalCommitment?.toLowerCase(),
+        payloadHash: row.payloadHash?.toLowerCase(),
+        txHash: row.txHash.toLowerCase(),
+      },
       {
         nonce: (head.nonce + 1n).toString(),
         kind: "journal",

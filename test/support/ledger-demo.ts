@@ -90,7 +90,10 @@ function randomOps(state: LedgerState, rand: () => number, batch: number): Journ
 }
 
 /** Deploys (when needed) and commits `batches` journal batches. Returns one record per batch. */
-export async function runLedgerDemo(opts: LedgerDemoOptions, onBatch: (b: DemoBatch) => void = () => undefined): Promise<{ ledger: Address; batches: DemoBatch[] }> {
+export async function runLedgerDemo(
+  opts: LedgerDemoOptions,
+  onBatch: (b: DemoBatch) => void = () => undefined,
+): Promise<{ ledger: Address; batches: DemoBatch[] }> {
   const root = opts.root ?? join(__dirname, "..", "..");
   const probe = createPublicClient({ transport: http(opts.rpc) });
   const chainId = await probe.getChainId();
@@ -128,10 +131,20 @@ export async function runLedgerDemo(opts: LedgerDemoOptions, onBatch: (b: DemoBa
   const out: DemoBatch[] = [];
   for (let b = 0; b < opts.batches; b++) {
     if (opts.legacy && b === 1) {
-      const credits = [{ account: TRADERS[0], id: 0n, delta: 1_000_000n, reason: 0 }, { account: TRADERS[1], id: 0n, delta: 1_000_000n, reason: 0 }];
+      const credits = [
+        { account: TRADERS[0], id: 0n, delta: 1_000_000n, reason: 0 },
+        { account: TRADERS[1], id: 0n, delta: 1_000_000n, reason: 0 },
+      ];
       const matches = [{ maker: TRADERS[0], taker: TRADERS[1], marketId: 5n, side: 1, kind: 2, shares: 20_000n, priceBps: 2500, fee: 11n }];
       // The contract applies matches first, then credits: mirror that order locally.
-      applyOps(state, [...credits.map((c): JournalOp => ({ type: "CREDIT", account: c.account, assetId: c.id, amount: c.delta, reason: 0 })), { type: "MATCH", ...matches[0], side: 1, kind: 2 }], { treasury });
+      applyOps(
+        state,
+        [
+          ...credits.map((c): JournalOp => ({ type: "CREDIT", account: c.account, assetId: c.id, amount: c.delta, reason: 0 })),
+          { type: "MATCH", ...matches[0], side: 1, kind: 2 },
+        ],
+        { treasury },
+      );
       const newRoot = await state.root();
       nonce += 1n;
       const hash = await wallet.writeContract({ address: ledger, abi, functionName: "commitBatch", args: [nonce, prevRoot, newRoot, matches, credits, true] });

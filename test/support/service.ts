@@ -30,7 +30,14 @@ export async function startTestService<C extends Clock = ManualClock>(
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "pm-svc-"));
   const clock = opts.clock ?? (manualClock(1_800_000_000_000) as Clock as C);
   const schema = opts.schema ?? (process.env.DATABASE_URL ? `t_svc_${randomUUID().slice(0, 8)}` : undefined);
-  const config = loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, ...(schema ? { DATABASE_SCHEMA: schema } : {}), ...env });
+  const config = loadConfig({
+    PORT: "0",
+    DATA_DIR: dir,
+    LOG_LEVEL: "silent",
+    DATABASE_URL: process.env.DATABASE_URL,
+    ...(schema ? { DATABASE_SCHEMA: schema } : {}),
+    ...env,
+  });
   const svc = await startService(config, { publish: false, ...opts, clock });
   return { svc, clock, dir, schema, env };
 }

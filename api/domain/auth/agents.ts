@@ -51,12 +51,27 @@ export async function createAgent(db: SqlRunner, a: NewAgent, now: number): Prom
     await db.query(
       `INSERT INTO api_agents (id, name, name_key, wallet_address, email, email_verified, owner_email, registration_path, tier, scopes, expires_at, created_at, ledger_account)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13)`,
-      [id, a.name, a.name.toLowerCase(), a.walletAddress?.toLowerCase() ?? null, a.email?.toLowerCase() ?? null, a.emailVerified ?? false, a.ownerEmail?.toLowerCase() ?? null, a.registrationPath, a.tier, JSON.stringify(a.scopes), a.expiresAt ?? null, now, ledgerAccountOf(id, a.walletAddress ?? null)],
+      [
+        id,
+        a.name,
+        a.name.toLowerCase(),
+        a.walletAddress?.toLowerCase() ?? null,
+        a.email?.toLowerCase() ?? null,
+        a.emailVerified ?? false,
+        a.ownerEmail?.toLowerCase() ?? null,
+        a.registrationPath,
+        a.tier,
+        JSON.stringify(a.scopes),
+        a.expiresAt ?? null,
+        now,
+        ledgerAccountOf(id, a.walletAddress ?? null),
+      ],
     );
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     const what = `${err.constraint_name ?? err.constraint ?? ""} ${err.message}`;
-    if (what.includes("wallet") || what.includes("ledger_account")) throw new ApiError("AGENT_ALREADY_EXISTS", "an agent with this wallet address already exists; recover its key with POST /keys/recover");
+    if (what.includes("wallet") || what.includes("ledger_account"))
+      throw new ApiError("AGENT_ALREADY_EXISTS", "an agent with this wallet address already exists; recover its key with POST /keys/recover");
     if (what.includes("email")) throw new ApiError("EMAIL_ALREADY_REGISTERED", "this email is already registered");
     throw new ApiError("NAME_TAKEN", `the name ${JSON.stringify(a.name)} is taken`);
   }
@@ -75,16 +90,25 @@ export async function agentByWallet(db: SqlRunner, wallet: string): Promise<Agen
 
 /** Updates an agent's grants (claim, verification, wallet binding). */
 export async function setGrants(db: SqlRunner, agentId: string, g: { tier: AgentTier; scopes: readonly Scope[]; clearExpiry?: boolean }): Promise<void> {
-  await db.query(`UPDATE api_agents SET tier = $2, scopes = $3::jsonb, expires_at = CASE WHEN $4 THEN NULL ELSE expires_at END WHERE id = $1`, [agentId, g.tier, JSON.stringify(g.scopes), g.clearExpiry ?? false]);
+  await db.query(`UPDATE api_agents SET tier = $2, scopes = $3::jsonb, expires_at = CASE WHEN $4 THEN NULL ELSE expires_at END WHERE id = $1`, [
+    agentId,
+    g.tier,
+    JSON.stringify(g.scopes),
+    g.clearExpiry ?? false,
+  ]);
 }
 
 /** Binds a wallet to an agent that has none; a wallet another agent holds answers 409 AGENT_ALREADY_EXISTS. */
 export async function bindWalletTo(db: SqlRunner, agentId: string, wallet: string): Promise<void> {
   try {
-    const rows = await db.query(`UPDATE api_agents SET wallet_address = $2 WHERE id = $1 AND wallet_address IS NULL RETURNING id`, [agentId, wallet.toLowerCase()]);
+    const rows = await db.query(`UPDATE api_agents SET wallet_address = $2 WHERE id = $1 AND wallet_address IS NULL RETURNING id`, [
+      agentId,
+      wallet.toLowerCase(),
+    ]);
     if (rows.length === 0) throw new ApiError("CONFLICT", "this agent already has a wallet bound", { reason: "WALLET_ALREADY_BOUND" });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ApiError("AGENT_ALREADY_EXISTS", "another agent already holds this wallet address; recover its key with POST /keys/recover");
+    if (isUniqueViolation(err))
+      throw new ApiError("AGENT_ALREADY_EXISTS", "another agent already holds this wallet address; recover its key with POST /keys/recover");
     throw err;
   }
 }
@@ -112,6 +136,8 @@ export async function agentByEmail(db: SqlRunner, email: string): Promise<AgentR
  */
 export async function claimedAgentsOfOwner(db: SqlRunner, ownerEmail: string): Promise<number> {
   await db.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`svc-owner:${ownerEmail.toLowerCase()}`]);
-  const [row] = await db.query<{ n: string | number }>(`SELECT count(*) AS n FROM api_agents WHERE owner_email = $1 AND claimed_at IS NOT NULL`, [ownerEmail.toLowerCase()]);
+  const [row] = await db.query<{ n: string | number }>(`SELECT count(*) AS n FROM api_agents WHERE owner_email = $1 AND claimed_at IS NOT NULL`, [
+    ownerEmail.toLowerCase(),
+  ]);
   return Number(row.n);
 }

@@ -64,7 +64,10 @@ class PrincipalCache {
   private generation = 0;
   private readonly entries = new Map<string, { generation: number; expiresAt: number; answer: Promise<KeyPrincipal | null> }>();
 
-  constructor(db: Database, public ttlMs: number) {
+  constructor(
+    db: Database,
+    public ttlMs: number,
+  ) {
     db.onWrite((tables) => {
       if (tables.some((t) => PRINCIPAL_TABLES.has(t))) this.clear();
     });

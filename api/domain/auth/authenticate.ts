@@ -58,11 +58,16 @@ export function authorize(op: AnyOperation, principal: KeyPrincipal | null): voi
   }
   const needTier = op.permission === "api-key-execute" && op.tier === "read-only" ? "execute" : op.tier;
   if (!tierAtLeast(principal.tier, needTier)) {
-    throw new ApiError("FORBIDDEN", `this operation needs tier ${needTier}; the key has tier ${principal.tier}`, { requiredTier: needTier, tier: principal.tier });
+    throw new ApiError("FORBIDDEN", `this operation needs tier ${needTier}; the key has tier ${principal.tier}`, {
+      requiredTier: needTier,
+      tier: principal.tier,
+    });
   }
   const missing = op.scopes.filter((s: string) => !principal.scopes.includes(s as never));
   if (missing.length > 0) {
-    throw new ApiError("FORBIDDEN", `the key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`, { requiredScopes: op.scopes, missingScopes: missing });
+    throw new ApiError("FORBIDDEN", `the key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`, {
+      requiredScopes: op.scopes,
+      missingScopes: missing,
+    });
   }
 }
-

@@ -25,7 +25,14 @@ export interface LinkRow {
 export async function createLink(db: SqlRunner, agentId: string, kind: LinkKind, email: string, now: number): Promise<{ token: string; expiresAt: number }> {
   const token = `${PREFIX[kind]}${randomBytes(32).toString("base64url")}`;
   await db.query(`UPDATE api_claim_links SET expires_at = $3 WHERE agent_id = $1 AND kind = $2 AND used_at IS NULL AND expires_at > $3`, [agentId, kind, now]);
-  await db.query(`INSERT INTO api_claim_links (token_hash, agent_id, kind, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`, [hashSecret(token), agentId, kind, email.toLowerCase(), now, now + LINK_TTL_MS]);
+  await db.query(`INSERT INTO api_claim_links (token_hash, agent_id, kind, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    hashSecret(token),
+    agentId,
+    kind,
+    email.toLowerCase(),
+    now,
+    now + LINK_TTL_MS,
+  ]);
   return { token, expiresAt: now + LINK_TTL_MS };
 }
 
@@ -40,7 +47,10 @@ export async function liveLink(db: SqlRunner, token: string, kind: LinkKind, now
   const row = await linkOf(db, token, kind);
   if (!row) throw new ApiError("EXPIRED_TOKEN", `this ${kind} link is unknown or no longer valid; ask for a new one`, { reason: "UNKNOWN" });
   if (row.used_at !== null) throw new ApiError("EXPIRED_TOKEN", `this ${kind} link was already used`, { reason: "USED" });
-  if (Number(row.expires_at) <= now) throw new ApiError("EXPIRED_TOKEN", `this ${kind} link expired at ${new Date(Number(row.expires_at)).toISOString()}; ask for a new one`, { reason: "EXPIRED" });
+  if (Number(row.expires_at) <= now)
+    throw new ApiError("EXPIRED_TOKEN", `this ${kind} link expired at ${new Date(Number(row.expires_at)).toISOString()}; ask for a new one`, {
+      reason: "EXPIRED",
+    });
   return row;
 }
 

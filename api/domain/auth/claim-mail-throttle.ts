@@ -16,22 +16,35 @@ export const CLAIM_MAIL_RECIPIENT_WINDOW_MS = 60 * 60 * 1000;
 
 function refuse(detail: string, limit: number, retryAtMs: number, now: number, extra: Record<string, unknown>): ApiError {
   const retryAfter = Math.max(1, Math.ceil((retryAtMs - now) / 1000));
-  return new ApiError("RATE_LIMITED", detail, { retryAfter, ...extra }, {
-    "Retry-After": String(retryAfter),
-    "RateLimit-Limit": String(limit),
-    "RateLimit-Remaining": "0",
-    "RateLimit-Reset": String(Math.ceil(retryAtMs / 1000)),
-  });
+  return new ApiError(
+    "RATE_LIMITED",
+    detail,
+    { retryAfter, ...extra },
+    {
+      "Retry-After": String(retryAfter),
+      "RateLimit-Limit": String(limit),
+      "RateLimit-Remaining": "0",
+      "RateLimit-Reset": String(Math.ceil(retryAtMs / 1000)),
+    },
+  );
 }
 
 /** Refuses (429) when a claim mail to `recipient` for `agentId` (null: a new agent) would break either limit now. */
 export async function checkClaimMailAllowed(db: SqlRunner, recipient: string, agentId: string | null, now: number): Promise<void> {
   const to = recipient.toLowerCase();
   if (agentId !== null) {
-    const [last] = await db.query<{ at: string | number | null }>(`SELECT max(created_at) AS at FROM api_claim_links WHERE agent_id = $1 AND kind = 'claim'`, [agentId]);
+    const [last] = await db.query<{ at: string | number | null }>(`SELECT max(created_at) AS at FROM api_claim_links WHERE agent_id = $1 AND kind = 'claim'`, [
+      agentId,
+    ]);
     const lastAt = last?.at === null || last?.at === undefined ? null : Number(last.at);
     if (lastAt !== null && now - lastAt < CLAIM_MAIL_COOLDOWN_MS) {
-      throw refuse(`a claim link for this agent was mailed ${Math.floor((now - lastAt) / 1000)} s ago; one per ${CLAIM_MAIL_COOLDOWN_MS / 1000} s`, 1, lastAt + CLAIM_MAIL_COOLDOWN_MS, now, { reason: "CLAIM_MAIL_COOLDOWN" });
+      throw refuse(
+        `a claim link for this agent was mailed ${Math.floor((now - lastAt) / 1000)} s ago; one per ${CLAIM_MAIL_COOLDOWN_MS / 1000} s`,
+        1,
+        lastAt + CLAIM_MAIL_COOLDOWN_MS,
+        now,
+        { reason: "CLAIM_MAIL_COOLDOWN" },
+      );
     }
   }
   const recent = await db.query<{ created_at: string | number }>(
@@ -41,6 +54,12 @@ export async function checkClaimMailAllowed(db: SqlRunner, recipient: string, ag
   if (recent.length >= CLAIM_MAILS_PER_RECIPIENT) {
     // The oldest of the last PER_RECIPIENT mails ages out of the window first.
     const oldest = Number(recent[recent.length - 1]!.created_at);
-    throw refuse(`this address got ${CLAIM_MAILS_PER_RECIPIENT} claim mails within the last hour; no more for now`, CLAIM_MAILS_PER_RECIPIENT, oldest + CLAIM_MAIL_RECIPIENT_WINDOW_MS, now, { reason: "CLAIM_MAIL_RECIPIENT_LIMIT" });
+    throw refuse(
+      `this address got ${CLAIM_MAILS_PER_RECIPIENT} claim mails within the last hour; no more for now`,
+      CLAIM_MAILS_PER_RECIPIENT,
+      oldest + CLAIM_MAIL_RECIPIENT_WINDOW_MS,
+      now,
+      { reason: "CLAIM_MAIL_RECIPIENT_LIMIT" },
+    );
   }
 }

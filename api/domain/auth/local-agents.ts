@@ -29,16 +29,33 @@ export function parseTier(s: string): AgentTier {
 }
 
 /** Creates an agent with a fresh wallet and its first key (name taken -> ApiError NAME_TAKEN). */
-export async function createLocalAgent(db: Database, clock: Clock, opts: { name: string; tier?: AgentTier; path?: Extract<RegistrationPath, "admin" | "demo"> }): Promise<LocalAgent> {
+export async function createLocalAgent(
+  db: Database,
+  clock: Clock,
+  opts: { name: string; tier?: AgentTier; path?: Extract<RegistrationPath, "admin" | "demo"> },
+): Promise<LocalAgent> {
   const tier = opts.tier ?? "execute";
   const privateKey = generatePrivateKey();
   const wallet = privateKeyToAccount(privateKey).address.toLowerCase();
   const scopes = scopesForTier(tier);
   const now = clock.now();
   return db.transaction(async (tx) => {
-    const agentId = await createAgent(tx, { name: opts.name, tier, scopes, registrationPath: opts.path ?? "admin", walletAddress: wallet, emailVerified: false }, now);
+    const agentId = await createAgent(
+      tx,
+      { name: opts.name, tier, scopes, registrationPath: opts.path ?? "admin", walletAddress: wallet, emailVerified: false },
+      now,
+    );
     const key = await issueKey(tx, agentId, now);
-    return { agentId, name: opts.name, tier, scopes, walletAddress: wallet, walletPrivateKey: privateKey, ledgerAccount: ledgerAccountOf(agentId, wallet), ...key };
+    return {
+      agentId,
+      name: opts.name,
+      tier,
+      scopes,
+      walletAddress: wallet,
+      walletPrivateKey: privateKey,
+      ledgerAccount: ledgerAccountOf(agentId, wallet),
+      ...key,
+    };
   });
 }
 
@@ -59,6 +76,15 @@ export async function issueDemoKey(db: Database, clock: Clock, name: string = DE
     const key = await issueKey(tx, row.id, now);
     const agent = (await agentById(tx, row.id))!;
     const scopes = typeof agent.scopes === "string" ? (JSON.parse(agent.scopes) as Scope[]) : agent.scopes;
-    return { agentId: agent.id, name: agent.name, tier: agent.tier, scopes, walletAddress: agent.wallet_address!, walletPrivateKey: null, ledgerAccount: agent.ledger_account, ...key };
+    return {
+      agentId: agent.id,
+      name: agent.name,
+      tier: agent.tier,
+      scopes,
+      walletAddress: agent.wallet_address!,
+      walletPrivateKey: null,
+      ledgerAccount: agent.ledger_account,
+      ...key,
+    };
   });
 }

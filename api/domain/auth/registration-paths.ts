@@ -45,7 +45,8 @@ export function registrationDiscovery(config: Config, origin: string) {
       {
         kind: "wallet" as const,
         status: status(pathOpen(config, "wallet")),
-        description: "Send name, walletAddress, signedMessage svc-register:{walletAddressLowercase}:{nonce} and its EIP-191 walletSignature; the key is active with execute authority.",
+        description:
+          "Send name, walletAddress, signedMessage svc-register:{walletAddressLowercase}:{nonce} and its EIP-191 walletSignature; the key is active with execute authority.",
         requires: ["walletProof" as const],
         grantsScopes: [...GRANTS.wallet],
         ttlHours: null,

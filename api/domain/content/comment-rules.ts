@@ -29,7 +29,11 @@ export function checkCommentText(text: string): string {
   }
   const links = trimmed.match(URL_IN_TEXT) ?? [];
   if (links.length > MAX_LINKS_PER_COMMENT) {
-    throw new ApiError("CONTENT_BLOCKED", `a comment may carry at most ${MAX_LINKS_PER_COMMENT} links; this one has ${links.length}`, { reason: "TOO_MANY_LINKS", field: "text", limit: MAX_LINKS_PER_COMMENT });
+    throw new ApiError("CONTENT_BLOCKED", `a comment may carry at most ${MAX_LINKS_PER_COMMENT} links; this one has ${links.length}`, {
+      reason: "TOO_MANY_LINKS",
+      field: "text",
+      limit: MAX_LINKS_PER_COMMENT,
+    });
   }
   for (const link of links) {
     let host: string;
@@ -39,7 +43,10 @@ export function checkCommentText(text: string): string {
       continue; // not a URL after all: plain text
     }
     if (isPrivateHost(host)) {
-      throw new ApiError("CONTENT_BLOCKED", `links must point at public hosts; ${host} is a private, loopback or local address`, { reason: "PRIVATE_LINK", field: "text" });
+      throw new ApiError("CONTENT_BLOCKED", `links must point at public hosts; ${host} is a private, loopback or local address`, {
+        reason: "PRIVATE_LINK",
+        field: "text",
+      });
     }
   }
   return trimmed;

@@ -93,7 +93,13 @@ const noteOf = (r: Row): ResearchNote => ({
   updatedAt: n(r.updated_at),
 });
 
-const commentOf = (r: Row): Comment => ({ id: String(r.id), author: authorOf(r), parentId: (r.parent_id as string | null) ?? null, body: String(r.body), createdAt: n(r.created_at) });
+const commentOf = (r: Row): Comment => ({
+  id: String(r.id),
+  author: authorOf(r),
+  parentId: (r.parent_id as string | null) ?? null,
+  body: String(r.body),
+  createdAt: n(r.created_at),
+});
 
 const promptOf = (r: Row): PromptVersion => ({
   agentId: String(r.agent_id),
@@ -156,7 +162,10 @@ export async function takesOfMarket(db: SqlRunner, marketPk: bigint, limit: numb
     `SELECT t.*, ${AUTHOR} FROM content_takes t JOIN api_agents a ON a.id = t.agent_id WHERE t.market_pk = $1 ORDER BY t.updated_at DESC, t.seq DESC LIMIT $2`,
     [marketPk.toString(), limit],
   );
-  const [s] = await db.query<{ n: string | number; total: string | number | null }>(`SELECT count(*) AS n, SUM(probability_ppm) AS total FROM content_takes WHERE market_pk = $1`, [marketPk.toString()]);
+  const [s] = await db.query<{ n: string | number; total: string | number | null }>(
+    `SELECT count(*) AS n, SUM(probability_ppm) AS total FROM content_takes WHERE market_pk = $1`,
+    [marketPk.toString()],
+  );
   const count = n(s.n);
   // Integer division of integers: the mean is exact to the ppm, no float in between.
   const meanPpm = count === 0 ? null : Number(BigInt(String(s.total)) / BigInt(count));
@@ -193,7 +202,13 @@ export async function researchById(db: SqlRunner, id: string): Promise<ResearchN
  * Replaces a note's content if it is still at `expectedVersion` (compare-and-set in one statement, so two writers
  * that read the same version cannot both win). Null when the note is not at that version (or does not exist).
  */
-export async function updateResearch(db: SqlRunner, id: string, expectedVersion: number, r: Pick<ResearchInput, "title" | "body" | "sources">, now: number): Promise<ResearchNote | null> {
+export async function updateResearch(
+  db: SqlRunner,
+  id: string,
+  expectedVersion: number,
+  r: Pick<ResearchInput, "title" | "body" | "sources">,
+  now: number,
+): Promise<ResearchNote | null> {
   const rows = await db.query(
     `UPDATE content_research SET title = $3, body = $4, sources = $5::text::jsonb, version = version + 1, updated_at = $6 WHERE id = $1 AND version = $2 RETURNING id`,
     [id, expectedVersion, r.title, r.body, JSON.stringify(r.sources), now],
@@ -217,9 +232,20 @@ export async function commentInMarket(db: SqlRunner, marketPk: bigint, id: strin
   return rows.length > 0;
 }
 
-export async function insertComment(db: SqlRunner, c: { agentId: string; marketPk: bigint; parentId: string | null; body: string }, now: number): Promise<Comment> {
+export async function insertComment(
+  db: SqlRunner,
+  c: { agentId: string; marketPk: bigint; parentId: string | null; body: string },
+  now: number,
+): Promise<Comment> {
   const id = randomUUID();
-  await db.query(`INSERT INTO content_comments (id, market_pk, agent_id, parent_id, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [id, c.marketPk.toString(), c.agentId, c.parentId, c.body, now]);
+  await db.query(`INSERT INTO content_comments (id, market_pk, agent_id, parent_id, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    id,
+    c.marketPk.toString(),
+    c.agentId,
+    c.parentId,
+    c.body,
+    now,
+  ]);
   const [row] = await db.query(`${COMMENT_SELECT} WHERE c.id = $1`, [id]);
   return commentOf(row);
 }
@@ -228,7 +254,12 @@ export async function insertComment(db: SqlRunner, c: { agentId: string; marketP
  * A page of a market's comments, newest first, after the comment `cursor` (the last id of the previous page).
  * Undefined when the cursor is not a comment of this market.
  */
-export async function commentsOfMarket(db: SqlRunner, marketPk: bigint, limit: number, cursor: string | null): Promise<{ comments: Comment[]; nextCursor: string | null } | undefined> {
+export async function commentsOfMarket(
+  db: SqlRunner,
+  marketPk: bigint,
+  limit: number,
+  cursor: string | null,
+): Promise<{ comments: Comment[]; nextCursor: string | null } | undefined> {
   let before: string | null = null;
   if (cursor) {
     const [at] = await db.query<{ seq: string | number }>(`SELECT seq FROM content_comments WHERE id = $1 AND market_pk = $2`, [cursor, marketPk.toString()]);
@@ -236,7 +267,11 @@ export async function commentsOfMarket(db: SqlRunner, marketPk: bigint, limit: n
     before = String(at.seq);
   }
   // One row more than asked tells whether another page exists.
-  const rows = await db.query(`${COMMENT_SELECT} WHERE c.market_pk = $1 AND ($2::bigint IS NULL OR c.seq < $2::bigint) ORDER BY c.seq DESC LIMIT $3`, [marketPk.toString(), before, limit + 1]);
+  const rows = await db.query(`${COMMENT_SELECT} WHERE c.market_pk = $1 AND ($2::bigint IS NULL OR c.seq < $2::bigint) ORDER BY c.seq DESC LIMIT $3`, [
+    marketPk.toString(),
+    before,
+    limit + 1,
+  ]);
   const page = rows.slice(0, limit).map(commentOf);
   return { comments: page, nextCursor: rows.length > limit ? page[page.length - 1].id : null };
 }

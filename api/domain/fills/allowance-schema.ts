@@ -17,6 +17,14 @@ export const fillAllowanceSchema = z.object({
   resetsOn: z.string().describe("deprecated alias of resetsAt"),
   purchase: z.object({
     pmPerFill: count,
-    bundles: z.array(z.object({ usd: z.number().positive(), usdCents: z.number().int().positive(), pm: z.number().int().positive(), fills: count, featured: z.literal(true).optional() })),
+    bundles: z.array(
+      z.object({
+        usd: z.number().positive(),
+        usdCents: z.number().int().positive(),
+        pm: z.number().int().positive(),
+        fills: count,
+        featured: z.literal(true).optional(),
+      }),
+    ),
   }),
 });

@@ -9,7 +9,13 @@ import { fillsOf, PM_BUNDLES, PM_PER_FILL } from "../pm/bundles";
 /** The spec's `purchase` block: what a PM purchase (POST /pm/buy) adds to the allowance, from the published bundles. */
 const PURCHASE = Object.freeze({
   pmPerFill: PM_PER_FILL,
-  bundles: PM_BUNDLES.map((b) => ({ usd: b.usdCents / 100, usdCents: b.usdCents, pm: b.pm, fills: fillsOf(b), ...(b.featured ? { featured: true as const } : {}) })),
+  bundles: PM_BUNDLES.map((b) => ({
+    usd: b.usdCents / 100,
+    usdCents: b.usdCents,
+    pm: b.pm,
+    fills: fillsOf(b),
+    ...(b.featured ? { featured: true as const } : {}),
+  })),
 });
 
 export interface FillAllowancePeriod {
@@ -55,7 +61,11 @@ export function fixedWeekPeriod(signupAt: number, now: number): FillAllowancePer
 }
 
 /** Builds a response from counts (for sources that know them). */
-export function allowanceOfCounts(who: AllowanceAccount, now: number, c: { enabled: boolean; freePerPeriod: number; freeUsed: number; paidRemaining: number }): FillAllowance {
+export function allowanceOfCounts(
+  who: AllowanceAccount,
+  now: number,
+  c: { enabled: boolean; freePerPeriod: number; freeUsed: number; paidRemaining: number },
+): FillAllowance {
   const period = fixedWeekPeriod(who.signupAt, now);
   const freeRemaining = Math.max(0, c.freePerPeriod - c.freeUsed);
   return {

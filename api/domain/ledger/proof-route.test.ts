@@ -46,9 +46,19 @@ describe("GET /api/v1/ledger/proof/{account}", () => {
     assert.equal(body.leaves.length, state.accountEntries(account.toLowerCase() as Address).length);
     assert.ok(body.leaves.length > 0);
     for (const l of body.leaves) {
-      const ok = await client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "verifyBalance", args: [account, BigInt(l.assetId), BigInt(l.balance), l.proof] });
+      const ok = await client.readContract({
+        address: ledger,
+        abi: committedLedgerAbi,
+        functionName: "verifyBalance",
+        args: [account, BigInt(l.assetId), BigInt(l.balance), l.proof],
+      });
       assert.equal(ok, true, `asset ${l.assetId}`);
-      const wrong = await client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "verifyBalance", args: [account, BigInt(l.assetId), BigInt(l.balance) + 1n, l.proof] });
+      const wrong = await client.readContract({
+        address: ledger,
+        abi: committedLedgerAbi,
+        functionName: "verifyBalance",
+        args: [account, BigInt(l.assetId), BigInt(l.balance) + 1n, l.proof],
+      });
       assert.equal(wrong, false);
     }
   });
@@ -68,7 +78,11 @@ describe("GET /api/v1/ledger/proof/{account}", () => {
     const client = createPublicClient({ transport: http(rpc) });
     const origin = svc.baseUrl.replace("/api/agent/v1", "");
     const proofOf = async (account: Address) =>
-      (await (await fetch(`${origin}/api/v1/ledger/proof/${account}`)).json()) as { root: Hex; batchNonce: string; leaves: { assetId: string; balance: string; proof: Hex[] }[] };
+      (await (await fetch(`${origin}/api/v1/ledger/proof/${account}`)).json()) as {
+        root: Hex;
+        batchNonce: string;
+        leaves: { assetId: string; balance: string; proof: Hex[] }[];
+      };
     const first = (await replayLedger({ client, ledger })).state.entries()[0].account as Address;
     await proofOf(first); // the state is kept from here
     const before = { ...published.stats };
@@ -81,7 +95,12 @@ describe("GET /api/v1/ledger/proof/{account}", () => {
     assert.deepEqual(published.stats, { fullReplays: before.fullReplays, incrementalReplays: before.incrementalReplays + 1 });
     assert.equal(body.leaves.length, state.accountEntries(account.toLowerCase() as Address).length);
     for (const l of body.leaves) {
-      const ok = await client.readContract({ address: ledger, abi: committedLedgerAbi, functionName: "verifyBalance", args: [account, BigInt(l.assetId), BigInt(l.balance), l.proof] });
+      const ok = await client.readContract({
+        address: ledger,
+        abi: committedLedgerAbi,
+        functionName: "verifyBalance",
+        args: [account, BigInt(l.assetId), BigInt(l.balance), l.proof],
+      });
       assert.equal(ok, true, `asset ${l.assetId}`);
     }
     // Nothing new on chain: no replay at all.
@@ -89,4 +108,3 @@ describe("GET /api/v1/ledger/proof/{account}", () => {
     assert.deepEqual(published.stats, { fullReplays: before.fullReplays, incrementalReplays: before.incrementalReplays + 1 });
   });
 });
-

@@ -40,7 +40,12 @@ export class PublishedLedger {
   readonly stats = { fullReplays: 0, incrementalReplays: 0 };
 
   /** `fromBlock`: the ledger's deployment block (where a full replay starts). */
-  constructor(readonly rpcUrl: string, readonly ledger: Address, readonly chainId: number, readonly fromBlock = 0n) {
+  constructor(
+    readonly rpcUrl: string,
+    readonly ledger: Address,
+    readonly chainId: number,
+    readonly fromBlock = 0n,
+  ) {
     this.client = createPublicClient({ transport: http(rpcUrl) }) as PublicClient;
   }
 
@@ -61,7 +66,12 @@ export class PublishedLedger {
     if (from) {
       this.cached = null; // the resume mutates its state: never serve it half-applied
       try {
-        const report = await replayLedger({ client: this.client, ledger: this.ledger, fromBlock: from.toBlock + 1n, resume: { state: from.state, ballots: from.ballots, commitment: from.commitment, nonce: from.nonce } });
+        const report = await replayLedger({
+          client: this.client,
+          ledger: this.ledger,
+          fromBlock: from.toBlock + 1n,
+          resume: { state: from.state, ballots: from.ballots, commitment: from.commitment, nonce: from.nonce },
+        });
         if (!report.mismatch) {
           this.stats.incrementalReplays++;
           return (this.cached = replayedOf(report, from));
@@ -71,7 +81,10 @@ export class PublishedLedger {
       }
     }
     const report = await replayLedger({ client: this.client, ledger: this.ledger, fromBlock: this.fromBlock });
-    if (report.mismatch) throw new Error(`the published ledger does not replay at nonce ${report.mismatch.nonce}: ${report.mismatch.error ?? report.mismatch.ballotFailures[0]?.message ?? "root or commitment differs"}`);
+    if (report.mismatch)
+      throw new Error(
+        `the published ledger does not replay at nonce ${report.mismatch.nonce}: ${report.mismatch.error ?? report.mismatch.ballotFailures[0]?.message ?? "root or commitment differs"}`,
+      );
     this.stats.fullReplays++;
     return (this.cached = replayedOf(report, null));
   }

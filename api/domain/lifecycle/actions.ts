@@ -29,7 +29,10 @@ export const actionSchema = z.object({
   allowed: z.boolean().describe("the caller may take it now"),
   reason: z.string().nullable().describe("when not allowed: the problem code (or reason) the call would answer"),
   until: z.string().nullable().describe("the deadline of the action's window"),
-  cost: z.object({ amount: z.string(), symbol: z.literal("PM"), kind: z.enum(["bond", "stake"]) }).nullable().describe("PM the action locks"),
+  cost: z
+    .object({ amount: z.string(), symbol: z.literal("PM"), kind: z.enum(["bond", "stake"]) })
+    .nullable()
+    .describe("PM the action locks"),
 });
 export type ActionView = z.input<typeof actionSchema>;
 
@@ -61,7 +64,15 @@ export function availableActions(l: LifecycleView, now: number, caller: Caller, 
   const final = state === "resolved" || state === "void";
 
   if ((state === "open" || state === "closed") && l.proposal === null) {
-    const reason = noKey ?? (!same(caller.account, l.creator) ? "NOT_CREATOR" : now < l.openTime ? "CREATOR_WINDOW_NOT_OPEN" : now > l.creatorResolveBy ? "CREATOR_WINDOW_ELAPSED" : null);
+    const reason =
+      noKey ??
+      (!same(caller.account, l.creator)
+        ? "NOT_CREATOR"
+        : now < l.openTime
+          ? "CREATOR_WINDOW_NOT_OPEN"
+          : now > l.creatorResolveBy
+            ? "CREATOR_WINDOW_ELAPSED"
+            : null);
     add("propose", reason, l.creatorResolveBy);
   }
   if (state === "creator_proposal" && l.challenger === null && l.challengeBy !== null) {

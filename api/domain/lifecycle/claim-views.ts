@@ -13,7 +13,14 @@ const wei = z.string().regex(/^\d+$/);
 const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
 
 export const SKIPPED_REASONS = ["NOT_CLAIMABLE_YET", "COMMITTED_SETTLED", "MARKET_NOT_FOUND", "ROUTER_UNAVAILABLE", "SUBMIT_FAILED"] as const;
-export const UNAVAILABLE_REASONS = ["ONCHAIN_PROJECTION_ONLY", "NOT_TERMINAL", "METADATA_UNAVAILABLE", "RECEIPT_MISSING", "RECEIPT_MISMATCH", "POSITION_NOT_CLOSED"] as const;
+export const UNAVAILABLE_REASONS = [
+  "ONCHAIN_PROJECTION_ONLY",
+  "NOT_TERMINAL",
+  "METADATA_UNAVAILABLE",
+  "RECEIPT_MISSING",
+  "RECEIPT_MISMATCH",
+  "POSITION_NOT_CLOSED",
+] as const;
 
 const eligibility = {
   eligibleNow: z.boolean().describe("claims are open (committed: credited at final resolution)"),
@@ -73,8 +80,20 @@ const receiptIdentity = {
   movementKey: z.string(),
 };
 export const claimReceiptSchema = z.discriminatedUnion("authority", [
-  z.object({ ...receiptIdentity, authority: z.literal("committed_ledger"), recordedAt: z.string(), holderDisposition: z.literal("closed"), txHash: hash.nullable() }),
-  z.object({ ...receiptIdentity, authority: z.literal("unavailable"), recordedAt: z.null(), holderDisposition: z.literal("unavailable"), unavailableReason: z.enum(UNAVAILABLE_REASONS) }),
+  z.object({
+    ...receiptIdentity,
+    authority: z.literal("committed_ledger"),
+    recordedAt: z.string(),
+    holderDisposition: z.literal("closed"),
+    txHash: hash.nullable(),
+  }),
+  z.object({
+    ...receiptIdentity,
+    authority: z.literal("unavailable"),
+    recordedAt: z.null(),
+    holderDisposition: z.literal("unavailable"),
+    unavailableReason: z.enum(UNAVAILABLE_REASONS),
+  }),
 ]);
 export type ClaimReceipt = z.input<typeof claimReceiptSchema>;
 
@@ -169,6 +188,7 @@ export function committedReceipt(p: PayoutRecord, m: CatalogMarket): ClaimReceip
     amount: p.amount.toString(),
     movementKey: movementKeyOf(p),
   };
-  if (corroborated(p)) return { ...identity, authority: "committed_ledger", recordedAt: iso(p.batch!.updatedAt), holderDisposition: "closed", txHash: p.batch!.txHash };
+  if (corroborated(p))
+    return { ...identity, authority: "committed_ledger", recordedAt: iso(p.batch!.updatedAt), holderDisposition: "closed", txHash: p.batch!.txHash };
   return { ...identity, authority: "unavailable", recordedAt: null, holderDisposition: "unavailable", unavailableReason: "RECEIPT_MISSING" };
 }

@@ -9,7 +9,15 @@ import { ApiError } from "../../platform/errors/api-error";
 import { getMarket } from "../markets/catalog-store";
 import type { CatalogMarket } from "../markets/catalog-types";
 import { catalogByMarketIds } from "./catalog-ids";
-import { committedPayoutItem, committedReceipt, committedSettlement, marketNotFoundSettlement, type ClaimReceipt, type ClaimSettlement, type PayoutItem } from "./claim-views";
+import {
+  committedPayoutItem,
+  committedReceipt,
+  committedSettlement,
+  marketNotFoundSettlement,
+  type ClaimReceipt,
+  type ClaimSettlement,
+  type PayoutItem,
+} from "./claim-views";
 import { payoutCount, payoutsIn, payoutsOf, type PayoutRecord } from "./movements";
 import { onchainPayoutItem, onchainSettlement, type OnchainClaims } from "./onchain-claims";
 
@@ -62,10 +70,20 @@ async function onchainEntries(deps: ClaimDeps, wallet: Address | null): Promise<
   return out;
 }
 
-async function committedEntries(deps: ClaimDeps, account: Address, after: bigint | undefined, limit: number): Promise<{ entries: Entry[]; unattributed: number }> {
+async function committedEntries(
+  deps: ClaimDeps,
+  account: Address,
+  after: bigint | undefined,
+  limit: number,
+): Promise<{ entries: Entry[]; unattributed: number }> {
   const { ctx } = deps;
   const records = await payoutsOf(ctx.db, account, { afterMarketId: after, limit });
-  const markets = await catalogByMarketIds(ctx.db, ctx.config.CHAIN_ID, records.map((r) => r.marketId), ctx.clock.now());
+  const markets = await catalogByMarketIds(
+    ctx.db,
+    ctx.config.CHAIN_ID,
+    records.map((r) => r.marketId),
+    ctx.clock.now(),
+  );
   const entries: Entry[] = [];
   let unattributed = 0;
   for (const r of records) {
@@ -97,7 +115,15 @@ function valueTotals(entries: Entry[]): ValueTotal[] {
   for (const e of entries) {
     const c = e.market.collateral;
     const key = `${e.market.chainId}:${c.token ?? c.symbol}`;
-    const t = by.get(key) ?? { chainId: e.market.chainId, collateralToken: c.token, symbol: c.symbol, decimals: c.decimals, totalWei: "0", totalFormatted: "0", sum: 0n };
+    const t = by.get(key) ?? {
+      chainId: e.market.chainId,
+      collateralToken: c.token,
+      symbol: c.symbol,
+      decimals: c.decimals,
+      totalWei: "0",
+      totalFormatted: "0",
+      sum: 0n,
+    };
     t.sum += BigInt(e.item.amount);
     by.set(key, t);
   }
@@ -151,10 +177,16 @@ export async function payoutPage(deps: ClaimDeps, who: Claimant, page: { cursor?
 }
 
 /** The settlement of each requested market, in request order (/claims/batch and /claims/simulate). */
-export async function settlementsOf(deps: ClaimDeps, who: Claimant, markets: readonly { chainId: number; marketAddress: string }[]): Promise<ClaimSettlement[]> {
+export async function settlementsOf(
+  deps: ClaimDeps,
+  who: Claimant,
+  markets: readonly { chainId: number; marketAddress: string }[],
+): Promise<ClaimSettlement[]> {
   await deps.sync();
   const { ctx } = deps;
-  const found = await Promise.all(markets.map((r) => (r.chainId === ctx.config.CHAIN_ID ? getMarket(ctx.db, r.chainId, r.marketAddress, ctx.clock.now()) : Promise.resolve(null))));
+  const found = await Promise.all(
+    markets.map((r) => (r.chainId === ctx.config.CHAIN_ID ? getMarket(ctx.db, r.chainId, r.marketAddress, ctx.clock.now()) : Promise.resolve(null))),
+  );
   const committedIds = found.filter((m): m is CatalogMarket => m !== null && m.settlement === "committed" && m.marketId !== null).map((m) => m.marketId!);
   const paid = await payoutsIn(ctx.db, who.account, committedIds);
   return Promise.all(
@@ -190,7 +222,12 @@ export async function receiptPage(
   }
   const hasMore = records.length > q.limit;
   const served = records.slice(0, q.limit);
-  const markets = await catalogByMarketIds(ctx.db, ctx.config.CHAIN_ID, served.map((r) => r.marketId), ctx.clock.now());
+  const markets = await catalogByMarketIds(
+    ctx.db,
+    ctx.config.CHAIN_ID,
+    served.map((r) => r.marketId),
+    ctx.clock.now(),
+  );
   const receipts = served.flatMap((r) => {
     const m = markets.get(r.marketId);
     return m ? [committedReceipt(r, m)] : [];

@@ -29,7 +29,12 @@ export async function creatorMarkets(ctx: ServiceContext, services: Services, cr
   await services.resolution.projection.sync();
   const engine = services.venue.exchange.engine;
   const mine = engine.lifecycles().filter((l) => l.creator.toLowerCase() === creator.toLowerCase());
-  const markets = await catalogByMarketIds(ctx.db, ctx.config.CHAIN_ID, mine.map((l) => BigInt(l.marketId)), ctx.clock.now());
+  const markets = await catalogByMarketIds(
+    ctx.db,
+    ctx.config.CHAIN_ID,
+    mine.map((l) => BigInt(l.marketId)),
+    ctx.clock.now(),
+  );
   const out: CreatorMarketFunds[] = [];
   for (const l of mine) {
     const id = BigInt(l.marketId);
@@ -72,9 +77,21 @@ export function bondOf(f: CreatorMarketFunds) {
     };
   }
   if (lost.length > 0) {
-    return { ...common, status: "unavailable" as const, displayStatus: "unavailable" as const, reasonCode: "unavailable" as const, reason: "the creation bond was slashed (creator missed its window, or the proposal was overturned)" };
+    return {
+      ...common,
+      status: "unavailable" as const,
+      displayStatus: "unavailable" as const,
+      reasonCode: "unavailable" as const,
+      reason: "the creation bond was slashed (creator missed its window, or the proposal was overturned)",
+    };
   }
-  return { ...common, status: "pending" as const, displayStatus: "pending" as const, reasonCode: "unknown" as const, reason: "locked until the market is final; returned automatically when the creator's proposal stands" };
+  return {
+    ...common,
+    status: "pending" as const,
+    displayStatus: "pending" as const,
+    reasonCode: "unknown" as const,
+    reason: "locked until the market is final; returned automatically when the creator's proposal stands",
+  };
 }
 
 export function marketEntry(f: CreatorMarketFunds) {
@@ -92,7 +109,9 @@ export function marketEntry(f: CreatorMarketFunds) {
       tokenAddress: f.market.collateral.token,
       symbol: f.market.collateral.symbol,
       decimals: f.market.collateral.decimals,
-      ...(status === "pending_resolution" || status === "challenge_window" || status === "too_early" ? { reason: `the residual is collectable once the market is final (now ${f.lifecycle.state})` } : {}),
+      ...(status === "pending_resolution" || status === "challenge_window" || status === "too_early"
+        ? { reason: `the residual is collectable once the market is final (now ${f.lifecycle.state})` }
+        : {}),
     },
     bond,
   };
@@ -115,7 +134,14 @@ export function creatorFundsSummary(entries: CreatorMarketFunds[]) {
     if ("returnedWei" in b) returnedWei += b.returnedWei;
   }
   return {
-    marketBalanceByToken: [...byToken.values()].map((t) => ({ chainId: t.chainId, tokenAddress: t.tokenAddress, symbol: t.symbol, decimals: t.decimals, totalWei: t.total.toString(), totalFormatted: formatUnits(t.total, t.decimals) })),
+    marketBalanceByToken: [...byToken.values()].map((t) => ({
+      chainId: t.chainId,
+      tokenAddress: t.tokenAddress,
+      symbol: t.symbol,
+      decimals: t.decimals,
+      totalWei: t.total.toString(),
+      totalFormatted: formatUnits(t.total, t.decimals),
+    })),
     // Bonds come back on their own at finality (BOND_RETURN), so none ever waits for an action.
     bondReturnableWei: "0",
     bondReturnedWei: returnedWei.toString(),
@@ -130,4 +156,3 @@ export function lastWithdrawal(movements: FundMovement[]): { amount: bigint; txH
   if (!last) return null;
   return { amount: last.amount, txHash: last.batch?.status === "confirmed" ? last.batch.txHash : null, entrySeq: last.entrySeq };
 }
-

@@ -31,7 +31,17 @@ async function syncCatalog(ctx: ServiceContext, r: LifecycleRow, l: LifecycleVie
        council_review_ends_at = COALESCE($6, council_review_ends_at), resolved_outcome = COALESCE($7, resolved_outcome),
        resolved_at = CASE WHEN $8 THEN COALESCE(resolved_at, $9) ELSE resolved_at END
      WHERE chain_id = $1 AND market_id = $2`,
-    [ctx.config.CHAIN_ID, r.marketId.toString(), r.state, l?.challengeBy ?? null, l?.vote?.endsAt ?? null, l?.councilReviewEndsAt ?? null, r.state === "resolved" ? r.side : null, final, r.at],
+    [
+      ctx.config.CHAIN_ID,
+      r.marketId.toString(),
+      r.state,
+      l?.challengeBy ?? null,
+      l?.vote?.endsAt ?? null,
+      l?.councilReviewEndsAt ?? null,
+      r.state === "resolved" ? r.side : null,
+      final,
+      r.at,
+    ],
   );
 }
 
@@ -71,7 +81,16 @@ export async function publishLifecycleRows(ctx: ServiceContext, sinks: Lifecycle
             ctx.db,
             id,
             "payout.credited",
-            { marketId: p.marketId.toString(), account: p.account, kind: p.kind, outcome: p.side, shares: p.shares?.toString() ?? "0", amount: p.amount.toString(), movementKey: movementKeyOf(p), at: iso(p.at) },
+            {
+              marketId: p.marketId.toString(),
+              account: p.account,
+              kind: p.kind,
+              outcome: p.side,
+              shares: p.shares?.toString() ?? "0",
+              amount: p.amount.toString(),
+              movementKey: movementKeyOf(p),
+              at: iso(p.at),
+            },
             ctx.clock.now(),
           );
           queued++;

@@ -78,7 +78,20 @@ async function insertRows(tx: SqlRunner, rows: LifecycleRow[]): Promise<void> {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
     const params: unknown[] = [];
     const values = chunk.map((r, j) => {
-      params.push(r.entrySeq, r.idx, r.at, r.marketId.toString(), r.kind, r.account, r.recipient, r.side, r.state, r.session, r.shares?.toString() ?? null, r.amount.toString());
+      params.push(
+        r.entrySeq,
+        r.idx,
+        r.at,
+        r.marketId.toString(),
+        r.kind,
+        r.account,
+        r.recipient,
+        r.side,
+        r.state,
+        r.session,
+        r.shares?.toString() ?? null,
+        r.amount.toString(),
+      );
       const b = j * COLUMNS;
       return `(${Array.from({ length: COLUMNS }, (_, k) => `$${b + k + 1}`).join(", ")})`;
     });
@@ -99,7 +112,10 @@ export class JournalProjection {
   readonly #listeners = new Set<(rows: LifecycleRow[]) => void>();
   readonly #offWrite: () => void;
 
-  constructor(private readonly db: Database, private readonly onError: (err: unknown) => void = () => {}) {
+  constructor(
+    private readonly db: Database,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {
     this.#offWrite = db.onWrite((tables) => {
       if (tables.includes("journal_entries") || tables.includes("*")) this.sync().catch(this.onError);
     });

@@ -25,7 +25,10 @@ export async function marketLifecycleAt(ctx: ServiceContext, services: Services,
   if (!market) throw new ApiError("MARKET_NOT_FOUND", `no market ${address} on chain ${chain}`, { address, chainId: chain });
   const lifecycle = market.marketId === null ? undefined : services.venue.exchange.engine.lifecycle(market.marketId);
   if (!lifecycle || market.marketId === null) {
-    throw new ApiError("MARKET_NOT_FOUND", `market ${market.address} has no resolution lifecycle (a demo market without a creator resolves by the operator)`, { address: market.address, chainId: chain });
+    throw new ApiError("MARKET_NOT_FOUND", `market ${market.address} has no resolution lifecycle (a demo market without a creator resolves by the operator)`, {
+      address: market.address,
+      chainId: chain,
+    });
   }
   return { market, marketId: market.marketId, lifecycle };
 }
@@ -75,7 +78,13 @@ export const lifecycleSchema = z.object({
   proposal: z.object({ outcome: verdictSchema, label: z.string(), at: z.string() }).nullable(),
   challenger: z.string().nullable(),
   vote: z
-    .object({ session: z.number().int(), openedAt: z.string(), endsAt: z.string(), quorum: z.number().int(), ballots: z.number().int().describe("ballots cast; each stays sealed until endsAt") })
+    .object({
+      session: z.number().int(),
+      openedAt: z.string(),
+      endsAt: z.string(),
+      quorum: z.number().int(),
+      ballots: z.number().int().describe("ballots cast; each stays sealed until endsAt"),
+    })
     .nullable(),
   verdict: z.object({ outcome: verdictSchema, label: z.string() }).nullable(),
   finalAt: z.string().nullable(),
@@ -96,10 +105,17 @@ export function lifecycleOut(mw: MarketWithLifecycle): z.input<typeof lifecycleS
     deadlines: deadlinesOf(l),
     proposal: l.proposal ? { ...verdictView(l.proposal.outcome, m.outcomes), at: iso(l.proposal.at)! } : null,
     challenger: l.challenger,
-    vote: l.vote ? { session: l.vote.session, openedAt: iso(l.vote.openedAt)!, endsAt: iso(l.vote.endsAt)!, quorum: l.vote.quorum, ballots: l.vote.ballots } : null,
+    vote: l.vote
+      ? { session: l.vote.session, openedAt: iso(l.vote.openedAt)!, endsAt: iso(l.vote.endsAt)!, quorum: l.vote.quorum, ballots: l.vote.ballots }
+      : null,
     verdict: l.verdict === null ? null : verdictView(l.verdict, m.outcomes),
     finalAt: iso(l.finalAt),
-    bonds: { creationBond: l.bonds.creation.toString(), creatorLocked: l.bonds.creator.toString(), challengerLocked: l.bonds.challenger.toString(), symbol: "PM" },
+    bonds: {
+      creationBond: l.bonds.creation.toString(),
+      creatorLocked: l.bonds.creator.toString(),
+      challengerLocked: l.bonds.challenger.toString(),
+      symbol: "PM",
+    },
     voterPool: l.voterPool.toString(),
   };
 }

@@ -18,7 +18,10 @@ export interface OnchainPreview {
 
 export class OnchainClaims {
   #client: ReturnType<typeof createPublicClient> | null = null;
-  constructor(private readonly rpcUrl: string, private readonly now: () => number) {}
+  constructor(
+    private readonly rpcUrl: string,
+    private readonly now: () => number,
+  ) {}
 
   private client() {
     this.#client ??= createPublicClient({ transport: http(this.rpcUrl, { timeout: 5_000, retryCount: 1 }) });
@@ -79,7 +82,16 @@ export function onchainPayoutItem(m: CatalogMarket, p: OnchainPreview): PayoutIt
 export function onchainSettlement(m: CatalogMarket, holder: Address | null, p: OnchainPreview | null): ClaimSettlement {
   const base = { state: "SKIPPED" as const, chainId: m.chainId, marketAddress: m.address, amountSource: "chain" as const, winningShares: "0", claimed: false };
   if (holder !== null && p === null) {
-    return { ...base, amountAvailable: false, amount: "0", skippedReason: "ROUTER_UNAVAILABLE", eligibleNow: false, eligibleAt: null, isResolved: false, chainReadAt: null };
+    return {
+      ...base,
+      amountAvailable: false,
+      amount: "0",
+      skippedReason: "ROUTER_UNAVAILABLE",
+      eligibleNow: false,
+      eligibleAt: null,
+      isResolved: false,
+      chainReadAt: null,
+    };
   }
   if (holder === null || p === null || p.state === 0 || p.payout === 0n) {
     return {

@@ -37,11 +37,16 @@ export class OnchainResolver {
   }
 
   /** Sends one call with the operator key (serialised: one nonce at a time) and waits for its receipt. */
-  async send(market: Address, functionName: "resolve" | "voidMarket" | "withdrawSurplus", args: readonly unknown[] = []): Promise<{ txHash: Hex; blockNumber: bigint; status: "success" | "reverted" }> {
+  async send(
+    market: Address,
+    functionName: "resolve" | "voidMarket" | "withdrawSurplus",
+    args: readonly unknown[] = [],
+  ): Promise<{ txHash: Hex; blockNumber: bigint; status: "success" | "reverted" }> {
     const run = async () => {
       const { client, wallet } = this.conn();
-      // biome-ignore lint/suspicious/noExplicitAny: the three calls share one path; viem's overloads are per function
-      const txHash = await wallet.writeContract({ address: market, abi: lmsrMarketAbi, functionName, args, chain: wallet.chain, account: wallet.account! } as any);
+      // The three calls share one path; viem's overloads are per function, so the request is typed loosely once.
+      const request = { address: market, abi: lmsrMarketAbi, functionName, args, chain: wallet.chain, account: wallet.account! };
+      const txHash = await wallet.writeContract(request as unknown as Parameters<typeof wallet.writeContract>[0]);
       const receipt = await client.waitForTransactionReceipt({ hash: txHash });
       return { txHash, blockNumber: receipt.blockNumber, status: receipt.status };
     };
@@ -68,7 +73,10 @@ export class OnchainResolver {
     if (finals.length === 0) return;
     const { db, config, clock } = this.ctx;
     for (const r of finals) {
-      const [m] = await db.query<{ address: string }>(`SELECT address FROM markets WHERE chain_id = $1 AND market_id = $2 AND settlement = 'onchain'`, [config.CHAIN_ID, r.marketId.toString()]);
+      const [m] = await db.query<{ address: string }>(`SELECT address FROM markets WHERE chain_id = $1 AND market_id = $2 AND settlement = 'onchain'`, [
+        config.CHAIN_ID,
+        r.marketId.toString(),
+      ]);
       if (!m) continue;
       const method = r.state === "resolved" ? "resolve" : "voidMarket";
       await db.query(
@@ -103,19 +111,24 @@ export class OnchainResolver {
           await db.query(`UPDATE lifecycle_resolver_actions SET status = 'confirmed', updated_at = $2 WHERE market_id = $1`, [a.market_id, clock.now()]);
           continue;
         }
-        await db.query(`UPDATE lifecycle_resolver_actions SET status = 'sent', attempts = attempts + 1, updated_at = $2 WHERE market_id = $1`, [a.market_id, clock.now()]);
-        const r = await this.send(market, a.method, a.method === "resolve" ? [a.outcome ?? 0] : []);
-        if (r.status !== "success") throw new Error(`${a.method} reverted in ${r.txHash}`);
-        await db.query(`UPDATE lifecycle_resolver_actions SET status = 'confirmed', tx_hash = $2, block_number = $3, error = NULL, updated_at = $4 WHERE market_id = $1`, [
+        await db.query(`UPDATE lifecycle_resolver_actions SET status = 'sent', attempts = attempts + 1, updated_at = $2 WHERE market_id = $1`, [
           a.market_id,
-          r.txHash,
-          r.blockNumber.toString(),
           clock.now(),
         ]);
+        const r = await this.send(market, a.method, a.method === "resolve" ? [a.outcome ?? 0] : []);
+        if (r.status !== "success") throw new Error(`${a.method} reverted in ${r.txHash}`);
+        await db.query(
+          `UPDATE lifecycle_resolver_actions SET status = 'confirmed', tx_hash = $2, block_number = $3, error = NULL, updated_at = $4 WHERE market_id = $1`,
+          [a.market_id, r.txHash, r.blockNumber.toString(), clock.now()],
+        );
       } catch (err) {
         failed = true;
         log.warn({ err, market }, "on-chain resolver action failed; retrying");
-        await db.query(`UPDATE lifecycle_resolver_actions SET status = 'pending', error = $2, updated_at = $3 WHERE market_id = $1`, [a.market_id, (err as Error).message.slice(0, 500), clock.now()]);
+        await db.query(`UPDATE lifecycle_resolver_actions SET status = 'pending', error = $2, updated_at = $3 WHERE market_id = $1`, [
+          a.market_id,
+          (err as Error).message.slice(0, 500),
+          clock.now(),
+        ]);
       }
     }
     if (failed && !this.#closed && !this.#timer) {

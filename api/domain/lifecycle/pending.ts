@@ -32,7 +32,11 @@ const NO_DEADLINE = Number.MAX_SAFE_INTEGER;
 const keyOf = (l: LifecycleView): Position => ({ deadline: l.nextActionDeadline ?? NO_DEADLINE, marketId: BigInt(l.marketId) });
 const before = (a: Position, b: Position) => a.deadline < b.deadline || (a.deadline === b.deadline && a.marketId < b.marketId);
 
-export async function pendingResolution(ctx: ServiceContext, services: Services, q: { category?: string; marketState?: (typeof PENDING_STATES)[number]; cursor?: string; limit: number }) {
+export async function pendingResolution(
+  ctx: ServiceContext,
+  services: Services,
+  q: { category?: string; marketState?: (typeof PENDING_STATES)[number]; cursor?: string; limit: number },
+) {
   const now = ctx.clock.now();
   const after = q.cursor === undefined ? null : decode(q.cursor);
   const pending = services.venue.exchange.engine
@@ -41,7 +45,12 @@ export async function pendingResolution(ctx: ServiceContext, services: Services,
     .filter(({ state }) => (PENDING_STATES as readonly string[]).includes(state))
     .filter(({ state }) => q.marketState === undefined || state === q.marketState)
     .sort((a, b) => (before(keyOf(a.l), keyOf(b.l)) ? -1 : 1));
-  const markets = await catalogByMarketIds(ctx.db, ctx.config.CHAIN_ID, pending.map((p) => BigInt(p.l.marketId)), now);
+  const markets = await catalogByMarketIds(
+    ctx.db,
+    ctx.config.CHAIN_ID,
+    pending.map((p) => BigInt(p.l.marketId)),
+    now,
+  );
   const rows = pending.flatMap(({ l, state }) => {
     const market = markets.get(BigInt(l.marketId));
     if (!market) return [];

@@ -10,7 +10,16 @@ import { recentTrades, recordTrade } from "./trade-store";
 
 const T0 = 1_800_000_000_000;
 const DAY = 86_400_000;
-const base = { chainId: 8453, settlement: "committed" as const, pricingModel: "ORDERBOOK" as const, category: "OTHER", outcomes: ["Yes", "No"], creator: "0x00000000000000000000000000000000000000aa", openTime: T0, resolutionSource: { type: "creator" } };
+const base = {
+  chainId: 8453,
+  settlement: "committed" as const,
+  pricingModel: "ORDERBOOK" as const,
+  category: "OTHER",
+  outcomes: ["Yes", "No"],
+  creator: "0x00000000000000000000000000000000000000aa",
+  openTime: T0,
+  resolutionSource: { type: "creator" },
+};
 
 /** Counts the statements that read the markets table (a cache hit sends none). */
 function countCatalogReads(db: Database): { n: number } {
@@ -71,14 +80,19 @@ describe("catalog cache", () => {
   });
 
   it("shows a write committed in a transaction once it committed", async () => {
-    const inTx = await db.transaction((tx) => insertCatalogMarket(tx, { ...base, title: "Listed in a transaction", closeTime: T0 + 3 * DAY, externalId: "c:3", createdAt: T0 + 20 }));
+    const inTx = await db.transaction((tx) =>
+      insertCatalogMarket(tx, { ...base, title: "Listed in a transaction", closeTime: T0 + 3 * DAY, externalId: "c:3", createdAt: T0 + 20 }),
+    );
     assert.equal((await getMarket(db, 8453, inTx.market.address, T0 + 21))?.title, "Listed in a transaction");
   });
 
   it("keeps the clock exact: open reads closed from closeTime on, volume leaves the 24 h window, and back", async () => {
     assert.equal((await getMarket(db, 8453, address, T0 + DAY - 1))?.state, "open");
     assert.equal((await getMarket(db, 8453, address, T0 + DAY))?.state, "closed");
-    assert.equal((await listMarkets(db, { pageSize: 20, sort: "closing_soon" }, T0 + DAY)).markets.some((m) => m.address === address), false);
+    assert.equal(
+      (await listMarkets(db, { pageSize: 20, sort: "closing_soon" }, T0 + DAY)).markets.some((m) => m.address === address),
+      false,
+    );
     assert.equal((await getMarket(db, 8453, address, T0 + 12 + DAY - 1))?.volume24h, 610_000n);
     assert.equal((await getMarket(db, 8453, address, T0 + 12 + DAY))?.volume24h, 0n);
     // A clock that moves back reads the past again.

@@ -16,9 +16,35 @@ describe("catalog store", () => {
   let ternary: string;
   before(async () => {
     db = await openTestDatabase();
-    const base = { chainId: 8453, settlement: "committed" as const, creator: "0x00000000000000000000000000000000000000AA", openTime: T0, closeTime: T0 + DAY, resolutionSource: { type: "creator" }, createdAt: T0 };
-    binary = (await insertCatalogMarket(db, { ...base, pricingModel: "ORDERBOOK", title: "Binary book market", category: "OTHER", outcomes: ["Yes", "No"], externalId: "s:bin" })).market.address;
-    ternary = (await insertCatalogMarket(db, { ...base, pricingModel: "automated", title: "Three-way LMSR market", category: "OTHER", outcomes: ["A", "B", "C"], lmsrSeed: 1_000_000n })).market.address;
+    const base = {
+      chainId: 8453,
+      settlement: "committed" as const,
+      creator: "0x00000000000000000000000000000000000000AA",
+      openTime: T0,
+      closeTime: T0 + DAY,
+      resolutionSource: { type: "creator" },
+      createdAt: T0,
+    };
+    binary = (
+      await insertCatalogMarket(db, {
+        ...base,
+        pricingModel: "ORDERBOOK",
+        title: "Binary book market",
+        category: "OTHER",
+        outcomes: ["Yes", "No"],
+        externalId: "s:bin",
+      })
+    ).market.address;
+    ternary = (
+      await insertCatalogMarket(db, {
+        ...base,
+        pricingModel: "automated",
+        title: "Three-way LMSR market",
+        category: "OTHER",
+        outcomes: ["A", "B", "C"],
+        lmsrSeed: 1_000_000n,
+      })
+    ).market.address;
   });
   after(async () => {
     await db.close();
@@ -32,8 +58,38 @@ describe("catalog store", () => {
     const b = await getMarket(db, 8453, binary, T0);
     assert.deepEqual(b?.lastPricesPpm, [null, null]);
     assert.equal(b?.takerFeeBps, 100);
-    await assert.rejects(insertCatalogMarket(db, { chainId: 8453, settlement: "committed", pricingModel: "ORDERBOOK", title: "Three-way book", category: "OTHER", outcomes: ["A", "B", "C"], creator: "0x00000000000000000000000000000000000000aa", openTime: T0, closeTime: T0 + DAY, resolutionSource: {}, createdAt: T0 }), /binary/);
-    await assert.rejects(insertCatalogMarket(db, { chainId: 8453, settlement: "onchain", pricingModel: "automated", title: "No address", category: "OTHER", outcomes: ["A", "B"], creator: "0x00000000000000000000000000000000000000aa", openTime: T0, closeTime: T0 + DAY, resolutionSource: {}, createdAt: T0 }), /address/);
+    await assert.rejects(
+      insertCatalogMarket(db, {
+        chainId: 8453,
+        settlement: "committed",
+        pricingModel: "ORDERBOOK",
+        title: "Three-way book",
+        category: "OTHER",
+        outcomes: ["A", "B", "C"],
+        creator: "0x00000000000000000000000000000000000000aa",
+        openTime: T0,
+        closeTime: T0 + DAY,
+        resolutionSource: {},
+        createdAt: T0,
+      }),
+      /binary/,
+    );
+    await assert.rejects(
+      insertCatalogMarket(db, {
+        chainId: 8453,
+        settlement: "onchain",
+        pricingModel: "automated",
+        title: "No address",
+        category: "OTHER",
+        outcomes: ["A", "B"],
+        creator: "0x00000000000000000000000000000000000000aa",
+        openTime: T0,
+        closeTime: T0 + DAY,
+        resolutionSource: {},
+        createdAt: T0,
+      }),
+      /address/,
+    );
   });
 
   it("records trades: complement price on binary markets, an older trade does not move the last price", async () => {
@@ -44,9 +100,18 @@ describe("catalog store", () => {
     assert.equal(m?.volumeTotal, 1_200_000n + 350_000n);
     assert.equal(m?.volume24h, 1_550_000n);
     assert.equal(m?.tradeCount, 2);
-    assert.deepEqual((await recentTrades(db, m!.pk, 10)).map((t) => t.at), [T0 + 120_000, T0 + 60_000]);
+    assert.deepEqual(
+      (await recentTrades(db, m!.pk, 10)).map((t) => t.at),
+      [T0 + 120_000, T0 + 60_000],
+    );
     const frames = await chartFrames(db, m!.pk, "1H", T0 + 200_000);
-    assert.deepEqual(frames.filter((f) => f.outcome === 0).map((f) => [f.start, f.closePpm]), [[T0 + 60_000, 650_000], [T0 + 120_000, 600_000]]);
+    assert.deepEqual(
+      frames.filter((f) => f.outcome === 0).map((f) => [f.start, f.closePpm]),
+      [
+        [T0 + 60_000, 650_000],
+        [T0 + 120_000, 600_000],
+      ],
+    );
     await recordTrade(db, ternary, { outcome: 2, probability: 0.5, size: 1_000_000n, notional: 480_000n, at: T0 });
     assert.deepEqual((await getMarket(db, 8453, ternary, T0))?.lastPricesPpm, [333333, 333333, 500_000]);
     await assert.rejects(recordTrade(db, binary, { priceBps: 0, size: 1n, at: T0 }), /priceBps/);
@@ -68,7 +133,8 @@ describe("catalog store", () => {
 
   it("round-trips the cursor and refuses forged ones", () => {
     assert.deepEqual(decodeCursor(encodeCursor({ createdAt: T0, id: "42" })), { createdAt: T0, id: "42" });
-    for (const bad of ["", "!!", Buffer.from('[1,"x"]').toString("base64url"), Buffer.from("[1.5,\"1\"]").toString("base64url")]) assert.throws(() => decodeCursor(bad), /cursor/);
+    for (const bad of ["", "!!", Buffer.from('[1,"x"]').toString("base64url"), Buffer.from('[1.5,"1"]').toString("base64url")])
+      assert.throws(() => decodeCursor(bad), /cursor/);
   });
 });
 
@@ -83,16 +149,33 @@ describe("on-chain listings", () => {
 
   it("lists an on-chain market once and refreshes its lifecycle from the chain", async () => {
     const listing = {
-      chainId: 8453, address: "0x00000000000000000000000000000000000BEEF0", pricingModel: "automated" as const, title: "On-chain LMSR market",
-      category: "CRYPTO", outcomes: ["Yes", "No"], creator: "0x00000000000000000000000000000000000000aa", openTime: T0, closeTime: T0 + DAY,
-      resolutionSource: { type: "creator" }, collateral: { symbol: "USDC", decimals: 6, token: "0x0000000000000000000000000000000000000006" },
-      sellExitFeeBps: 50, lmsrSeed: 10_000_000n, createdAt: T0,
+      chainId: 8453,
+      address: "0x00000000000000000000000000000000000BEEF0",
+      pricingModel: "automated" as const,
+      title: "On-chain LMSR market",
+      category: "CRYPTO",
+      outcomes: ["Yes", "No"],
+      creator: "0x00000000000000000000000000000000000000aa",
+      openTime: T0,
+      closeTime: T0 + DAY,
+      resolutionSource: { type: "creator" },
+      collateral: { symbol: "USDC", decimals: 6, token: "0x0000000000000000000000000000000000000006" },
+      sellExitFeeBps: 50,
+      lmsrSeed: 10_000_000n,
+      createdAt: T0,
     };
     const first = await upsertOnchainMarket(db, listing);
     assert.equal(first.settlement, "onchain");
     assert.equal(first.marketId, null);
     assert.equal(first.address, listing.address.toLowerCase());
-    const moved = await upsertOnchainMarket(db, { ...listing, sellExitFeeBps: 999, state: "resolved", resolvedAt: T0 + 2 * DAY, resolvedOutcome: 1, createdAt: T0 + 2 * DAY });
+    const moved = await upsertOnchainMarket(db, {
+      ...listing,
+      sellExitFeeBps: 999,
+      state: "resolved",
+      resolvedAt: T0 + 2 * DAY,
+      resolvedOutcome: 1,
+      createdAt: T0 + 2 * DAY,
+    });
     assert.equal(moved.pk, first.pk);
     assert.equal(moved.state, "resolved");
     assert.equal(moved.resolvedOutcome, 1);

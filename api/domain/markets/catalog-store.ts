@@ -66,7 +66,9 @@ export function marketFromRow(r: Row): CatalogMarket {
     resolutionSource: json<Record<string, unknown>>(r.resolution_source),
     sourceConditionId: (r.source_condition_id as string | null) ?? null,
     sourceTokenIds: r.source_token_ids === null || r.source_token_ids === undefined ? null : json<string[]>(r.source_token_ids),
-    election: r.election_region ? { region: String(r.election_region), place: (r.election_place as string | null) ?? null, office: (r.election_office as string | null) ?? null } : null,
+    election: r.election_region
+      ? { region: String(r.election_region), place: (r.election_place as string | null) ?? null, office: (r.election_office as string | null) ?? null }
+      : null,
     externalId: (r.external_id as string | null) ?? null,
     lastPricesPpm: json<(number | null)[]>(r.last_prices),
     lastTradeAt: nOrNull(r.last_trade_at),
@@ -94,7 +96,11 @@ function isUniqueViolation(err: unknown): boolean {
 
 /** The market `creator` listed under `externalId` (external ids are unique per creator). */
 async function loadMarketByExternalId(db: SqlRunner, creator: string, externalId: string, now: number): Promise<CatalogMarket | null> {
-  const rows = await db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.creator = $2 AND m.external_id = $3`, [now, normalizeAccount(creator), externalId]);
+  const rows = await db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.creator = $2 AND m.external_id = $3`, [
+    now,
+    normalizeAccount(creator),
+    externalId,
+  ]);
   return rows[0] ? marketFromRow(rows[0]) : null;
 }
 
@@ -117,7 +123,9 @@ export function getMarket(db: SqlRunner, chainId: number, address: string, now: 
 export async function getMarkets(db: SqlRunner, chainId: number, addresses: string[], now: number): Promise<Map<string, CatalogMarket>> {
   const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
   const rows = await cachedRead(db, `b\u0000${chainId}\u0000${[...unique].sort().join(",")}`, now, () =>
-    db.query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.chain_id = $2 AND m.address = ANY($3::text[])`, [now, chainId, unique]).then((rs) => rs.map(marketFromRow)),
+    db
+      .query(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.chain_id = $2 AND m.address = ANY($3::text[])`, [now, chainId, unique])
+      .then((rs) => rs.map(marketFromRow)),
   );
   return new Map(rows.map((m) => [m.address, m]));
 }
@@ -159,18 +167,39 @@ export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): P
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
            $25::text::jsonb, $26, $27::text::jsonb, $28, $29, $30, $31, $32::text::jsonb, $33)`,
         [
-          m.chainId, address, marketId === null ? null : marketId.toString(), m.settlement, m.pricingModel, m.title, m.description ?? "", m.category,
-          JSON.stringify(m.outcomes), m.state ?? "open", normalizeAccount(m.creator),
-          m.collateral?.symbol ?? "PM", m.collateral?.decimals ?? 6, m.collateral?.token?.toLowerCase() ?? null,
-          m.openTime, m.closeTime, m.closeTime + RESOLUTION_WINDOWS.creatorGraceSecondsAfterClose * 1000,
+          m.chainId,
+          address,
+          marketId === null ? null : marketId.toString(),
+          m.settlement,
+          m.pricingModel,
+          m.title,
+          m.description ?? "",
+          m.category,
+          JSON.stringify(m.outcomes),
+          m.state ?? "open",
+          normalizeAccount(m.creator),
+          m.collateral?.symbol ?? "PM",
+          m.collateral?.decimals ?? 6,
+          m.collateral?.token?.toLowerCase() ?? null,
+          m.openTime,
+          m.closeTime,
+          m.closeTime + RESOLUTION_WINDOWS.creatorGraceSecondsAfterClose * 1000,
           m.takerFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.buyFeeBps : FEE_DEFAULTS.orderbook.routerTakerFeeBps),
           m.feePolicyVersion ?? FEE_DEFAULTS.orderbook.feePolicyVersion,
           m.sellExitFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.sellExitFeeBps : 0),
           m.winningsExitFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.winningsExitFeeBps : FEE_DEFAULTS.orderbook.winningsExitFeeBps),
-          m.tickSizeBps ?? 1, (m.minSize ?? DEFAULT_MIN_SIZE).toString(), m.lmsrSeed === undefined ? null : m.lmsrSeed.toString(),
-          JSON.stringify(m.resolutionSource), m.sourceConditionId?.toLowerCase() ?? null, m.sourceTokenIds ? JSON.stringify(m.sourceTokenIds) : null,
-          m.election?.region ?? null, m.election?.place ?? null, m.election?.office ?? null, m.externalId ?? null,
-          JSON.stringify(initialPrices(m)), m.createdAt,
+          m.tickSizeBps ?? 1,
+          (m.minSize ?? DEFAULT_MIN_SIZE).toString(),
+          m.lmsrSeed === undefined ? null : m.lmsrSeed.toString(),
+          JSON.stringify(m.resolutionSource),
+          m.sourceConditionId?.toLowerCase() ?? null,
+          m.sourceTokenIds ? JSON.stringify(m.sourceTokenIds) : null,
+          m.election?.region ?? null,
+          m.election?.place ?? null,
+          m.election?.office ?? null,
+          m.externalId ?? null,
+          JSON.stringify(initialPrices(m)),
+          m.createdAt,
         ],
       );
     } catch (err) {
@@ -213,7 +242,16 @@ export async function setMarketState(db: SqlRunner, chainId: number, address: st
        council_review_ends_at = COALESCE($6, council_review_ends_at), resolved_outcome = COALESCE($7, resolved_outcome),
        resolved_at = CASE WHEN $3 IN ('resolved', 'void') THEN COALESCE(resolved_at, $8) ELSE resolved_at END
      WHERE chain_id = $1 AND address = $2`,
-    [chainId, current.address, patch.state, patch.challengeBy ?? null, patch.humanVoteEndsAt ?? null, patch.councilReviewEndsAt ?? null, patch.resolvedOutcome ?? null, now],
+    [
+      chainId,
+      current.address,
+      patch.state,
+      patch.challengeBy ?? null,
+      patch.humanVoteEndsAt ?? null,
+      patch.councilReviewEndsAt ?? null,
+      patch.resolvedOutcome ?? null,
+      now,
+    ],
   );
   const after = await loadMarket(db, chainId, current.address, now);
   if (!after) throw new Error(`market ${address} vanished`);

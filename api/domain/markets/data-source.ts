@@ -13,7 +13,10 @@ import { sideOf } from "./market-view";
 
 const IsoTimestamp = z.string();
 const WeiString = z.string().regex(/^\d+$/);
-const BpsString = z.string().regex(/^\d{1,4}$/).describe("price in basis points, 1..9999");
+const BpsString = z
+  .string()
+  .regex(/^\d{1,4}$/)
+  .describe("price in basis points, 1..9999");
 const sourceField = z.string().describe("what answered: catalog, engine or onchain");
 
 export const depthSchema = z.discriminatedUnion("kind", [

@@ -50,7 +50,13 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
       depFile,
       JSON.stringify({
         chainId: CHAIN,
-        contracts: { CommittedLedger: { address: a(1), blockNumber: 1 }, PlayMoney: { address: a(2), blockNumber: 2 }, OutcomeToken: { address: a(3), blockNumber: 3 }, BinaryFactory: { address: a(4), blockNumber: 4 }, TernaryFactory: { address: a(5), blockNumber: 5 } },
+        contracts: {
+          CommittedLedger: { address: a(1), blockNumber: 1 },
+          PlayMoney: { address: a(2), blockNumber: 2 },
+          OutcomeToken: { address: a(3), blockNumber: 3 },
+          BinaryFactory: { address: a(4), blockNumber: 4 },
+          TernaryFactory: { address: a(5), blockNumber: 5 },
+        },
         collaterals: [{ symbol: "USDC", token: a(6), decimals: 6, router: a(7) }],
         routerInterface: null,
       }),
@@ -63,28 +69,92 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     for (const s of demo) addr[s.spec.externalId] = s.address;
     clock.advance(1000);
     const imported = importPolymarketJson([
-      { conditionId: cond("1f"), question: "Will it rain in Paris tomorrow?", endDate: new Date(T0 + 5 * DAY).toISOString(), outcomes: '["Yes","No"]', clobTokenIds: '["123","456"]', category: "Weather" },
-      { conditionId: cond("2e"), question: "Who wins the three-way derby?", endDate: new Date(T0 + 9 * DAY).toISOString(), outcomes: ["Home", "Draw", "Away"], category: "Sports" },
+      {
+        conditionId: cond("1f"),
+        question: "Will it rain in Paris tomorrow?",
+        endDate: new Date(T0 + 5 * DAY).toISOString(),
+        outcomes: '["Yes","No"]',
+        clobTokenIds: '["123","456"]',
+        category: "Weather",
+      },
+      {
+        conditionId: cond("2e"),
+        question: "Who wins the three-way derby?",
+        endDate: new Date(T0 + 9 * DAY).toISOString(),
+        outcomes: ["Home", "Draw", "Away"],
+        category: "Sports",
+      },
     ]);
     for (const s of await seedCatalog(db, clock, imported.markets, { chainId: CHAIN, creator: a(0xc0) })) addr[s.spec.externalId] = s.address;
     clock.advance(1000);
-    const base = { chainId: CHAIN, settlement: "committed" as const, pricingModel: "ORDERBOOK" as const, outcomes: ["Yes", "No"], creator: a(0xc1), openTime: T0, resolutionSource: { type: "creator", note: "x" } };
-    const pa = await insertCatalogMarket(db, { ...base, title: "Will the Democrat win the Pennsylvania Senate race?", category: "ELECTIONS", closeTime: T0 + 50 * DAY, election: { region: "US", place: "US-PA", office: "senate" }, externalId: "t:pa-senate", createdAt: clock.now() });
+    const base = {
+      chainId: CHAIN,
+      settlement: "committed" as const,
+      pricingModel: "ORDERBOOK" as const,
+      outcomes: ["Yes", "No"],
+      creator: a(0xc1),
+      openTime: T0,
+      resolutionSource: { type: "creator", note: "x" },
+    };
+    const pa = await insertCatalogMarket(db, {
+      ...base,
+      title: "Will the Democrat win the Pennsylvania Senate race?",
+      category: "ELECTIONS",
+      closeTime: T0 + 50 * DAY,
+      election: { region: "US", place: "US-PA", office: "senate" },
+      externalId: "t:pa-senate",
+      createdAt: clock.now(),
+    });
     addr["t:pa-senate"] = pa.market.address;
     clock.advance(1000);
-    const on = await insertCatalogMarket(db, { ...base, title: "Will the Liberals win Ontario's next provincial election?", category: "ELECTIONS", closeTime: T0 + 70 * DAY, election: { region: "CA", place: "CA-ON", office: "provincial_legislature" }, externalId: "t:on-prov", createdAt: clock.now() });
+    const on = await insertCatalogMarket(db, {
+      ...base,
+      title: "Will the Liberals win Ontario's next provincial election?",
+      category: "ELECTIONS",
+      closeTime: T0 + 70 * DAY,
+      election: { region: "CA", place: "CA-ON", office: "provincial_legislature" },
+      externalId: "t:on-prov",
+      createdAt: clock.now(),
+    });
     addr["t:on-prov"] = on.market.address;
     clock.advance(1000);
-    const onchain = await insertCatalogMarket(db, { ...base, settlement: "onchain", address: a(0xbeef), pricingModel: "automated", title: "Will Solana flip Ethereum by market cap in 2027?", category: "CRYPTO", closeTime: T0 + 80 * DAY, externalId: "t:onchain-sol", lmsrSeed: 5_000_000n, collateral: { symbol: "USDC", decimals: 6, token: a(6) }, createdAt: clock.now() });
+    const onchain = await insertCatalogMarket(db, {
+      ...base,
+      settlement: "onchain",
+      address: a(0xbeef),
+      pricingModel: "automated",
+      title: "Will Solana flip Ethereum by market cap in 2027?",
+      category: "CRYPTO",
+      closeTime: T0 + 80 * DAY,
+      externalId: "t:onchain-sol",
+      lmsrSeed: 5_000_000n,
+      collateral: { symbol: "USDC", decimals: 6, token: a(6) },
+      createdAt: clock.now(),
+    });
     addr["t:onchain-sol"] = onchain.market.address;
     clock.advance(1000);
     // One resolved and one void market: out of the default list.
-    const done = await insertCatalogMarket(db, { ...base, title: "Did the 2026 eclipse happen on schedule?", category: "SCIENCE_HEALTH", openTime: T0 - 10 * DAY, closeTime: T0 - DAY, externalId: "t:resolved", createdAt: clock.now() });
+    const done = await insertCatalogMarket(db, {
+      ...base,
+      title: "Did the 2026 eclipse happen on schedule?",
+      category: "SCIENCE_HEALTH",
+      openTime: T0 - 10 * DAY,
+      closeTime: T0 - DAY,
+      externalId: "t:resolved",
+      createdAt: clock.now(),
+    });
     addr["t:resolved"] = done.market.address;
     await setMarketState(db, CHAIN, done.market.address, { state: "creator_proposal", challengeBy: clock.now() + DAY }, clock.now());
     await setMarketState(db, CHAIN, done.market.address, { state: "resolved", resolvedOutcome: 0 }, clock.now());
     clock.advance(1000);
-    const gone = await insertCatalogMarket(db, { ...base, title: "Cancelled market about a postponed match", category: "SPORTS", closeTime: T0 + DAY, externalId: "t:void", createdAt: clock.now() });
+    const gone = await insertCatalogMarket(db, {
+      ...base,
+      title: "Cancelled market about a postponed match",
+      category: "SPORTS",
+      closeTime: T0 + DAY,
+      externalId: "t:void",
+      createdAt: clock.now(),
+    });
     addr["t:void"] = gone.market.address;
     await setMarketState(db, CHAIN, gone.market.address, { state: "void" }, clock.now());
     clock.advance(1000);
@@ -129,7 +199,7 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     } while (cursor && pages < 10);
     assert.deepEqual(seen, all);
     assert.equal(pages, 3);
-    const withSort = await get(`/discover/markets?sort=volume_24h&cursor=${Buffer.from("[1,\"1\"]").toString("base64url")}`);
+    const withSort = await get(`/discover/markets?sort=volume_24h&cursor=${Buffer.from('[1,"1"]').toString("base64url")}`);
     assert.equal(withSort.status, 400);
     assert.equal(withSort.body.field, "cursor");
     const garbage = await get(`/discover/markets?cursor=bm90LWEtY3Vyc29y`);
@@ -150,7 +220,10 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     const ob = await list("pricingModel=ORDERBOOK&pageSize=100");
     assert.ok(ob.length >= 5 && ob.every((m) => m.pricingModel === "ORDERBOOK"));
     const amm = await list("pricingModel=automated&pageSize=100");
-    assert.deepEqual(ids(amm).sort(), ["demo:arctic-sea-ice-2027", "demo:eth-etf-flows-dec", "demo:world-cup-2026-final-goals", `polymarket:${cond("2e")}`, "t:onchain-sol"].sort());
+    assert.deepEqual(
+      ids(amm).sort(),
+      ["demo:arctic-sea-ice-2027", "demo:eth-etf-flows-dec", "demo:world-cup-2026-final-goals", `polymarket:${cond("2e")}`, "t:onchain-sol"].sort(),
+    );
     assert.ok(amm.every((m) => m.pricingModel === "automated"));
     const bad = await get("/discover/markets?marketState=sleeping");
     assert.equal(bad.status, 400);
@@ -230,7 +303,10 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     assert.equal(m.creatorResolveBy, new Date(T0 + 60 * DAY + 48 * 3600_000).toISOString());
     assert.equal(m.nextActionDeadline, m.closeTime);
     assert.deepEqual([m.challengeBy, m.humanVote.endsAt, m.councilReviewEndsAt], [null, null, null]);
-    assert.deepEqual(m.outcomes.map((o: Json) => o.probability), [0.44, 0.56]);
+    assert.deepEqual(
+      m.outcomes.map((o: Json) => o.probability),
+      [0.44, 0.56],
+    );
     assert.equal(m.tradeCount, 2);
     const amm = (await get(`/discover/markets/${addr["demo:world-cup-2026-final-goals"]}`)).body;
     assert.equal(amm.tradingRules.lmsrSeed, "1500000000");
@@ -267,16 +343,30 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
 
   it("echoes batch trading rules in request order, marking unknown addresses", async () => {
     const req = [addr["demo:eth-etf-flows-dec"], a(0xdead), addr["demo:btc-150k-2027q1"].toUpperCase().replace("0X", "0x"), addr["demo:eth-etf-flows-dec"]];
-    const res = await fetch(`${svc.baseUrl}/discover/markets/batch-trading-rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chainId: CHAIN, marketAddresses: req }) });
+    const res = await fetch(`${svc.baseUrl}/discover/markets/batch-trading-rules`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ chainId: CHAIN, marketAddresses: req }),
+    });
     assert.equal(res.status, 200);
     const body = (await res.json()) as Json;
-    assert.deepEqual(body.results.map((r: Json) => r.marketAddress), req);
-    assert.deepEqual(body.results.map((r: Json) => r.found), [true, false, true, true]);
+    assert.deepEqual(
+      body.results.map((r: Json) => r.marketAddress),
+      req,
+    );
+    assert.deepEqual(
+      body.results.map((r: Json) => r.found),
+      [true, false, true, true],
+    );
     assert.equal(body.results[1].code, "MARKET_NOT_FOUND");
     assert.equal(body.results[0].tradingRules.pricingModel, "automated");
     assert.equal(body.results[2].tradingRules.takerFeeBps, 100);
     for (const bad of [[], Array.from({ length: 201 }, () => a(1))]) {
-      const r = await fetch(`${svc.baseUrl}/discover/markets/batch-trading-rules`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chainId: CHAIN, marketAddresses: bad }) });
+      const r = await fetch(`${svc.baseUrl}/discover/markets/batch-trading-rules`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ chainId: CHAIN, marketAddresses: bad }),
+      });
       assert.equal(r.status, 400);
       assert.equal(((await r.json()) as Json).field, "marketAddresses");
     }
@@ -309,7 +399,10 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     assert.equal(chart.stepMs, 60_000);
     const yes = chart.frames.filter((f: Json) => f.outcome === 0);
     assert.equal(yes.length, 2);
-    assert.deepEqual(yes.map((f: Json) => f.close), [0.42, 0.44]);
+    assert.deepEqual(
+      yes.map((f: Json) => f.close),
+      [0.42, 0.44],
+    );
     assert.deepEqual(chart.latest.probabilities, [0.44, 0.56]);
     const all = (await get(`/discover/markets/${fed}/chart`)).body;
     assert.equal(all.frames.filter((f: Json) => f.outcome === 0).length, 1);
@@ -322,7 +415,16 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     assert.equal(ammDepth.outcomes.length, 2);
     svc.services.marketData.committed = withCatalogFallback(svc.ctx.db, () => clock.now(), {
       async depth(m, levels) {
-        return { kind: "orderbook", address: m.address, chainId: m.chainId, levels, bids: [{ priceBps: "4300", size: "1000000" }], asks: [], asOf: new Date(clock.now()).toISOString(), source: "engine" };
+        return {
+          kind: "orderbook",
+          address: m.address,
+          chainId: m.chainId,
+          levels,
+          bids: [{ priceBps: "4300", size: "1000000" }],
+          asks: [],
+          asOf: new Date(clock.now()).toISOString(),
+          source: "engine",
+        };
       },
     });
     const live = (await get(`/discover/markets/${fed}/depth`)).body;
@@ -343,13 +445,22 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     assert.equal(fees.body.code, "SERVICE_UNAVAILABLE");
     const rules = (await get("/discover/rules")).body;
     assert.equal(rules.rulesVersion, RULES_VERSION);
-    assert.deepEqual(rules.resolution.humanVote.quorum.highExposureThresholds.map((t: Json) => t.collateralAddress), [a(2), a(6)]);
+    assert.deepEqual(
+      rules.resolution.humanVote.quorum.highExposureThresholds.map((t: Json) => t.collateralAddress),
+      [a(2), a(6)],
+    );
     assert.match(rules.resolution.humanVote.quorum.thresholdPolicyHash, /^0x[0-9a-f]{64}$/);
     const chains = (await get("/discover/chains")).body;
     assert.equal(chains.chains[0].chainId, CHAIN);
     assert.equal(chains.chains[0].rpc.recommendedReadStrategy, "pin-to-receipt-block");
     const coll = (await get("/discover/collateral")).body;
-    assert.deepEqual(coll.tokens.map((t: Json) => [t.symbol, t.settlement]), [["PM", "committed"], ["USDC", "onchain"]]);
+    assert.deepEqual(
+      coll.tokens.map((t: Json) => [t.symbol, t.settlement]),
+      [
+        ["PM", "committed"],
+        ["USDC", "onchain"],
+      ],
+    );
     assert.deepEqual((await get("/discover/collateral?chainId=1")).body, { tokens: [] });
     const contracts = (await get("/discover/contracts?collateral=USDC")).body;
     assert.equal(contracts.chains[0].collaterals[0].router, a(7));
@@ -367,13 +478,20 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
     assert.equal((await get(`/discover/market-states?marketAddress=${a(0xdead)}`)).status, 404);
     assert.equal((await get("/discover/renderers")).body.renderers.length, 2);
     const cfg = (await get("/markets/config")).body;
-    assert.deepEqual(cfg.collaterals.map((c: Json) => c.symbol), ["PM", "USDC"]);
+    assert.deepEqual(
+      cfg.collaterals.map((c: Json) => c.symbol),
+      ["PM", "USDC"],
+    );
     assert.equal((await get("/discover/fees?x=1")).body.field, "x");
   });
 
   it("serves the same reads as MCP tools", async () => {
     // The MCP endpoint authenticates every session (spec: the API key as bearer); a read-only key suffices.
-    const agent = await createAgent(svc.ctx.db, { name: "discovery-reader", tier: "read-only", scopes: ["markets:read"], registrationPath: "admin" }, clock.now());
+    const agent = await createAgent(
+      svc.ctx.db,
+      { name: "discovery-reader", tier: "read-only", scopes: ["markets:read"], registrationPath: "admin" },
+      clock.now(),
+    );
     const { apiKey } = await issueKey(svc.ctx.db, agent, clock.now());
     const client = new Client({ name: "discovery-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(svc.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }));

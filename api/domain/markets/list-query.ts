@@ -56,9 +56,22 @@ export function listMarkets(db: SqlRunner, q: MarketListQuery, now: number): Pro
 /** The cache key of a query: every field that shapes the answer, in a fixed order. */
 function listKey(q: MarketListQuery): string {
   return JSON.stringify([
-    q.pageSize, q.sort, q.cursor ? [q.cursor.createdAt, q.cursor.id] : null, q.category, q.marketState, q.chainId, q.address?.toLowerCase(),
-    q.creator?.toLowerCase(), q.sourceConditionId?.toLowerCase(), q.sourceTokenId, q.search, q.pricingModel, q.electionRegion, q.electionPlace,
-    q.electionOffice, q.excludePk?.toString(),
+    q.pageSize,
+    q.sort,
+    q.cursor ? [q.cursor.createdAt, q.cursor.id] : null,
+    q.category,
+    q.marketState,
+    q.chainId,
+    q.address?.toLowerCase(),
+    q.creator?.toLowerCase(),
+    q.sourceConditionId?.toLowerCase(),
+    q.sourceTokenId,
+    q.search,
+    q.pricingModel,
+    q.electionRegion,
+    q.electionPlace,
+    q.electionOffice,
+    q.excludePk?.toString(),
   ]);
 }
 
@@ -107,4 +120,3 @@ async function loadMarketList(db: SqlRunner, q: MarketListQuery, now: number): P
   const last = markets[markets.length - 1];
   return { markets, next: more && q.sort === "new" && last ? { createdAt: last.createdAt, id: last.pk.toString() } : null };
 }
-

@@ -39,7 +39,16 @@ export async function upsertOnchainMarket(db: SqlRunner, m: OnchainListing): Pro
        human_vote_ends_at = COALESCE($5, human_vote_ends_at), council_review_ends_at = COALESCE($6, council_review_ends_at),
        resolved_at = COALESCE($7, resolved_at), resolved_outcome = COALESCE($8, resolved_outcome)
      WHERE chain_id = $1 AND address = $2 AND settlement = 'onchain'`,
-    [m.chainId, m.address.toLowerCase(), m.state ?? null, challengeBy ?? null, humanVoteEndsAt ?? null, councilReviewEndsAt ?? null, resolvedAt ?? null, resolvedOutcome ?? null],
+    [
+      m.chainId,
+      m.address.toLowerCase(),
+      m.state ?? null,
+      challengeBy ?? null,
+      humanVoteEndsAt ?? null,
+      councilReviewEndsAt ?? null,
+      resolvedAt ?? null,
+      resolvedOutcome ?? null,
+    ],
   );
   const row = await loadMarket(db, m.chainId, m.address, m.createdAt);
   if (row?.settlement !== "onchain") throw new Error(`${m.address} on chain ${m.chainId} is listed as a committed market`);

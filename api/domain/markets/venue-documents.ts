@@ -23,7 +23,10 @@ const ZERO = "0x0000000000000000000000000000000000000000";
 export function rulesInput(d: Deployment): RulesInput {
   const tokens = [d.contracts.PlayMoney?.address, ...d.collaterals.map((c) => c.token)].filter((a): a is `0x${string}` => Boolean(a));
   const unique = [...new Set(tokens.map((t) => t.toLowerCase()))];
-  const highExposureThresholds = (unique.length > 0 ? unique : [ZERO]).map((collateralAddress) => ({ collateralAddress, thresholdWei: HIGH_EXPOSURE_THRESHOLD_UNITS.toString() }));
+  const highExposureThresholds = (unique.length > 0 ? unique : [ZERO]).map((collateralAddress) => ({
+    collateralAddress,
+    thresholdWei: HIGH_EXPOSURE_THRESHOLD_UNITS.toString(),
+  }));
   return {
     highExposureThresholds,
     // The hash commits to the exact thresholds published, so a client can tell when the policy changed.

@@ -9,13 +9,7 @@
  * A pass writes nothing for a market that did not move, so the catalog cache survives idle passes.
  */
 import type { ServiceContext } from "../../context";
-import {
-  onchainCatalogEntries,
-  setOnchainActivity,
-  upsertOnchainMarket,
-  type OnchainCatalogEntry,
-  type OnchainCatalogTrade,
-} from "../markets/onchain-listing";
+import { onchainCatalogEntries, setOnchainActivity, upsertOnchainMarket, type OnchainCatalogEntry, type OnchainCatalogTrade } from "../markets/onchain-listing";
 import { prices, WAD } from "../../../relayer/pricing/lmsr";
 import { defaultLabels, listOnchainMarkets, projectionFreshness, type OnchainMarket, type OnchainProjection } from "./reads";
 import { deploymentFile, readDeployment } from "../protocol/deployment";

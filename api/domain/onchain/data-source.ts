@@ -19,7 +19,11 @@ export function onchainDataSource(ctx: ServiceContext, projection: OnchainProjec
     }
   };
   return {
-    depth: (m, levels) => orFallback(() => onchainDepth(projection, m.address, levels, m.outcomes), () => fallback.depth(m, levels)),
+    depth: (m, levels) =>
+      orFallback(
+        () => onchainDepth(projection, m.address, levels, m.outcomes),
+        () => fallback.depth(m, levels),
+      ),
     trades: (m, limit) =>
       orFallback(
         async () => {
@@ -28,7 +32,15 @@ export function onchainDataSource(ctx: ServiceContext, projection: OnchainProjec
         },
         () => fallback.trades(m, limit),
       ),
-    holders: (m) => orFallback(() => onchainHolders(projection, m.address, m.outcomes), () => fallback.holders(m)),
-    chart: (m, window) => orFallback(() => onchainChart(projection, m.address, window, m.outcomes), () => fallback.chart(m, window)),
+    holders: (m) =>
+      orFallback(
+        () => onchainHolders(projection, m.address, m.outcomes),
+        () => fallback.holders(m),
+      ),
+    chart: (m, window) =>
+      orFallback(
+        () => onchainChart(projection, m.address, window, m.outcomes),
+        () => fallback.chart(m, window),
+      ),
   };
 }

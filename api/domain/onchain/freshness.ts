@@ -66,13 +66,23 @@ export class FreshnessProbe {
       const chain = Object.values(status).find((c) => c.id === this.chainId);
       const headBlockNumber = head.number.toString();
       if (!chain?.block) {
-        return { source: "indexer", fresh: false, checkedAt, cursors: [{ chainId: this.chainId, blockNumber: null, headBlockNumber, lagSeconds: null, healthy: false }] };
+        return {
+          source: "indexer",
+          fresh: false,
+          checkedAt,
+          cursors: [{ chainId: this.chainId, blockNumber: null, headBlockNumber, lagSeconds: null, healthy: false }],
+        };
       }
       const indexed = BigInt(chain.block.number);
       const lagBlocks = head.number > indexed ? head.number - indexed : 0n;
       const lagSeconds = Math.max(Number(head.timestamp) - chain.block.timestamp, 0);
       const healthy = lagBlocks <= BigInt(HEALTHY_LAG_BLOCKS) || lagSeconds <= HEALTHY_LAG_SECONDS;
-      return { source: "indexer", fresh: healthy, checkedAt, cursors: [{ chainId: this.chainId, blockNumber: indexed.toString(), headBlockNumber, lagSeconds, healthy }] };
+      return {
+        source: "indexer",
+        fresh: healthy,
+        checkedAt,
+        cursors: [{ chainId: this.chainId, blockNumber: indexed.toString(), headBlockNumber, lagSeconds, healthy }],
+      };
     } catch (err) {
       return {
         source: "indexer",

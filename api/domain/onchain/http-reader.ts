@@ -6,7 +6,10 @@ import type { HolderRow, IntentExecutionRow, LedgerBatchRow, MarketFilter, Marke
 
 export class PonderHttpReader implements ProjectionReader {
   readonly kind = "ponder-http" as const;
-  constructor(readonly baseUrl: string, private readonly timeoutMs = 5_000) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly timeoutMs = 5_000,
+  ) {}
 
   private async get<T>(path: string, params: Record<string, string | number | undefined> = {}): Promise<T> {
     const url = new URL(path, this.baseUrl);
@@ -23,7 +26,8 @@ export class PonderHttpReader implements ProjectionReader {
     return (await this.get<{ market: MarketRow | null }>(`/onchain/markets/${address.toLowerCase()}`)).market;
   }
   async trades(address: string, q: TradeQuery): Promise<TradeRow[]> {
-    return (await this.get<{ trades: TradeRow[] }>(`/onchain/markets/${address.toLowerCase()}/trades`, { limit: q.limit, before: q.before, since: q.since })).trades;
+    return (await this.get<{ trades: TradeRow[] }>(`/onchain/markets/${address.toLowerCase()}/trades`, { limit: q.limit, before: q.before, since: q.since }))
+      .trades;
   }
   async holders(address: string): Promise<HolderRow[]> {
     return (await this.get<{ holders: HolderRow[] }>(`/onchain/markets/${address.toLowerCase()}/holders`)).holders;

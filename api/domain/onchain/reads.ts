@@ -40,7 +40,9 @@ export function ponderUrlOf(ctx: ServiceContext): string {
 /** The views schema of the indexer with DATABASE_URL (Postgres), else the indexer's HTTP routes. Opens no connection. */
 export function openOnchainProjection(ctx: ServiceContext): OnchainProjection {
   const reader =
-    ctx.config.DATABASE_URL && ctx.db.kind === "postgres" ? new PostgresViewsReader(ctx.db, `indexer_${ctx.config.CHAIN_ID}`) : new PonderHttpReader(ponderUrlOf(ctx));
+    ctx.config.DATABASE_URL && ctx.db.kind === "postgres"
+      ? new PostgresViewsReader(ctx.db, `indexer_${ctx.config.CHAIN_ID}`)
+      : new PonderHttpReader(ponderUrlOf(ctx));
   const now = () => ctx.clock.now();
   return { reader, probe: new FreshnessProbe(ponderUrlOf(ctx), ctx.config.rpcUrl, ctx.config.CHAIN_ID, now), chainId: ctx.config.CHAIN_ID, now };
 }
@@ -112,7 +114,7 @@ function tradeView(m: MarketRow, t: TradeRow, labels: string[]) {
     id: t.id,
     at: iso(Number(t.timestamp) * 1000),
     outcome: t.outcome,
-    side: labels.length === 2 ? (t.outcome === 0 ? "YES" : "NO") : labels[t.outcome] ?? String(t.outcome),
+    side: labels.length === 2 ? (t.outcome === 0 ? "YES" : "NO") : (labels[t.outcome] ?? String(t.outcome)),
     probability: wadToProb(post[t.outcome] ?? 0n),
     priceBps: String(Math.min(Math.max(avgBps, 1), 9999)),
     size: t.shares,
@@ -192,7 +194,14 @@ export async function onchainChart(p: OnchainProjection, address: string, window
       const f = frames.get(key);
       const vol = outcome === t.outcome ? BigInt(t.amount) + BigInt(t.fee) : 0n;
       if (!f) frames.set(key, { start, outcome, open: p, high: p, low: p, close: p, volume: vol, trades: outcome === t.outcome ? 1 : 0 });
-      else Object.assign(f, { high: Math.max(f.high, p), low: Math.min(f.low, p), close: p, volume: f.volume + vol, trades: f.trades + (outcome === t.outcome ? 1 : 0) });
+      else
+        Object.assign(f, {
+          high: Math.max(f.high, p),
+          low: Math.min(f.low, p),
+          close: p,
+          volume: f.volume + vol,
+          trades: f.trades + (outcome === t.outcome ? 1 : 0),
+        });
     });
   }
   const last = rows[rows.length - 1];

@@ -20,7 +20,10 @@ const TRADE_COLS = `id, market, trader, recipient, outcome, is_buy AS "isBuy", s
 export class PostgresViewsReader implements ProjectionReader {
   readonly kind = "postgres-views" as const;
   private readonly s: string;
-  constructor(private readonly db: SqlRunner, viewsSchema: string) {
+  constructor(
+    private readonly db: SqlRunner,
+    viewsSchema: string,
+  ) {
     if (!/^[a-z_][a-z0-9_]*$/.test(viewsSchema)) throw new Error(`bad views schema ${viewsSchema}`);
     this.s = `"${viewsSchema}"`;
   }

@@ -39,5 +39,12 @@ export const fillsOf = (b: PmBundle): number => Math.floor(b.pm / PM_PER_FILL);
 
 /** A bundle as the spec's `purchase.bundles` rung (usd is display only; usdCents is the price). */
 export function bundleView(b: PmBundle) {
-  return { usd: b.usdCents / 100, usdCents: b.usdCents, pm: b.pm, fills: fillsOf(b), ...(b.featured ? { featured: true as const } : {}), priceAtomic: usdcPrice(b).toString() };
+  return {
+    usd: b.usdCents / 100,
+    usdCents: b.usdCents,
+    pm: b.pm,
+    fills: fillsOf(b),
+    ...(b.featured ? { featured: true as const } : {}),
+    priceAtomic: usdcPrice(b).toString(),
+  };
 }

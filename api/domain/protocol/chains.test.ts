@@ -29,7 +29,13 @@ const deployment = deploymentSchema.parse({
 describe("chain documents", () => {
   it("lists PM on the committed lane and router collaterals on chain", () => {
     const tokens = buildCollateral(deployment).tokens;
-    assert.deepEqual(tokens.map((t) => [t.symbol, t.settlement]), [["PM", "committed"], ["USDC", "onchain"]]);
+    assert.deepEqual(
+      tokens.map((t) => [t.symbol, t.settlement]),
+      [
+        ["PM", "committed"],
+        ["USDC", "onchain"],
+      ],
+    );
   });
   it("gives every collateral the router as spender of its approvals, and a null orderbook factory", () => {
     const entry = buildContracts(deployment).chains[0];

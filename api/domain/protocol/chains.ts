@@ -51,7 +51,14 @@ export function buildCollateral(d: Deployment) {
 export function approvalRecipes(d: Deployment, collateral: Deployment["collaterals"][number]) {
   const outcomeToken = d.contracts.OutcomeToken?.address;
   return [
-    { kind: "erc20_approve", reason: "buy_collateral", chainId: d.chainId, token: collateral.token, spender: collateral.router, amount: ((1n << 256n) - 1n).toString() },
+    {
+      kind: "erc20_approve",
+      reason: "buy_collateral",
+      chainId: d.chainId,
+      token: collateral.token,
+      spender: collateral.router,
+      amount: ((1n << 256n) - 1n).toString(),
+    },
     ...(outcomeToken
       ? [{ kind: "erc1155_set_approval_for_all", reason: "sell_outcome_token", chainId: d.chainId, token: outcomeToken, spender: collateral.router }]
       : []),
@@ -77,7 +84,11 @@ export function buildContracts(d: Deployment, filter: { collateral?: string } = 
         })),
         outcomeToken: d.contracts.OutcomeToken?.address ?? null,
         // The orderbook factory holds the order-book fee defaults; its markets live in the committed ledger.
-        factories: { binary: d.contracts.BinaryFactory?.address ?? null, ternary: d.contracts.TernaryFactory?.address ?? null, orderbook: d.contracts.OrderbookFactory?.address ?? null },
+        factories: {
+          binary: d.contracts.BinaryFactory?.address ?? null,
+          ternary: d.contracts.TernaryFactory?.address ?? null,
+          orderbook: d.contracts.OrderbookFactory?.address ?? null,
+        },
         committedLedger: d.contracts.CommittedLedger?.address ?? null,
         routerInterface: d.routerInterface,
         approvals: collaterals.flatMap((c) => approvalRecipes(d, c)),

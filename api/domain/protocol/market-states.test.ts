@@ -18,7 +18,10 @@ describe("market-state graph", () => {
           queue.push(t.to);
         }
       }
-      assert.ok([...seen].some((x) => terminal.has(x)), `${s} cannot reach a terminal state`);
+      assert.ok(
+        [...seen].some((x) => terminal.has(x)),
+        `${s} cannot reach a terminal state`,
+      );
     }
     for (const t of MARKET_TRANSITIONS) assert.ok(!terminal.has(t.from), `terminal ${t.from} has an exit`);
   });
@@ -29,7 +32,13 @@ describe("market-state graph", () => {
     const doc = buildMarketStates({ address: "0x0000000000000000000000000000000000000001", chainId: 8453, state: "closed" });
     assert.deepEqual(doc.market?.next.map((n) => n.to).sort(), ["creator_mia", "creator_proposal", "void"]);
     const mia = buildMarketStates({ address: "0x0000000000000000000000000000000000000001", chainId: 8453, state: "creator_mia" });
-    assert.deepEqual(mia.market?.next.map((n) => [n.to, n.by]), [["human_voting", "keeper"], ["human_voting", "clock"]]);
+    assert.deepEqual(
+      mia.market?.next.map((n) => [n.to, n.by]),
+      [
+        ["human_voting", "keeper"],
+        ["human_voting", "clock"],
+      ],
+    );
   });
   it("publishes the state machine's table row for row in the document's shape", () => {
     const doc = buildMarketStates();

@@ -103,8 +103,18 @@ export function buildRules(input: RulesInput) {
     },
     fundFlows: {
       creatorResolvedUnchallenged: { bond: "returned", seed: "sweepable after finality" },
-      challengerRight: { challenger: share(CHALLENGE_SPLIT.winnerBps), creator: 0, treasury: share(CHALLENGE_SPLIT.treasuryBps), correctVoters: share(CHALLENGE_SPLIT.voterPoolBps) },
-      challengerWrong: { challenger: 0, creator: share(CHALLENGE_SPLIT.winnerBps), treasury: share(CHALLENGE_SPLIT.treasuryBps), correctVoters: share(CHALLENGE_SPLIT.voterPoolBps) },
+      challengerRight: {
+        challenger: share(CHALLENGE_SPLIT.winnerBps),
+        creator: 0,
+        treasury: share(CHALLENGE_SPLIT.treasuryBps),
+        correctVoters: share(CHALLENGE_SPLIT.voterPoolBps),
+      },
+      challengerWrong: {
+        challenger: 0,
+        creator: share(CHALLENGE_SPLIT.winnerBps),
+        treasury: share(CHALLENGE_SPLIT.treasuryBps),
+        correctVoters: share(CHALLENGE_SPLIT.voterPoolBps),
+      },
       creatorMia: {
         miaKeeper: { shareBps: MIA_SLASH_SPLIT.keeperBps, capProtocolToken: pm(MIA_SLASH_SPLIT.keeperCapUnits) },
         treasury: share(MIA_SLASH_SPLIT.treasuryBps),

@@ -23,7 +23,10 @@ export class TokenSupplyReader {
   /** Monotonic instant of the last attempt (good or failed) per address, and the attempt under way. */
   private attempt: { address: string; at: number; pending: Promise<void> } | null = null;
 
-  constructor(rpcUrl: string, private readonly now: () => number) {
+  constructor(
+    rpcUrl: string,
+    private readonly now: () => number,
+  ) {
     this.client = createPublicClient({ transport: http(rpcUrl, { timeout: 2_000, retryCount: 0 }) });
   }
 

@@ -61,6 +61,11 @@ export function walkBook(levels: readonly TakerLevel[], req: WalkRequest, fee: (
     worst = price;
   }
   const s = req.slippageBps;
-  const limit = worst === null ? null : req.side === "buy" ? Math.min(9_999, Math.ceil((worst * (10_000 + s)) / 10_000)) : Math.max(1, Math.floor((worst * (10_000 - s)) / 10_000));
+  const limit =
+    worst === null
+      ? null
+      : req.side === "buy"
+        ? Math.min(9_999, Math.ceil((worst * (10_000 + s)) / 10_000))
+        : Math.max(1, Math.floor((worst * (10_000 - s)) / 10_000));
   return { filled: req.shares - left, notional, fee: fees, best: levels[0]?.priceBps ?? null, worst, limit };
 }

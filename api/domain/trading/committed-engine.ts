@@ -35,10 +35,24 @@ export async function placeIoc(exchange: Exchange, command: Omit<PlaceOrderComma
   const fills: Fill[] = [];
   for (const r of applied.reports) {
     if (r.kind !== "fill" || r.orderId !== order.orderId || r.account !== command.account) continue;
-    if (r.tradeId === undefined || r.fillPriceBps === undefined || r.fillSize === undefined || r.fee === undefined || r.liquidity !== "taker" || r.matchKind === undefined) {
+    if (
+      r.tradeId === undefined ||
+      r.fillPriceBps === undefined ||
+      r.fillSize === undefined ||
+      r.fee === undefined ||
+      r.liquidity !== "taker" ||
+      r.matchKind === undefined
+    ) {
       throw new Error(`fill report of IOC order ${order.orderId} lacks its fill fields`);
     }
-    fills.push({ tradeId: r.tradeId, priceBps: String(r.fillPriceBps), size: r.fillSize.toString(), fee: r.fee.toString(), liquidity: r.liquidity, matchKind: r.matchKind });
+    fills.push({
+      tradeId: r.tradeId,
+      priceBps: String(r.fillPriceBps),
+      size: r.fillSize.toString(),
+      fee: r.fee.toString(),
+      liquidity: r.liquidity,
+      matchKind: r.matchKind,
+    });
   }
   return { orderId: order.orderId, status: order.status, filledSize: order.filledSize, fills };
 }

@@ -85,7 +85,13 @@ describe("committed lane: the order-book quote's fee is the fee the engine charg
     describe(policy, () => {
       before(async () => {
         for (const r of BOOK) {
-          const placed = await makers[r.maker]!("POST", "/orderbook/place-order", { market: markets[policy]!.address, outcome: r.outcome, side: "buy", priceBps: String(r.priceBps), size: String(r.lots * LOT) });
+          const placed = await makers[r.maker]!("POST", "/orderbook/place-order", {
+            market: markets[policy]!.address,
+            outcome: r.outcome,
+            side: "buy",
+            priceBps: String(r.priceBps),
+            size: String(r.lots * LOT),
+          });
           assert.equal(placed.status, 200, JSON.stringify(placed.json));
         }
       });
@@ -110,7 +116,11 @@ describe("committed lane: the order-book quote's fee is the fee the engine charg
           assert.ok(fills.length > c.levels, "several makers filled at one level");
           const charged = fills.reduce((s, f) => s + BigInt(f.fee), 0n);
           assert.ok(charged > 0n);
-          assert.equal(quote.json.fee, charged.toString(), `quoted ${quote.json.fee}, charged ${charged} (${fills.map((f) => `${f.size}@${f.priceBps}:${f.fee}`).join(", ")})`);
+          assert.equal(
+            quote.json.fee,
+            charged.toString(),
+            `quoted ${quote.json.fee}, charged ${charged} (${fills.map((f) => `${f.size}@${f.priceBps}:${f.fee}`).join(", ")})`,
+          );
         });
       }
     });

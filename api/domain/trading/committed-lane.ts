@@ -56,7 +56,10 @@ export function committedLane(deps: CommittedLaneDeps, clock: Clock) {
           if (req.side === "sell") {
             // A clear refusal before pricing: selling more than the agent holds (available, i.e. not locked by orders).
             const held = deps.exchange.engine.balance(account, outcomeAssetId(vm.marketId, req.outcome as OutcomeIndex)).available;
-            if (held < req.shares) throw new ApiError("INSUFFICIENT_BALANCE", `selling ${req.shares} shares of outcome ${req.outcome} but ${held} are available`, { available: held.toString() });
+            if (held < req.shares)
+              throw new ApiError("INSUFFICIENT_BALANCE", `selling ${req.shares} shares of outcome ${req.outcome} but ${held} are available`, {
+                available: held.toString(),
+              });
           }
           const remaining = () => remainingOf(deps, account, clock.now());
           return vm.market.pricingModel === "automated" ? lmsrExecute(deps, vm, req, account, remaining) : bookExecute(deps, vm, req, account, remaining);
@@ -67,7 +70,10 @@ export function committedLane(deps: CommittedLaneDeps, clock: Clock) {
 }
 
 function tradable(vm: VenueMarket, req: TradeRequest): void {
-  if (req.outcome >= vm.market.outcomes.length) throw new ApiError("INVALID_PAYLOAD", `outcome ${req.outcome} is not an outcome of this market (0..${vm.market.outcomes.length - 1})`, { field: "outcome" });
+  if (req.outcome >= vm.market.outcomes.length)
+    throw new ApiError("INVALID_PAYLOAD", `outcome ${req.outcome} is not an outcome of this market (0..${vm.market.outcomes.length - 1})`, {
+      field: "outcome",
+    });
   if (vm.market.state !== "open") throw new ApiError("MARKET_CLOSED", `market ${vm.market.address} is ${vm.market.state}`);
 }
 
@@ -80,7 +86,11 @@ function checkBounds(vm: VenueMarket, req: PrepareRequest): void {
     (req.minProceeds !== undefined && (book || req.side !== "sell") && "minProceeds");
   if (misplaced) {
     const fits = book ? "limitPriceBps" : req.side === "buy" ? "maxCost" : "minProceeds";
-    throw new ApiError("INVALID_PAYLOAD", `\`${misplaced}\` does not apply to a ${req.side} on this ${vm.market.pricingModel} market; its bound is \`${fits}\``, { field: misplaced });
+    throw new ApiError(
+      "INVALID_PAYLOAD",
+      `\`${misplaced}\` does not apply to a ${req.side} on this ${vm.market.pricingModel} market; its bound is \`${fits}\``,
+      { field: misplaced },
+    );
   }
 }
 
@@ -98,15 +108,29 @@ function lmsrQuote(deps: CommittedLaneDeps, vm: VenueMarket, req: TradeRequest):
     averageProbability: Number((q.collateral * 1_000_000n) / q.shares) / 1e6,
     probabilityAfter: wadToNumber(q.priceAfterWad),
   };
-  if (req.side === "buy") return { ...head, side: "buy", ...priced, cost: q.collateral.toString(), maxCost: ceilDiv(q.collateral * (BPS + slip), BPS).toString() };
+  if (req.side === "buy")
+    return { ...head, side: "buy", ...priced, cost: q.collateral.toString(), maxCost: ceilDiv(q.collateral * (BPS + slip), BPS).toString() };
   return { ...head, side: "sell", ...priced, proceeds: q.collateral.toString(), minProceeds: ((q.collateral * (BPS - slip)) / BPS).toString() };
 }
 
-async function lmsrExecute(deps: CommittedLaneDeps, vm: VenueMarket, req: PrepareRequest, account: Address, remaining: () => number): Promise<AutomatedExecution> {
+async function lmsrExecute(
+  deps: CommittedLaneDeps,
+  vm: VenueMarket,
+  req: PrepareRequest,
+  account: Address,
+  remaining: () => number,
+): Promise<AutomatedExecution> {
   const q = lmsrQuote(deps, vm, req);
   // The engine refuses (CONFLICT SLIPPAGE) a trade whose cost or proceeds cross `limit`.
   const limit = q.side === "buy" ? (req.maxCost ?? BigInt(q.maxCost)) : (req.minProceeds ?? BigInt(q.minProceeds));
-  const r = await tradeLmsr(deps.exchange, { account, marketId: vm.marketId, outcome: req.outcome as OutcomeIndex, direction: req.side === "buy" ? "BUY" : "SELL", shares: req.shares, limit });
+  const r = await tradeLmsr(deps.exchange, {
+    account,
+    marketId: vm.marketId,
+    outcome: req.outcome as OutcomeIndex,
+    direction: req.side === "buy" ? "BUY" : "SELL",
+    shares: req.shares,
+    limit,
+  });
   const head = { lane: "committed", market: req.market, pricingModel: "automated", executed: true, tradeId: r.tradeId, outcome: req.outcome } as const;
   const shares = r.shares.toString();
   const after = { fee: r.fee.toString(), limit: limit.toString(), probabilityAfter: wadToNumber(r.priceAfterWad), fillsRemaining: remaining() };
@@ -146,9 +170,20 @@ async function bookExecute(deps: CommittedLaneDeps, vm: VenueMarket, req: Prepar
   const limitPriceBps = req.limitPriceBps ?? walked.limit;
   // Refused before the engine sees it: an IOC with no fill would still be an accepted (and reported) order.
   if (req.limitPriceBps !== undefined && walk(deps, vm, req, limitPriceBps).filled === 0n) {
-    throw new ApiError("CONFLICT", `the book moved: its best price ${walked.best} is beyond the limit ${limitPriceBps}`, { reason: "SLIPPAGE", bestPriceBps: String(walked.best), limitPriceBps: String(limitPriceBps) });
+    throw new ApiError("CONFLICT", `the book moved: its best price ${walked.best} is beyond the limit ${limitPriceBps}`, {
+      reason: "SLIPPAGE",
+      bestPriceBps: String(walked.best),
+      limitPriceBps: String(limitPriceBps),
+    });
   }
-  const order = await placeIoc(deps.exchange, { account, marketId: vm.marketId, outcome: req.outcome as 0 | 1, action: req.side, priceBps: limitPriceBps, size: req.shares });
+  const order = await placeIoc(deps.exchange, {
+    account,
+    marketId: vm.marketId,
+    outcome: req.outcome as 0 | 1,
+    action: req.side,
+    priceBps: limitPriceBps,
+    size: req.shares,
+  });
   return {
     lane: "committed",
     market: req.market,

@@ -20,11 +20,24 @@ export interface StoredIntent {
   expiresAt: number;
 }
 
-export async function saveIntent(db: SqlRunner, a: { agentId: string; chainId: number; prepared: Pick<PreparedIntent, "digest" | "router" | "intent" | "expiresAt">; quote: OnchainQuote; now: number }): Promise<void> {
+export async function saveIntent(
+  db: SqlRunner,
+  a: { agentId: string; chainId: number; prepared: Pick<PreparedIntent, "digest" | "router" | "intent" | "expiresAt">; quote: OnchainQuote; now: number },
+): Promise<void> {
   await db.query(
     `INSERT INTO api_trade_intents (digest, agent_id, lane, chain_id, router, market, intent, quote, created_at, expires_at)
      VALUES ($1, $2, 'onchain', $3, $4, $5, $6::text::jsonb, $7::text::jsonb, $8, $9)`,
-    [a.prepared.digest, a.agentId, a.chainId, a.prepared.router.toLowerCase(), a.prepared.intent.market.toLowerCase(), JSON.stringify(a.prepared.intent), JSON.stringify(a.quote), a.now, Date.parse(a.prepared.expiresAt)],
+    [
+      a.prepared.digest,
+      a.agentId,
+      a.chainId,
+      a.prepared.router.toLowerCase(),
+      a.prepared.intent.market.toLowerCase(),
+      JSON.stringify(a.prepared.intent),
+      JSON.stringify(a.quote),
+      a.now,
+      Date.parse(a.prepared.expiresAt),
+    ],
   );
 }
 
@@ -51,11 +64,18 @@ export async function loadIntent(db: SqlRunner, digest: string): Promise<StoredI
 }
 
 export async function markIntent(db: SqlRunner, digest: string, status: StoredIntent["status"], txHash: string | null, error: string | null): Promise<void> {
-  await db.query(`UPDATE api_trade_intents SET status = $2, tx_hash = COALESCE($3, tx_hash), error = $4 WHERE digest = $1`, [digest.toLowerCase(), status, txHash, error]);
+  await db.query(`UPDATE api_trade_intents SET status = $2, tx_hash = COALESCE($3, tx_hash), error = $4 WHERE digest = $1`, [
+    digest.toLowerCase(),
+    status,
+    txHash,
+    error,
+  ]);
 }
 
 /** Claims a prepared intent for submission (only one submit wins). */
 export async function claimIntent(db: SqlRunner, digest: string): Promise<boolean> {
-  const rows = await db.query(`UPDATE api_trade_intents SET status = 'submitted' WHERE digest = $1 AND status IN ('prepared', 'failed') RETURNING digest`, [digest.toLowerCase()]);
+  const rows = await db.query(`UPDATE api_trade_intents SET status = 'submitted' WHERE digest = $1 AND status IN ('prepared', 'failed') RETURNING digest`, [
+    digest.toLowerCase(),
+  ]);
   return rows.length === 1;
 }

@@ -91,7 +91,13 @@ export function onchainChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "OPERA
     async relay(router, intent, signature) {
       const rt = connection();
       const run = rt.sendChain.then(async () => {
-        const { request } = await rt.client.simulateContract({ account: rt.wallet.account!, address: router, abi: intentRouterAbi, functionName: "executeTradeIntent", args: [intentArgs(intent), signature] });
+        const { request } = await rt.client.simulateContract({
+          account: rt.wallet.account!,
+          address: router,
+          abi: intentRouterAbi,
+          functionName: "executeTradeIntent",
+          args: [intentArgs(intent), signature],
+        });
         return rt.wallet.writeContract(request);
       });
       rt.sendChain = run.catch(() => undefined);

@@ -40,13 +40,34 @@ export const intentArgs = (i: IntentFields) => ({
 });
 
 /** The intent of `quote` for `trader` through `router`: deadline now + INTENT_TTL_SECONDS, a random 128-bit nonce. */
-export function buildIntent(a: { chainId: number; router: Address; trader: Address; quote: OnchainQuote; now: number }): Omit<PreparedIntent, "lane" | "market" | "status" | "quote" | "submit"> {
+export function buildIntent(a: {
+  chainId: number;
+  router: Address;
+  trader: Address;
+  quote: OnchainQuote;
+  now: number;
+}): Omit<PreparedIntent, "lane" | "market" | "status" | "quote" | "submit"> {
   const deadline = BigInt(Math.floor(a.now / 1000) + INTENT_TTL_SECONDS);
   const nonce = BigInt(`0x${randomBytes(16).toString("hex")}`);
   const domain = domainOf(a.chainId, a.router);
-  const message = { trader: a.trader, market: a.quote.market as Address, outcome: a.quote.outcome, isBuy: a.quote.side === "buy", amount: BigInt(a.quote.shares), limit: BigInt(a.quote.limit), deadline, nonce };
+  const message = {
+    trader: a.trader,
+    market: a.quote.market as Address,
+    outcome: a.quote.outcome,
+    isBuy: a.quote.side === "buy",
+    amount: BigInt(a.quote.shares),
+    limit: BigInt(a.quote.limit),
+    deadline,
+    nonce,
+  };
   const digest = hashTypedData({ domain, types: TRADE_INTENT_TYPES, primaryType: "TradeIntent", message });
-  const intent: IntentFields = { ...message, amount: message.amount.toString(), limit: message.limit.toString(), deadline: deadline.toString(), nonce: nonce.toString() };
+  const intent: IntentFields = {
+    ...message,
+    amount: message.amount.toString(),
+    limit: message.limit.toString(),
+    deadline: deadline.toString(),
+    nonce: nonce.toString(),
+  };
   return {
     digest,
     router: a.router,
@@ -59,7 +80,13 @@ export function buildIntent(a: { chainId: number; router: Address; trader: Addre
 /** Whether `signature` is the trader's over the intent (EOA signatures; contract wallets are checked on chain). */
 export async function signatureMatches(chainId: number, router: Address, intent: IntentFields, signature: Hex): Promise<boolean> {
   try {
-    const signer = await recoverTypedDataAddress({ domain: domainOf(chainId, router), types: TRADE_INTENT_TYPES, primaryType: "TradeIntent", message: intentArgs(intent), signature });
+    const signer = await recoverTypedDataAddress({
+      domain: domainOf(chainId, router),
+      types: TRADE_INTENT_TYPES,
+      primaryType: "TradeIntent",
+      message: intentArgs(intent),
+      signature,
+    });
     return signer.toLowerCase() === intent.trader.toLowerCase();
   } catch {
     return false;

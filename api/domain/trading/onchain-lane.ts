@@ -58,7 +58,10 @@ export function onchainLane(ctx: ServiceContext, projection: OnchainProjection, 
 
   const prepare = async (m: OnchainMarket, req: PrepareRequest, principal: { agentId: string; walletAddress: string | null }): Promise<PreparedIntent> => {
     const bound = BOUND_FIELDS.find((f) => req[f] !== undefined);
-    if (bound) throw new ApiError("INVALID_PAYLOAD", `\`${bound}\` applies to committed-lane markets; the onchain lane's bound is the signed intent's limit`, { field: bound });
+    if (bound)
+      throw new ApiError("INVALID_PAYLOAD", `\`${bound}\` applies to committed-lane markets; the onchain lane's bound is the signed intent's limit`, {
+        field: bound,
+      });
     const trader = (req.trader ?? principal.walletAddress)?.toLowerCase() as Address | undefined;
     if (!trader) throw new ApiError("INVALID_PAYLOAD", "the onchain lane needs a signing wallet: bind one or pass `trader`", { field: "trader" });
     if (principal.walletAddress && trader !== principal.walletAddress.toLowerCase()) {
@@ -85,7 +88,13 @@ export function onchainLane(ctx: ServiceContext, projection: OnchainProjection, 
       try {
         return await getOnchainMarket(projection, address);
       } catch (err) {
-        throw new ApiError("SERVICE_UNAVAILABLE", `the on-chain projection is unreachable: ${(err as Error).message}`, {}, { "Retry-After": "2" }, { cause: err });
+        throw new ApiError(
+          "SERVICE_UNAVAILABLE",
+          `the on-chain projection is unreachable: ${(err as Error).message}`,
+          {},
+          { "Retry-After": "2" },
+          { cause: err },
+        );
       }
     },
 
@@ -109,10 +118,24 @@ export function onchainLane(ctx: ServiceContext, projection: OnchainProjection, 
       const tail = { projection: reached, createdAt: new Date(stored.createdAt).toISOString(), expiresAt: new Date(stored.expiresAt).toISOString() };
       // The projection is the authority for "executed": a receipt alone may still be reorged away.
       if (e) {
-        const execution = { txHash: e.txHash, blockNumber: Number(e.blockNumber), shares: e.shares, amount: e.amount, at: new Date(Number(e.timestamp) * 1000).toISOString() };
+        const execution = {
+          txHash: e.txHash,
+          blockNumber: Number(e.blockNumber),
+          shares: e.shares,
+          amount: e.amount,
+          at: new Date(Number(e.timestamp) * 1000).toISOString(),
+        };
         return { ...id, status: "executed", ...what, txHash: e.txHash, error: stored.error, execution, ...tail };
       }
-      return { ...id, status: stored.status === "executed" ? "submitted" : stored.status, ...what, txHash: stored.txHash, error: stored.error, execution: null, ...tail };
+      return {
+        ...id,
+        status: stored.status === "executed" ? "submitted" : stored.status,
+        ...what,
+        txHash: stored.txHash,
+        error: stored.error,
+        execution: null,
+        ...tail,
+      };
     },
 
     /**
@@ -125,12 +148,19 @@ export function onchainLane(ctx: ServiceContext, projection: OnchainProjection, 
       if (!(await signatureMatches(ctx.config.CHAIN_ID, stored.router as Address, stored.intent, signature))) {
         throw new ApiError("INVALID_PAYLOAD", "the signature is not the trader's over this intent", { field: "signature" });
       }
-      if (!(await claimIntent(ctx.db, stored.digest))) throw new ApiError("CONFLICT", `intent ${stored.digest} is already ${stored.status}`, { reason: "already_submitted" });
+      if (!(await claimIntent(ctx.db, stored.digest)))
+        throw new ApiError("CONFLICT", `intent ${stored.digest} is already ${stored.status}`, { reason: "already_submitted" });
       try {
         const r = await chain.relay(stored.router as Address, stored.intent, signature);
         const failed = r.status !== "success";
         await markIntent(ctx.db, stored.digest, failed ? "failed" : "executed", r.txHash, failed ? "reverted" : null);
-        return { digest: stored.digest, status: failed ? "failed" : "submitted", txHash: r.txHash, blockNumber: Number(r.blockNumber), error: failed ? "reverted" : null };
+        return {
+          digest: stored.digest,
+          status: failed ? "failed" : "submitted",
+          txHash: r.txHash,
+          blockNumber: Number(r.blockNumber),
+          error: failed ? "reverted" : null,
+        };
       } catch (err) {
         const msg = ((err as { shortMessage?: string }).shortMessage ?? (err as Error).message).slice(0, 500);
         await markIntent(ctx.db, stored.digest, "failed", null, msg);

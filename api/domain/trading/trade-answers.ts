@@ -15,7 +15,10 @@ import { z } from "zod";
 import { TRADE_DEFAULTS } from "./trade-defaults";
 
 const Units = z.string().regex(/^\d+$/).describe("integer amount in the collateral's base units (shares: 1 share pays 1 base unit)");
-const Bps = z.string().regex(/^\d{1,4}$/).describe("price of the outcome in basis points (1..9999; an average may round to 0)");
+const Bps = z
+  .string()
+  .regex(/^\d{1,4}$/)
+  .describe("price of the outcome in basis points (1..9999; an average may round to 0)");
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const Hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
 const Probability = z.number().min(0).max(1);
@@ -44,8 +47,20 @@ const automatedQuoteTail = {
 
 /** Committed lane, automated (LMSR) market. */
 export const automatedQuoteSchema = z.discriminatedUnion("side", [
-  z.object({ ...automatedQuoteHead, side: z.literal("buy"), ...automatedQuoteTail, cost: Units, maxCost: Units.describe("cost moved by slippageBps, rounded up: the prepare bound") }),
-  z.object({ ...automatedQuoteHead, side: z.literal("sell"), ...automatedQuoteTail, proceeds: Units, minProceeds: Units.describe("proceeds moved by slippageBps, rounded down: the prepare bound") }),
+  z.object({
+    ...automatedQuoteHead,
+    side: z.literal("buy"),
+    ...automatedQuoteTail,
+    cost: Units,
+    maxCost: Units.describe("cost moved by slippageBps, rounded up: the prepare bound"),
+  }),
+  z.object({
+    ...automatedQuoteHead,
+    side: z.literal("sell"),
+    ...automatedQuoteTail,
+    proceeds: Units,
+    minProceeds: Units.describe("proceeds moved by slippageBps, rounded down: the prepare bound"),
+  }),
 ]);
 
 /** Committed lane, ORDERBOOK market: the live book walked for `shares`. */
@@ -82,7 +97,10 @@ export const onchainQuoteSchema = z.object({
   recommendedRefreshMs: z.number().int(),
 });
 
-export const tradeQuoteSchema = z.discriminatedUnion("lane", [z.discriminatedUnion("pricingModel", [automatedQuoteSchema, bookQuoteSchema]), onchainQuoteSchema]);
+export const tradeQuoteSchema = z.discriminatedUnion("lane", [
+  z.discriminatedUnion("pricingModel", [automatedQuoteSchema, bookQuoteSchema]),
+  onchainQuoteSchema,
+]);
 
 // ---------------------------------------------------------------- prepare
 
@@ -151,7 +169,10 @@ export const preparedIntentSchema = z.object({
   submit: z.object({ method: z.literal("POST"), path: z.literal("/trade/submit") }),
 });
 
-export const preparedTradeSchema = z.discriminatedUnion("lane", [z.discriminatedUnion("pricingModel", [automatedExecutionSchema, bookExecutionSchema]), preparedIntentSchema]);
+export const preparedTradeSchema = z.discriminatedUnion("lane", [
+  z.discriminatedUnion("pricingModel", [automatedExecutionSchema, bookExecutionSchema]),
+  preparedIntentSchema,
+]);
 
 // ---------------------------------------------------------------- intents
 

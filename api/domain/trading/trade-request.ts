@@ -10,7 +10,10 @@ import { TRADE_DEFAULTS } from "./trade-defaults";
 const units = integerString({ what: "amount" });
 
 export const tradeBody = z.strictObject({
-  market: z.string().regex(/^0x[0-9a-fA-F]{40}$/).describe("market address (LmsrMarket for the onchain lane)"),
+  market: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/)
+    .describe("market address (LmsrMarket for the onchain lane)"),
   outcome: z.number().int().min(0).max(2).describe("0 = YES, 1 = NO (binary); 0..2 ternary"),
   side: z.enum(["buy", "sell"]),
   shares: integerString({ min: 1n, max: MAX_ORDER_SIZE, maxDigits: 19, what: "shares" }).describe("shares in collateral base units (1 share pays 1 base unit)"),
@@ -19,10 +22,16 @@ export const tradeBody = z.strictObject({
 export type TradeBody = z.output<typeof tradeBody>;
 
 export const prepareBody = tradeBody.extend({
-  trader: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional().describe("signing wallet; default the agent's bound wallet"),
+  trader: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/)
+    .optional()
+    .describe("signing wallet; default the agent's bound wallet"),
   // Committed lane only: the quote's bound echoed back, so a market that moved after the quote is refused
   // (CONFLICT reason SLIPPAGE) instead of re-priced (docs/venue.md).
-  limitPriceBps: integerString({ min: 1n, max: 9_999n, maxDigits: 4, what: "limitPriceBps" }).optional().describe("ORDERBOOK (committed lane): the IOC limit, the quote's limitPriceBps"),
+  limitPriceBps: integerString({ min: 1n, max: 9_999n, maxDigits: 4, what: "limitPriceBps" })
+    .optional()
+    .describe("ORDERBOOK (committed lane): the IOC limit, the quote's limitPriceBps"),
   maxCost: units.optional().describe("automated buy (committed lane): the most PM to pay, the quote's maxCost"),
   minProceeds: units.optional().describe("automated sell (committed lane): the least PM to receive, the quote's minProceeds"),
 });
@@ -56,7 +65,13 @@ export interface PrepareRequest extends TradeRequest, PrepareBounds {
 /** The names of the bounds, for the lane that takes none of them. */
 export const BOUND_FIELDS = ["limitPriceBps", "maxCost", "minProceeds"] as const;
 
-export const toTradeRequest = (b: TradeBody): TradeRequest => ({ market: b.market.toLowerCase(), outcome: b.outcome, side: b.side, shares: BigInt(b.shares), slippageBps: b.slippageBps });
+export const toTradeRequest = (b: TradeBody): TradeRequest => ({
+  market: b.market.toLowerCase(),
+  outcome: b.outcome,
+  side: b.side,
+  shares: BigInt(b.shares),
+  slippageBps: b.slippageBps,
+});
 
 export function toPrepareRequest(b: PrepareBody): PrepareRequest {
   return {

@@ -13,7 +13,10 @@ export class AccountOpener {
   /** Accounts known to be open (the journal never closes one, so this only grows). */
   readonly #open_ = new Set<string>();
 
-  constructor(private readonly exchange: Exchange, private readonly startingGrant: bigint) {}
+  constructor(
+    private readonly exchange: Exchange,
+    private readonly startingGrant: bigint,
+  ) {}
 
   /** Opens `account` (lower-case) once; concurrent callers for one account share the same opening. */
   async ensure(account: Address, signupAt: number): Promise<Address> {

@@ -15,7 +15,17 @@ export function allowanceExhausted(r: Rejected<"FILL_ALLOWANCE_EXHAUSTED">): Api
   return new ApiError(
     "FILL_ALLOWANCE_EXHAUSTED",
     `${r.message} (the allowance resets at resetsAt; a sell of your whole position in an outcome and cancels are still accepted)`,
-    { allowance: { enabled: a.enabled, freePerPeriod: a.freePerPeriod, freeUsed: a.freeUsed, freeRemaining: a.freeRemaining, paidRemaining: a.paidRemaining, remaining: a.remaining, resetsAt: new Date(a.periodEndsAt).toISOString() } },
+    {
+      allowance: {
+        enabled: a.enabled,
+        freePerPeriod: a.freePerPeriod,
+        freeUsed: a.freeUsed,
+        freeRemaining: a.freeRemaining,
+        paidRemaining: a.paidRemaining,
+        remaining: a.remaining,
+        resetsAt: new Date(a.periodEndsAt).toISOString(),
+      },
+    },
     { [FILLS_REMAINING_HEADER]: String(a.remaining) },
   );
 }

@@ -21,7 +21,8 @@ export function engineDataSource(exchange: Exchange, now: () => number): Pick<Ma
       const id = marketIdOf(m);
       if (m.pricingModel === "ORDERBOOK") {
         const book = exchange.engine.book(id, levels);
-        const side = (ls: readonly { priceBps: number; size: bigint }[] | undefined) => (ls ?? []).map((l) => ({ priceBps: String(l.priceBps), size: l.size.toString() }));
+        const side = (ls: readonly { priceBps: number; size: bigint }[] | undefined) =>
+          (ls ?? []).map((l) => ({ priceBps: String(l.priceBps), size: l.size.toString() }));
         return { kind: "orderbook", ...base, bids: side(book?.bids), asks: side(book?.asks) };
       }
       const unit = 10n ** BigInt(m.collateral.decimals);
@@ -31,7 +32,9 @@ export function engineDataSource(exchange: Exchange, now: () => number): Pick<Ma
         outcomes: m.outcomes.map((label, index) => {
           const ladder = LADDER_SHARES.slice(0, levels).flatMap((n) => {
             const q = exchange.engine.lmsrQuote(id, index as OutcomeIndex, "BUY", n * unit);
-            return q ? [{ size: q.shares.toString(), cost: q.collateral.toString(), averageProbability: Number((q.collateral * 1_000_000n) / q.shares) / 1e6 }] : [];
+            return q
+              ? [{ size: q.shares.toString(), cost: q.collateral.toString(), averageProbability: Number((q.collateral * 1_000_000n) / q.shares) / 1e6 }]
+              : [];
           });
           return { index, label, probability: probabilityOf(exchange, id, index, unit), ladder };
         }),
@@ -49,7 +52,12 @@ export function engineDataSource(exchange: Exchange, now: () => number): Pick<Ma
           .filter((h) => h.size > 0n)
           .sort((a, b) => (a.size === b.size ? (a.account < b.account ? -1 : 1) : a.size > b.size ? -1 : 1));
         const outstanding = held.reduce((s, h) => s + h.size, 0n);
-        return { index, label, holders: held.slice(0, TOP_HOLDERS).map((h) => ({ account: h.account, size: h.size.toString() })), outstanding: outstanding.toString() };
+        return {
+          index,
+          label,
+          holders: held.slice(0, TOP_HOLDERS).map((h) => ({ account: h.account, size: h.size.toString() })),
+          outstanding: outstanding.toString(),
+        };
       });
       // Open interest = the most the market could pay out: every share pays one collateral unit if its outcome wins.
       const openInterest = outcomes.reduce((max, o) => (BigInt(o.outstanding) > max ? BigInt(o.outstanding) : max), 0n);

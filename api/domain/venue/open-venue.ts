@@ -60,7 +60,8 @@ export async function openVenue(ctx: ServiceContext, opts: OpenVenueOptions = {}
 
     const opener = new AccountOpener(exchange, config.PM_STARTING_GRANT);
     const openAccount = (account: Address, signupAt: number) => opener.ensure(account.toLowerCase() as Address, signupAt);
-    const accountOf = async (principal: Parameters<Venue["accountOf"]>[0]) => openAccount((await ledgerAccountFor(ctx, principal)) as Address, principal.createdAt);
+    const accountOf = async (principal: Parameters<Venue["accountOf"]>[0]) =>
+      openAccount((await ledgerAccountFor(ctx, principal)) as Address, principal.createdAt);
     const marketAt = async (address: string): Promise<VenueMarket> => {
       const market = await getMarket(ctx.db, config.CHAIN_ID, address.toLowerCase(), ctx.clock.now());
       if (market?.settlement !== "committed" || market.marketId === null || !exchange.engine.market(market.marketId)) {
@@ -98,7 +99,10 @@ async function batcherFor(ctx: ServiceContext): Promise<Batcher | null> {
   if (treasury && treasury !== ctx.config.TREASURY_ADDRESS.toLowerCase()) {
     // The journal's header names the engine's fee sink; publishing it to a ledger deployed for another treasury would
     // make a chain no replay agrees with.
-    ctx.log.error({ deployed: treasury, configured: ctx.config.TREASURY_ADDRESS }, "TREASURY_ADDRESS differs from the deployment's treasury: batches are not published");
+    ctx.log.error(
+      { deployed: treasury, configured: ctx.config.TREASURY_ADDRESS },
+      "TREASURY_ADDRESS differs from the deployment's treasury: batches are not published",
+    );
     return null;
   }
   return openBatcher(ctx.db, batcherConfigOf(ctx.config, ledger, treasury ?? ctx.config.TREASURY_ADDRESS), ctx.log.child({ part: "batcher" }));

@@ -37,7 +37,10 @@ export function seedDemoMarkets(ctx: ServiceContext, exchange: Exchange): Promis
  */
 export async function createListedMarkets(ctx: ServiceContext, exchange: Exchange): Promise<number> {
   const now = ctx.clock.now();
-  const rows = await ctx.db.query<Record<string, unknown>>(`SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.chain_id = $2 AND m.settlement = 'committed' ORDER BY m.market_id`, [now, ctx.config.CHAIN_ID]);
+  const rows = await ctx.db.query<Record<string, unknown>>(
+    `SELECT ${MARKET_COLUMNS} FROM markets m WHERE m.chain_id = $2 AND m.settlement = 'committed' ORDER BY m.market_id`,
+    [now, ctx.config.CHAIN_ID],
+  );
   let created = 0;
   for (const row of rows) {
     const m = marketFromRow(row);
@@ -55,7 +58,7 @@ export async function createInEngine(exchange: Exchange, m: CatalogMarket): Prom
   if (exchange.engine.market(m.marketId)) return;
   const lmsr = m.pricingModel === "automated";
   const funder = HOUSE_CREATOR as Address;
-  const seed = lmsr ? m.lmsrSeed ?? 0n : undefined;
+  const seed = lmsr ? (m.lmsrSeed ?? 0n) : undefined;
   if (seed) accepted(await exchange.submit({ type: "credit", account: funder, amount: seed, reason: "GRANT" }));
   const created = await exchange.submit({
     type: "createMarket",

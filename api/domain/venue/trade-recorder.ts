@@ -15,7 +15,11 @@ export class TradeRecorder {
   #tail: Promise<void> = Promise.resolve();
   readonly #off: () => void;
 
-  constructor(private readonly db: Database, exchange: Exchange, private readonly log: Logger) {
+  constructor(
+    private readonly db: Database,
+    exchange: Exchange,
+    private readonly log: Logger,
+  ) {
     this.#off = exchange.onReports((reports) => {
       for (const r of reports as ExecutionReport[]) {
         if (r.kind !== "fill" || r.liquidity !== "taker" || r.fillPriceBps === undefined || r.fillSize === undefined) continue;
@@ -27,10 +31,12 @@ export class TradeRecorder {
   /** Queues one trade of engine market `marketId`. */
   record(marketId: bigint, trade: TradeInput): void {
     const address = poolAccountOf(marketId).toLowerCase();
-    this.#tail = this.#tail.then(() => recordTrade(this.db, address, trade)).then(
-      () => undefined,
-      (err: unknown) => this.log.error({ err, marketId: marketId.toString() }, "recording a trade in the catalog failed"),
-    );
+    this.#tail = this.#tail
+      .then(() => recordTrade(this.db, address, trade))
+      .then(
+        () => undefined,
+        (err: unknown) => this.log.error({ err, marketId: marketId.toString() }, "recording a trade in the catalog failed"),
+      );
   }
 
   /** Resolves when every queued trade is recorded (tests, shutdown). */

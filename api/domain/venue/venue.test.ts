@@ -138,7 +138,14 @@ describe("committed venue in the service", () => {
       const depth = (await T("GET", `/discover/markets/${book.address}/depth`)).json;
       assert.deepEqual([depth.kind, depth.bids, depth.asks], ["orderbook", [], []], "the test starts from an empty book");
       // The maker rests a NO buy at 5500: in YES terms an ask of 10 shares at 4500, and nothing on the bid side.
-      const placed = await M("POST", "/orderbook/place-order", { market: book.address, outcome: 1, side: "buy", priceBps: "5500", size: "10000000", clientOrderId: "mk-1" });
+      const placed = await M("POST", "/orderbook/place-order", {
+        market: book.address,
+        outcome: 1,
+        side: "buy",
+        priceBps: "5500",
+        size: "10000000",
+        clientOrderId: "mk-1",
+      });
       assert.equal(placed.status, 200, JSON.stringify(placed.json));
     });
 
@@ -161,7 +168,10 @@ describe("committed venue in the service", () => {
       const before = (await seen(T)).balances;
       const res = await T("POST", "/trade/prepare", { ...body, limitPriceBps: quote.json.limitPriceBps });
       assert.equal(res.status, 201, JSON.stringify(res.json));
-      assert.deepEqual([res.json.lane, res.json.executed, res.json.status, res.json.filledSize, res.json.cancelledSize, res.json.limitPriceBps], ["committed", true, "filled", "4000000", "0", "4545"]);
+      assert.deepEqual(
+        [res.json.lane, res.json.executed, res.json.status, res.json.filledSize, res.json.cancelledSize, res.json.limitPriceBps],
+        ["committed", true, "filled", "4000000", "0", "4545"],
+      );
       assert.equal(res.json.fills.length, 1);
       const [fill] = res.json.fills as Json[];
       assert.deepEqual([fill.priceBps, fill.size, fill.liquidity], ["4500", "4000000", "taker"]);
@@ -170,7 +180,7 @@ describe("committed venue in the service", () => {
       const yes = outcomeAssetId(BigInt(book.marketId), 0).toString();
       assert.equal(held(after, yes), 4_000_000n);
       assert.equal(held(before, "0") - held(after, "0"), 1_800_000n + BigInt(fill.fee), "4 shares at 0.45 PM plus the taker fee");
-      assert.deepEqual(((await seen(T)).orders.orders as Json[]), [], "an IOC never rests");
+      assert.deepEqual((await seen(T)).orders.orders as Json[], [], "an IOC never rests");
       const rest = ((await seen(M)).orders.orders as Json[]).map((o) => [o.clientOrderId, o.remainingSize]);
       assert.deepEqual(rest, [["mk-1", "6000000"]]);
     });
@@ -180,7 +190,10 @@ describe("committed venue in the service", () => {
       const quote = await T("POST", "/trade/quote", body);
       assert.equal(quote.json.limitPriceBps, "4545");
       // The maker reprices after the quote: its ask moves from 4500 to 5000 (a NO buy at 5000).
-      const moved = await M("POST", "/orderbook/replace-quotes", { market: book.address, orders: [{ outcome: 1, side: "buy", priceBps: "5000", size: "6000000", clientOrderId: "mk-2" }] });
+      const moved = await M("POST", "/orderbook/replace-quotes", {
+        market: book.address,
+        orders: [{ outcome: 1, side: "buy", priceBps: "5000", size: "6000000", clientOrderId: "mk-2" }],
+      });
       assert.equal(moved.status, 200, JSON.stringify(moved.json));
       const before = [await seen(T), await seen(M)];
       const res = await T("POST", "/trade/prepare", { ...body, limitPriceBps: quote.json.limitPriceBps });
@@ -198,8 +211,14 @@ describe("committed venue in the service", () => {
       // 6 shares rest at 5000; 8 are asked for: the IOC takes the 6 and cancels 2, nothing rests.
       const res = await T("POST", "/trade/prepare", { market: book.address, outcome: 0, side: "buy", shares: "8000000", slippageBps: 100 });
       assert.equal(res.status, 201, JSON.stringify(res.json));
-      assert.deepEqual([res.json.executed, res.json.status, res.json.limitPriceBps, res.json.filledSize, res.json.cancelledSize], [true, "cancelled", "5050", "6000000", "2000000"]);
-      assert.deepEqual((res.json.fills as Json[]).map((f) => [f.priceBps, f.size]), [["5000", "6000000"]]);
+      assert.deepEqual(
+        [res.json.executed, res.json.status, res.json.limitPriceBps, res.json.filledSize, res.json.cancelledSize],
+        [true, "cancelled", "5050", "6000000", "2000000"],
+      );
+      assert.deepEqual(
+        (res.json.fills as Json[]).map((f) => [f.priceBps, f.size]),
+        [["5000", "6000000"]],
+      );
       assert.deepEqual((await seen(T)).orders.orders, []);
       assert.deepEqual((await seen(M)).orders.orders, [], "the maker's order is filled");
     });

@@ -31,7 +31,10 @@ export const getAuthDiscovery = defineOperation({
     nonceEndpoint: z.string(),
     verifyEndpoint: z.object({ method: z.literal("POST"), path: z.string(), summary: z.string() }),
     messageTemplates: z.array(z.object({ kind: z.literal("siwe"), template: z.string(), example: z.string(), preferredFor: z.array(z.string()) })),
-    walletProof: z.object({ nonceEndpoint: z.string(), templates: z.array(z.object({ kind: z.enum(["agent-register", "agent-bind-wallet", "agent-key-recovery"]), template: z.string(), usedBy: z.string() })) }),
+    walletProof: z.object({
+      nonceEndpoint: z.string(),
+      templates: z.array(z.object({ kind: z.enum(["agent-register", "agent-bind-wallet", "agent-key-recovery"]), template: z.string(), usedBy: z.string() })),
+    }),
     signaturePolicy: z.object({ lifetime: z.string(), retry: z.string() }),
     rateLimit: z.object({ responseHeaders: z.array(z.string()), retryHeader: z.string(), guidance: z.string() }),
     agentApiRateLimits: z.object({
@@ -41,7 +44,9 @@ export const getAuthDiscovery = defineOperation({
       dataPlane: z.object({ guidance: z.string() }),
     }),
     registrationRateLimits: z.object({
-      paths: z.array(z.object({ path: z.enum(["anonymous", "email", "wallet", "key-recovery"]), status: z.enum(["open", "closed"]), perMinutePerIp: z.number().int() })),
+      paths: z.array(
+        z.object({ path: z.enum(["anonymous", "email", "wallet", "key-recovery"]), status: z.enum(["open", "closed"]), perMinutePerIp: z.number().int() }),
+      ),
       responseHeaders: z.array(z.string()),
       retryHeader: z.string(),
       guidance: z.string(),
@@ -58,7 +63,11 @@ export const getAuthDiscovery = defineOperation({
     });
     return {
       nonceEndpoint: nonceUrl(call.origin),
-      verifyEndpoint: { method: "POST" as const, path: "/api/auth/verify", summary: "Verify a SIWE message signed with one of our nonces (spends the nonce; issues no key)" },
+      verifyEndpoint: {
+        method: "POST" as const,
+        path: "/api/auth/verify",
+        summary: "Verify a SIWE message signed with one of our nonces (spends the nonce; issues no key)",
+      },
       messageTemplates: [
         {
           kind: "siwe" as const,
@@ -69,16 +78,22 @@ export const getAuthDiscovery = defineOperation({
       ],
       walletProof: {
         nonceEndpoint: nonceUrl(call.origin),
-        templates: PROOF_KINDS.map((k) => ({ kind: PROOF_TEMPLATES[k].discoveryKind as "agent-register", template: PROOF_TEMPLATES[k].template, usedBy: PROOF_TEMPLATES[k].usedBy })),
+        templates: PROOF_KINDS.map((k) => ({
+          kind: PROOF_TEMPLATES[k].discoveryKind as "agent-register",
+          template: PROOF_TEMPLATES[k].template,
+          usedBy: PROOF_TEMPLATES[k].usedBy,
+        })),
       },
       signaturePolicy: {
         lifetime: `A nonce is valid ${NONCE_TTL_MS / 1000} seconds after POST /api/auth/nonce and is spent by its first successful proof. Sign with EIP-191 personal_sign over the exact message text.`,
-        retry: "A refused proof (401 WALLET_AUTH_INVALID) does not spend the nonce unless the signature was valid; if in doubt, fetch a fresh nonce, rebuild the message and sign again. Never reuse a nonce.",
+        retry:
+          "A refused proof (401 WALLET_AUTH_INVALID) does not spend the nonce unless the signature was valid; if in doubt, fetch a fresh nonce, rebuild the message and sign again. Never reuse a nonce.",
       },
       rateLimit: {
         responseHeaders: RATE_HEADERS,
         retryHeader: "Retry-After",
-        guidance: "60-second sliding window; RateLimit-Reset is the absolute epoch second when the oldest charged request ages out. On 429 wait Retry-After seconds (it takes precedence).",
+        guidance:
+          "60-second sliding window; RateLimit-Reset is the absolute epoch second when the oldest charged request ages out. On 429 wait Retry-After seconds (it takes precedence).",
       },
       agentApiRateLimits: {
         tiers,
@@ -92,7 +107,8 @@ export const getAuthDiscovery = defineOperation({
         paths: registrationLimits(ctx.config),
         responseHeaders: RATE_HEADERS,
         retryHeader: "Retry-After",
-        guidance: "Registration and key recovery have their own per-IP windows besides the general per-IP limit; a 429 names the window. Check registration.paths[].status on GET /mcp-discovery before registering.",
+        guidance:
+          "Registration and key recovery have their own per-IP windows besides the general per-IP limit; a 429 names the window. Check registration.paths[].status on GET /mcp-discovery before registering.",
       },
       tradeDefaults: { ...TRADE_DEFAULTS },
       notes: [

@@ -16,7 +16,7 @@ export const claimBatch = defineOperation({
   method: "POST",
   path: "/claims/batch",
   summary: "Claim payouts of 1..100 markets (committed: settled automatically; on-chain: the prepared redeem)",
-  description: "Claim-level outcomes are skippedReason values in the 200 body, never errors. See docs/resolution.md \"Claims\".",
+  description: 'Claim-level outcomes are skippedReason values in the 200 body, never errors. See docs/resolution.md "Claims".',
   ...CLAIM_WRITE,
   request: { body: claimMarketsBody },
   response: z.object({

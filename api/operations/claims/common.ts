@@ -32,13 +32,19 @@ export const MAX_CLAIM_PAGE = 200;
 export const DEFAULT_CLAIM_PAGE = 100;
 export const MAX_CLAIM_MARKETS = 100;
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits").transform((a) => a.toLowerCase());
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits")
+  .transform((a) => a.toLowerCase());
 export const cursorField = z.string().regex(/^[A-Za-z0-9_-]{1,512}$/, "1..512 letters, digits, _ or -");
 export const limitField = z.coerce.number().int().min(1).max(MAX_CLAIM_PAGE).default(DEFAULT_CLAIM_PAGE);
 
 /** Body of /claims/batch and /claims/simulate. */
 export const claimMarketsBody = z.strictObject({
-  markets: z.array(z.strictObject({ chainId: z.number().int().positive(), marketAddress: address })).min(1).max(MAX_CLAIM_MARKETS),
+  markets: z
+    .array(z.strictObject({ chainId: z.number().int().positive(), marketAddress: address }))
+    .min(1)
+    .max(MAX_CLAIM_MARKETS),
 });
 
 /** The caller as a claimant: its ledger account and its wallet (on-chain lane), if bound. */

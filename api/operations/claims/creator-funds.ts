@@ -53,14 +53,28 @@ export const getCreatorFunds = defineOperation({
     creatorFunds: z.object({
       markets: z.array(creatorFundsMarketSchema),
       summary: z.object({
-        marketBalanceByToken: z.array(z.object({ chainId: z.number().int(), tokenAddress: z.string().nullable(), symbol: z.string(), decimals: z.number().int(), totalWei: z.string(), totalFormatted: z.string() })),
+        marketBalanceByToken: z.array(
+          z.object({
+            chainId: z.number().int(),
+            tokenAddress: z.string().nullable(),
+            symbol: z.string(),
+            decimals: z.number().int(),
+            totalWei: z.string(),
+            totalFormatted: z.string(),
+          }),
+        ),
         bondReturnableWei: z.string(),
         bondReturnedWei: z.string(),
         collectableCount: z.number().int(),
         error: z.string().optional(),
       }),
     }),
-    workflow: z.object({ fundsLabel: z.literal("creator_funds"), marketBalanceSemantics: z.string(), creationBondSemantics: z.string(), execution: z.string() }),
+    workflow: z.object({
+      fundsLabel: z.literal("creator_funds"),
+      marketBalanceSemantics: z.string(),
+      creationBondSemantics: z.string(),
+      execution: z.string(),
+    }),
   }),
   mcpTool: "svc_get_creator_funds",
   async handler(ctx, { query }, call) {
@@ -72,9 +86,12 @@ export const getCreatorFunds = defineOperation({
       creatorFunds: { markets: all.map(marketEntry), summary: creatorFundsSummary(all) },
       workflow: {
         fundsLabel: "creator_funds" as const,
-        marketBalanceSemantics: "what the market's pool holds after every holder was paid: collectable by the creator once the market is final (POST /trade/creator-funds/collect or POST /sweep/execute)",
-        creationBondSemantics: "the PM bond locked at creation: returned automatically at finality when the creator's proposal stands; slashed when the creator missed its window or the proposal was overturned",
-        execution: "the service submits and pays: a committed collection is a journal movement (POOL_WITHDRAW) published in the next ledger batch; money only ever reaches the creator",
+        marketBalanceSemantics:
+          "what the market's pool holds after every holder was paid: collectable by the creator once the market is final (POST /trade/creator-funds/collect or POST /sweep/execute)",
+        creationBondSemantics:
+          "the PM bond locked at creation: returned automatically at finality when the creator's proposal stands; slashed when the creator missed its window or the proposal was overturned",
+        execution:
+          "the service submits and pays: a committed collection is a journal movement (POOL_WITHDRAW) published in the next ledger batch; money only ever reaches the creator",
       },
     };
   },

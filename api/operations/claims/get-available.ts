@@ -23,7 +23,7 @@ export const getClaimsAvailable = defineOperation({
   method: "GET",
   path: "/claims/available",
   summary: "The caller's payouts (committed: credited at resolution; on-chain: claimable through the contract)",
-  description: "Page with nextCursor while hasMore. limit 1..200 (default 100). See docs/resolution.md \"Claims\".",
+  description: 'Page with nextCursor while hasMore. limit 1..200 (default 100). See docs/resolution.md "Claims".',
   ...CLAIM_READ,
   request: { query: z.strictObject({ cursor: cursorField.optional(), limit: limitField }) },
   response: z.object({

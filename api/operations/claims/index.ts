@@ -8,4 +8,13 @@ import { getCreatorFunds } from "./creator-funds";
 import { collectCreatorFunds } from "./collect-creator-funds";
 import { executeSweep } from "./sweep-execute";
 
-export const CLAIM_OPERATIONS: AnyOperation[] = [getClaimsAvailable, claimBatch, listClaimReceipts, simulateClaims, sweepClaims, getCreatorFunds, collectCreatorFunds, executeSweep];
+export const CLAIM_OPERATIONS: AnyOperation[] = [
+  getClaimsAvailable,
+  claimBatch,
+  listClaimReceipts,
+  simulateClaims,
+  sweepClaims,
+  getCreatorFunds,
+  collectCreatorFunds,
+  executeSweep,
+];

@@ -20,10 +20,20 @@ export const listClaimReceipts = defineOperation({
       cursor: cursorField.optional(),
       limit: limitField,
       chainId: z.coerce.number().int().positive().optional(),
-      marketAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/).transform((a) => a.toLowerCase()).optional(),
+      marketAddress: z
+        .string()
+        .regex(/^0x[0-9a-fA-F]{40}$/)
+        .transform((a) => a.toLowerCase())
+        .optional(),
     }),
   },
-  response: z.object({ wallet: z.string(), receipts: z.array(claimReceiptSchema), totalCount: z.number().int(), hasMore: z.boolean(), nextCursor: z.string().nullable() }),
+  response: z.object({
+    wallet: z.string(),
+    receipts: z.array(claimReceiptSchema),
+    totalCount: z.number().int(),
+    hasMore: z.boolean(),
+    nextCursor: z.string().nullable(),
+  }),
   mcpTool: "svc_list_claim_receipts",
   async handler(_ctx, { query }, call) {
     const who = await claimantOf(call.services, call.principal);

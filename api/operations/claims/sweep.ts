@@ -42,7 +42,11 @@ export const sweepClaims = defineOperation({
     const deps = call.services.resolution.claims;
     const page = await payoutPage(deps, who, { cursor: query.cursor, limit: query.limit, eligibleOnly: query.includeIneligible === "false" });
     const [claims, projection] = await Promise.all([
-      settlementsOf(deps, who, page.payouts.map((p) => ({ chainId: p.chainId, marketAddress: p.marketAddress }))),
+      settlementsOf(
+        deps,
+        who,
+        page.payouts.map((p) => ({ chainId: p.chainId, marketAddress: p.marketAddress })),
+      ),
       projectionOf(call.services),
     ]);
     const sum = (xs: { amount: string }[]) => xs.reduce((s, c) => s + BigInt(c.amount), 0n).toString();

@@ -61,7 +61,11 @@ describe("agent content (takes, research, comments, Agent Arena)", () => {
     // An execute agent with every scope but no wallet (the operator made it so): comments need a wallet.
     const noWallet = await createAgent(db, { name: "content-nowallet", tier: "execute", scopes: [...SCOPES], registrationPath: "admin" }, now);
     // An email-path agent whose email is not verified yet: its key is dormant for execute operations.
-    const email = await createAgent(db, { name: "content-dormant", tier: "propose", scopes: [...GRANTS.email], registrationPath: "email", email: "dormant@example.com" }, now);
+    const email = await createAgent(
+      db,
+      { name: "content-dormant", tier: "propose", scopes: [...GRANTS.email], registrationPath: "email", email: "dormant@example.com" },
+      now,
+    );
     A = apiClient(t, alice.apiKey);
     B = apiClient(t, bob.apiKey);
     R = apiClient(t, researcher.apiKey);
@@ -72,12 +76,34 @@ describe("agent content (takes, research, comments, Agent Arena)", () => {
     await setResearchProducer(db, email, true);
 
     const chainId = t.svc.ctx.config.CHAIN_ID;
-    const base = { chainId, settlement: "onchain" as const, pricingModel: "automated" as const, category: "OTHER", creator: addr(0xc1), openTime: now - DAY, resolutionSource: { type: "creator" }, lmsrSeed: 1_000_000n, createdAt: now };
-    binary = (await insertCatalogMarket(db, { ...base, address: addr(0xb1), title: "Content binary", outcomes: ["Yes", "No"], closeTime: now + 30 * DAY })).market.address;
-    other = (await insertCatalogMarket(db, { ...base, address: addr(0xb2), title: "Content other binary", outcomes: ["Yes", "No"], closeTime: now + 30 * DAY })).market.address;
-    ternary = (await insertCatalogMarket(db, { ...base, address: addr(0xb3), title: "Content ternary", outcomes: ["A", "B", "C"], closeTime: now + 30 * DAY })).market.address;
+    const base = {
+      chainId,
+      settlement: "onchain" as const,
+      pricingModel: "automated" as const,
+      category: "OTHER",
+      creator: addr(0xc1),
+      openTime: now - DAY,
+      resolutionSource: { type: "creator" },
+      lmsrSeed: 1_000_000n,
+      createdAt: now,
+    };
+    binary = (await insertCatalogMarket(db, { ...base, address: addr(0xb1), title: "Content binary", outcomes: ["Yes", "No"], closeTime: now + 30 * DAY }))
+      .market.address;
+    other = (await insertCatalogMarket(db, { ...base, address: addr(0xb2), title: "Content other binary", outcomes: ["Yes", "No"], closeTime: now + 30 * DAY }))
+      .market.address;
+    ternary = (await insertCatalogMarket(db, { ...base, address: addr(0xb3), title: "Content ternary", outcomes: ["A", "B", "C"], closeTime: now + 30 * DAY }))
+      .market.address;
     // Past its close time: reads as closed at once.
-    closed = (await insertCatalogMarket(db, { ...base, address: addr(0xb4), title: "Content closed", outcomes: ["Yes", "No"], openTime: now - 10 * DAY, closeTime: now - DAY })).market.address;
+    closed = (
+      await insertCatalogMarket(db, {
+        ...base,
+        address: addr(0xb4),
+        title: "Content closed",
+        outcomes: ["Yes", "No"],
+        openTime: now - 10 * DAY,
+        closeTime: now - DAY,
+      })
+    ).market.address;
   });
   after(async () => stopTestService(t));
 
@@ -99,7 +125,13 @@ describe("agent content (takes, research, comments, Agent Arena)", () => {
   });
 
   describe("POST /agents/me/takes", () => {
-    const take = (extra: Json = {}) => ({ marketAddress: binary, probability: 0.62, rationale: "  Polls moved after the debate.  ", confidence: "medium", ...extra });
+    const take = (extra: Json = {}) => ({
+      marketAddress: binary,
+      probability: 0.62,
+      rationale: "  Polls moved after the debate.  ",
+      confidence: "medium",
+      ...extra,
+    });
 
     it("publishes a take (201, version 1, labelled AI); the same Idempotency-Key replays it without a second write", async () => {
       const first = await A("POST", "/agents/me/takes", take(), { idem: "take-1" });
@@ -138,7 +170,11 @@ describe("agent content (takes, research, comments, Agent Arena)", () => {
       t.clock.advance(1_000);
       ok(await B("POST", "/agents/me/takes", take({ probability: 0.4000004 })), 201);
       const r = await research();
-      assert.deepEqual(r.takes.map((x: Json) => x.author.name), ["content-bob", "content-alice"], "newest first");
+      assert.deepEqual(
+        r.takes.map((x: Json) => x.author.name),
+        ["content-bob", "content-alice"],
+        "newest first",
+      );
       assert.equal(r.takes[0].probability, 0.4, "stored to the millionth");
       assert.deepEqual(r.analystConsensus, { takeCount: 2, probability: 0.55 });
     });
@@ -170,7 +206,13 @@ describe("agent content (takes, research, comments, Agent Arena)", () => {
   });
 
   describe("POST /agents/me/research", () => {
-    const note = (extra: Json = {}) => ({ marketAddress: binary, title: "Debate effect", body: "Three polls since the debate show a 4-point swing.", sources: [{ url: "https://example.com/poll", title: "Poll" }], ...extra });
+    const note = (extra: Json = {}) => ({
+      marketAddress: binary,
+      title: "Debate effect",
+      body: "Three polls since the debate show a 4-point swing.",
+      sources: [{ url: "https://example.com/poll", title: "Poll" }],
+      ...extra,
+    });
     let noteId = "";
 
     it("needs the operator's research-producer grant: 403 FORBIDDEN before it, 201 after", async () => {
@@ -211,7 +253,14 @@ describe("agent content (takes, research, comments, Agent Arena)", () => {
       t.clock.advance(1_000);
       ok(await R("POST", "/agents/me/research", note({ title: "Second note" })), 201);
       const r = await research();
-      assert.deepEqual(r.research.map((n: Json) => [n.title, n.version]), [["Second note", 1], ["Debate effect", 2]], "newest first, the update kept");
+      assert.deepEqual(
+        r.research.map((n: Json) => [n.title, n.version]),
+        [
+          ["Second note", 1],
+          ["Debate effect", 2],
+        ],
+        "newest first, the update kept",
+      );
       assert.equal(r.research[1].body, "Four polls now.");
     });
 
@@ -258,14 +307,21 @@ describe("agent content (takes, research, comments, Agent Arena)", () => {
       ok(await B("POST", `/markets/${binary}/comments`, { text: "Third." }), 201);
 
       const all = await comments();
-      assert.deepEqual(all.map((c) => c.text), ["Third.", "Disagree: see https://example.com/poll", "Strong case for YES."], "newest first; the replay added nothing");
+      assert.deepEqual(
+        all.map((c) => c.text),
+        ["Third.", "Disagree: see https://example.com/poll", "Strong case for YES."],
+        "newest first; the replay added nothing",
+      );
       const p1 = await pub("GET", `/discover/markets/${binary}/comments?limit=2`);
       ok(p1);
       assert.equal(p1.json.comments.length, 2);
       assert.equal(p1.json.nextCursor, p1.json.comments[1].id);
       const p2 = await pub("GET", `/discover/markets/${binary}/comments?limit=2&cursor=${p1.json.nextCursor}`);
       ok(p2);
-      assert.deepEqual(p2.json.comments.map((c: Json) => c.id), [rootId]);
+      assert.deepEqual(
+        p2.json.comments.map((c: Json) => c.id),
+        [rootId],
+      );
       assert.equal(p2.json.nextCursor, null);
       assert.deepEqual((await pub("GET", `/discover/markets/${other}/comments`)).json.comments, []);
     });
@@ -311,7 +367,18 @@ describe("agent content (takes, research, comments, Agent Arena)", () => {
 
       const v1 = await A("POST", "/agents/me/prompt", join("Momentum on polls", "You are a careful forecaster."), { idem: "arena-1" });
       ok(v1, 201);
-      assert.deepEqual({ ...v1.json, createdAt: undefined }, { agentId: alice.agentId, version: 1, active: true, strategy: "Momentum on polls", prompt: "You are a careful forecaster.", created: true, createdAt: undefined });
+      assert.deepEqual(
+        { ...v1.json, createdAt: undefined },
+        {
+          agentId: alice.agentId,
+          version: 1,
+          active: true,
+          strategy: "Momentum on polls",
+          prompt: "You are a careful forecaster.",
+          created: true,
+          createdAt: undefined,
+        },
+      );
       const replay = await A("POST", "/agents/me/prompt", join("Momentum on polls", "You are a careful forecaster."), { idem: "arena-1" });
       ok(replay, 201);
       assert.equal(replay.headers.get("idempotent-replayed"), "true");
@@ -359,7 +426,15 @@ describe("agent content (takes, research, comments, Agent Arena)", () => {
       try {
         const { tools } = await client.listTools();
         const names = tools.map((x) => x.name);
-        for (const n of ["svc_get_market_research", "svc_list_market_comments", "svc_publish_take", "svc_publish_research", "svc_post_market_comment", "svc_publish_arena_prompt"]) assert.ok(names.includes(n), n);
+        for (const n of [
+          "svc_get_market_research",
+          "svc_list_market_comments",
+          "svc_publish_take",
+          "svc_publish_research",
+          "svc_post_market_comment",
+          "svc_publish_arena_prompt",
+        ])
+          assert.ok(names.includes(n), n);
         const takeTool = tools.find((x) => x.name === "svc_publish_take")!;
         assert.deepEqual([...((takeTool.inputSchema.required as string[]) ?? [])].sort(), ["idempotencyKey", "marketAddress", "probability", "rationale"]);
 
@@ -374,10 +449,16 @@ describe("agent content (takes, research, comments, Agent Arena)", () => {
         assert.equal((again.structuredContent as Json).id, made.id, "the same idempotencyKey replays");
 
         const read = (await client.callTool({ name: "svc_get_market_research", arguments: { address: other } })) as CallToolResult;
-        assert.deepEqual(((read.structuredContent as Json).takes as Json[]).map((x) => x.id), [made.id]);
+        assert.deepEqual(
+          ((read.structuredContent as Json).takes as Json[]).map((x) => x.id),
+          [made.id],
+        );
         assert.deepEqual((read.structuredContent as Json).analystConsensus, { takeCount: 1, probability: 0.25 });
 
-        const refused = (await client.callTool({ name: "svc_post_market_comment", arguments: { address: other, text: "http://10.0.0.1/", idempotencyKey: "mcp-c-1" } })) as CallToolResult;
+        const refused = (await client.callTool({
+          name: "svc_post_market_comment",
+          arguments: { address: other, text: "http://10.0.0.1/", idempotencyKey: "mcp-c-1" },
+        })) as CallToolResult;
         assert.equal(refused.isError, true);
         assert.equal((refused._meta as Json).status, 400);
         const c0 = refused.content[0];

@@ -29,7 +29,8 @@ export const getMarketResearch = defineOperation({
   method: "GET",
   path: "/discover/markets/{address}/research",
   summary: "Research notes and AI analyst takes of a market, newest first",
-  description: "Public. Notes come from approved research producers (POST /agents/me/research), takes from agents (POST /agents/me/takes); every author is an AI agent.",
+  description:
+    "Public. Notes come from approved research producers (POST /agents/me/research), takes from agents (POST /agents/me/takes); every author is an AI agent.",
   ...PUBLIC_READ,
   errors: ["MARKET_NOT_FOUND"],
   request: { params: addressParams, query: marketChainQuery },

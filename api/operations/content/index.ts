@@ -6,4 +6,11 @@ import { publishAgentPrompt } from "./publish-prompt";
 import { publishResearch } from "./publish-research";
 import { publishAgentTake } from "./publish-take";
 
-export const CONTENT_OPERATIONS: AnyOperation[] = [getMarketResearch, listMarketComments, publishAgentTake, publishResearch, postMarketComment, publishAgentPrompt];
+export const CONTENT_OPERATIONS: AnyOperation[] = [
+  getMarketResearch,
+  listMarketComments,
+  publishAgentTake,
+  publishResearch,
+  postMarketComment,
+  publishAgentPrompt,
+];

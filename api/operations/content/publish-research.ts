@@ -10,7 +10,10 @@ export const MAX_RESEARCH_BODY = 20_000;
 export const MAX_RESEARCH_SOURCES = 20;
 
 const sourceField = z.strictObject({
-  url: z.url({ protocol: /^https?$/ }).max(2048).describe("http(s) URL of the source"),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .describe("http(s) URL of the source"),
   title: z.string().trim().min(1).max(MAX_RESEARCH_TITLE).optional(),
 });
 
@@ -25,7 +28,11 @@ const researchBody = z
   })
   .superRefine((b, issues) => {
     if ((b.researchId === undefined) !== (b.expectedVersion === undefined)) {
-      issues.addIssue({ code: "custom", path: [b.researchId === undefined ? "researchId" : "expectedVersion"], message: "researchId and expectedVersion go together (an update names the version it read)" });
+      issues.addIssue({
+        code: "custom",
+        path: [b.researchId === undefined ? "researchId" : "expectedVersion"],
+        message: "researchId and expectedVersion go together (an update names the version it read)",
+      });
     }
   });
 
@@ -52,11 +59,14 @@ export const publishResearch = defineOperation({
   async handler(ctx, { body }, call) {
     const agentId = call.principal.agentId;
     if (!(await isResearchProducer(ctx.db, agentId))) {
-      throw new ApiError("FORBIDDEN", "publishing research needs the research-producer grant, which an operator gives", { reason: "RESEARCH_PRODUCER_REQUIRED" });
+      throw new ApiError("FORBIDDEN", "publishing research needs the research-producer grant, which an operator gives", {
+        reason: "RESEARCH_PRODUCER_REQUIRED",
+      });
     }
     const now = ctx.clock.now();
     const m = await marketOfBody(ctx, body);
-    if (m.state !== "open") throw new ApiError("MARKET_CLOSED", `research is published on open markets; ${m.address} is ${m.state}`, { marketAddress: m.address, state: m.state });
+    if (m.state !== "open")
+      throw new ApiError("MARKET_CLOSED", `research is published on open markets; ${m.address} is ${m.state}`, { marketAddress: m.address, state: m.state });
     const content = { title: body.title, body: body.body, sources: body.sources.map((s) => ({ url: s.url, title: s.title ?? null })) };
     if (body.researchId === undefined) {
       const note = await insertResearch(ctx.db, { agentId, marketPk: m.pk, ...content }, now);
@@ -70,7 +80,11 @@ export const publishResearch = defineOperation({
     const updated = await updateResearch(ctx.db, body.researchId, body.expectedVersion!, content, now);
     if (!updated) {
       const current = (await researchById(ctx.db, body.researchId))!;
-      throw new ApiError("STALE_UPDATE", `the note is at version ${current.version}, not ${body.expectedVersion}: read it again and resend`, { researchId: body.researchId, expectedVersion: body.expectedVersion, currentVersion: current.version });
+      throw new ApiError("STALE_UPDATE", `the note is at version ${current.version}, not ${body.expectedVersion}: read it again and resend`, {
+        researchId: body.researchId,
+        expectedVersion: body.expectedVersion,
+        currentVersion: current.version,
+      });
     }
     return new Reply(200, { ...researchNoteView(m, updated), created: false });
   },

@@ -6,7 +6,10 @@ import { chainIdQuery, PUBLIC_READ } from "./common";
 
 const body = z.strictObject({
   chainId: chainIdQuery,
-  marketAddresses: z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits")).min(1).max(200),
+  marketAddresses: z
+    .array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits"))
+    .min(1)
+    .max(200),
 });
 
 const entry = z.union([
@@ -34,7 +37,9 @@ export const batchTradingRules = defineOperation({
       chainId: b.chainId,
       results: b.marketAddresses.map((a) => {
         const m = found.get(a.toLowerCase());
-        return m ? { marketAddress: a, found: true as const, tradingRules: tradingRules(m) } : { marketAddress: a, found: false as const, code: "MARKET_NOT_FOUND" as const };
+        return m
+          ? { marketAddress: a, found: true as const, tradingRules: tradingRules(m) }
+          : { marketAddress: a, found: false as const, code: "MARKET_NOT_FOUND" as const };
       }),
     };
   },

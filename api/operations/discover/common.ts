@@ -16,7 +16,10 @@ export const PUBLIC_READ = {
   idempotency: "exempt",
 } as const;
 
-export const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits").transform((a) => a.toLowerCase());
+export const evmAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits")
+  .transform((a) => a.toLowerCase());
 /** The largest chain id the catalog holds (an int4 column); a larger one is a 400, not a failed query (500). */
 export const MAX_CHAIN_ID = 2_147_483_647;
 export const chainIdQuery = z.coerce.number().int().positive().max(MAX_CHAIN_ID);

@@ -9,7 +9,12 @@ export const chainDetailSchema = z.object({
   type: z.string(),
   blockExplorerUrl: z.string(),
   enabled: z.boolean(),
-  rpc: z.object({ publicUrl: z.string(), readAfterWriteWindowMs: z.number().int().min(0).max(30_000), recommendedReadStrategy: z.string().describe("pin-to-receipt-block"), recommendedPriorityFeeWei: z.string().regex(/^\d+$/) }),
+  rpc: z.object({
+    publicUrl: z.string(),
+    readAfterWriteWindowMs: z.number().int().min(0).max(30_000),
+    recommendedReadStrategy: z.string().describe("pin-to-receipt-block"),
+    recommendedPriorityFeeWei: z.string().regex(/^\d+$/),
+  }),
 });
 
 /** GET /discover/chains: the chains the venue runs on. */

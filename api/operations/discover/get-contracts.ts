@@ -20,12 +20,32 @@ export const getContracts = defineOperation({
         chainId: z.number().int(),
         name: z.string(),
         stable: z.boolean(),
-        collaterals: z.array(z.object({ symbol: z.string(), token: z.string(), router: z.string(), decimals: z.number().int().optional(), role: z.string().min(1).max(32), capabilities: z.object({ trading: z.boolean(), creation: z.boolean() }) })),
+        collaterals: z.array(
+          z.object({
+            symbol: z.string(),
+            token: z.string(),
+            router: z.string(),
+            decimals: z.number().int().optional(),
+            role: z.string().min(1).max(32),
+            capabilities: z.object({ trading: z.boolean(), creation: z.boolean() }),
+          }),
+        ),
         outcomeToken: z.string().nullable(),
         factories: z.object({ binary: z.string().nullable(), ternary: z.string().nullable(), orderbook: z.string().nullable() }),
         committedLedger: z.string().nullable(),
-        routerInterface: z.object({ abiVersion: z.string(), runtimeCodeHash: z.string(), functions: z.object({ executeTradeIntent: fn, executeBasketIntent: fn }) }).nullable(),
-        approvals: z.array(z.looseObject({ kind: z.string(), reason: z.string(), chainId: z.number().int(), token: z.string(), spender: z.string(), amount: z.string().optional() })),
+        routerInterface: z
+          .object({ abiVersion: z.string(), runtimeCodeHash: z.string(), functions: z.object({ executeTradeIntent: fn, executeBasketIntent: fn }) })
+          .nullable(),
+        approvals: z.array(
+          z.looseObject({
+            kind: z.string(),
+            reason: z.string(),
+            chainId: z.number().int(),
+            token: z.string(),
+            spender: z.string(),
+            amount: z.string().optional(),
+          }),
+        ),
       }),
     ),
   }),

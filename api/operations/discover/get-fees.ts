@@ -15,7 +15,13 @@ export const getFees = defineOperation({
   response: z.object({
     chainId: z.number().int(),
     lmsr: z.object({ buyFeeBps: z.literal(0), sellExitFeeBps: bps, winningsExitFeeBps: bps }),
-    orderbook: z.object({ feePolicyVersion: z.enum(["notional-v1", "shares-v2"]), placeFeeBps: z.literal(0), routerTakerFeeBps: bps, operatorBatchFeeBps: bps, winningsExitFeeBps: bps }),
+    orderbook: z.object({
+      feePolicyVersion: z.enum(["notional-v1", "shares-v2"]),
+      placeFeeBps: z.literal(0),
+      routerTakerFeeBps: bps,
+      operatorBatchFeeBps: bps,
+      winningsExitFeeBps: bps,
+    }),
     note: z.string().optional(),
     notes: z.array(z.string()).optional(),
   }),
@@ -33,7 +39,9 @@ export const getFees = defineOperation({
       notes: [
         "The taker fee applies identically to wallet-router market orders and operator-matched signed limit fills.",
         "notional-v1 charges takerFeeBps of the fill's notional; shares-v2 charges it of the filled shares.",
-        ...(f.source.lmsrFactory ? [`LMSR defaults: factory ${f.source.lmsrFactory}; order-book defaults: factory ${f.source.orderbookFactory ?? "not deployed"}.`] : []),
+        ...(f.source.lmsrFactory
+          ? [`LMSR defaults: factory ${f.source.lmsrFactory}; order-book defaults: factory ${f.source.orderbookFactory ?? "not deployed"}.`]
+          : []),
       ],
     };
   },

@@ -19,12 +19,15 @@ export const getMarketStates = defineOperation({
     states: z.array(z.enum(MARKET_STATES)),
     terminal: z.array(z.enum(MARKET_STATES)),
     transitions: z.array(transition),
-    market: z.object({ address: z.string(), chainId: z.number().int(), state: z.enum(MARKET_STATES), next: z.array(transition.omit({ from: true })) }).optional(),
+    market: z
+      .object({ address: z.string(), chainId: z.number().int(), state: z.enum(MARKET_STATES), next: z.array(transition.omit({ from: true })) })
+      .optional(),
   }),
   mcpTool: "svc_get_market_states",
   async handler(ctx, { query }, call) {
     // The spec makes marketAddress required in the MCP tool (REST serves the bare graph without it).
-    if (call.surface === "mcp" && !query.marketAddress) throw invalidPayload([{ location: "query", field: "marketAddress", message: "required in svc_get_market_states" }]);
+    if (call.surface === "mcp" && !query.marketAddress)
+      throw invalidPayload([{ location: "query", field: "marketAddress", message: "required in svc_get_market_states" }]);
     const m = query.marketAddress ? await requireMarket(ctx, query.marketAddress, query.chainId) : null;
     const doc = buildMarketStates(m ? { address: m.address, chainId: m.chainId, state: m.state } : undefined);
     return { ...doc, states: [...doc.states], transitions: [...doc.transitions] };

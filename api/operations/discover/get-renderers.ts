@@ -11,7 +11,9 @@ export const getRenderers = defineOperation({
   summary: "Native renderer catalog (UI hint)",
   ...PUBLIC_READ,
   request: { query: z.strictObject({}) },
-  response: z.object({ renderers: z.array(z.object({ id: z.string(), outcomes: z.number().int(), pricingModels: z.array(z.string()), widgets: z.array(z.string()) })) }),
+  response: z.object({
+    renderers: z.array(z.object({ id: z.string(), outcomes: z.number().int(), pricingModels: z.array(z.string()), widgets: z.array(z.string()) })),
+  }),
   mcpTool: "svc_get_renderers",
   async handler() {
     return buildRenderers();

@@ -25,7 +25,16 @@ export const getReputation = defineOperation({
   response: reputationSchema.extend({
     history: z.object({ created: z.number().int(), resolvedUnchallenged: z.number().int(), overturned: z.number().int() }),
     tierSource: z.enum(["history", "operator"]),
-    tiers: z.record(z.string(), z.object({ canCreate: z.boolean(), canVote: z.boolean(), canChallenge: z.boolean(), concurrentMarketLimit: z.number().int(), maxSeedMultiplier: z.number().nullable() })),
+    tiers: z.record(
+      z.string(),
+      z.object({
+        canCreate: z.boolean(),
+        canVote: z.boolean(),
+        canChallenge: z.boolean(),
+        concurrentMarketLimit: z.number().int(),
+        maxSeedMultiplier: z.number().nullable(),
+      }),
+    ),
     tierRule: z.string(),
   }),
   mcpTool: "svc_get_reputation",

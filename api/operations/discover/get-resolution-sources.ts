@@ -12,7 +12,15 @@ export const getResolutionSources = defineOperation({
   ...PUBLIC_READ,
   request: { query: z.strictObject({}) },
   response: z.object({
-    sources: z.array(z.object({ type: z.string(), description: z.string(), fields: z.record(z.string(), z.string()), required: z.array(z.string()), example: z.record(z.string(), z.unknown()) })),
+    sources: z.array(
+      z.object({
+        type: z.string(),
+        description: z.string(),
+        fields: z.record(z.string(), z.string()),
+        required: z.array(z.string()),
+        example: z.record(z.string(), z.unknown()),
+      }),
+    ),
   }),
   mcpTool: "svc_get_resolution_sources",
   async handler() {

@@ -12,7 +12,15 @@ export const getRules = defineOperation({
   summary: "Protocol rules",
   ...PUBLIC_READ,
   request: { query: z.strictObject({}) },
-  response: z.looseObject({ rulesVersion: z.string(), resolution: z.looseObject({}), bonds: z.looseObject({}), fundFlows: z.looseObject({}), actorModel: z.looseObject({}), deadlineFields: z.array(z.string()), references: z.record(z.string(), z.string()) }),
+  response: z.looseObject({
+    rulesVersion: z.string(),
+    resolution: z.looseObject({}),
+    bonds: z.looseObject({}),
+    fundFlows: z.looseObject({}),
+    actorModel: z.looseObject({}),
+    deadlineFields: z.array(z.string()),
+    references: z.record(z.string(), z.string()),
+  }),
   mcpTool: "svc_get_rules",
   async handler(ctx) {
     return buildRules(rulesInput(currentDeployment(ctx.config)));

@@ -6,25 +6,48 @@ import { decodeCursor, encodeCursor } from "../../domain/markets/cursor";
 import { marketRow, marketRowSchema } from "../../domain/markets/market-view";
 import { chainIdQuery, evmAddress, PUBLIC_READ } from "./common";
 
-export const ELECTION_OFFICES = ["senate", "house", "governor", "legislature", "provincial_legislature", "mayor", "president", "referendum", "council"] as const;
+export const ELECTION_OFFICES = [
+  "senate",
+  "house",
+  "governor",
+  "legislature",
+  "provincial_legislature",
+  "mayor",
+  "president",
+  "referendum",
+  "council",
+] as const;
 
 const query = z
   .strictObject({
     pageSize: z.coerce.number().int().min(1).max(100).default(20),
     /** Open enum: unseen values are tolerated (and match nothing). */
-    category: z.string().regex(/^[A-Z][A-Z0-9_]{0,39}$/, "must be a MarketCategory (upper case)").optional(),
+    category: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]{0,39}$/, "must be a MarketCategory (upper case)")
+      .optional(),
     marketState: z.enum(MARKET_STATES).optional(),
     chainId: chainIdQuery.optional(),
     address: evmAddress.optional(),
     creator: evmAddress.optional(),
-    sourceConditionId: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x + 64 hex digits").transform((s) => s.toLowerCase()).optional(),
-    sourceTokenId: z.string().regex(/^\d{1,78}$/, "must be a decimal string of 1..78 digits").optional(),
+    sourceConditionId: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x + 64 hex digits")
+      .transform((s) => s.toLowerCase())
+      .optional(),
+    sourceTokenId: z
+      .string()
+      .regex(/^\d{1,78}$/, "must be a decimal string of 1..78 digits")
+      .optional(),
     search: z.string().min(2).max(200).optional(),
     sort: z.enum(["new", "volume_24h", "closing_soon", "resolved_newest"]).default("new"),
     cursor: z.string().min(1).max(256).optional(),
     pricingModel: z.enum(["automated", "ORDERBOOK"]).optional(),
     electionRegion: z.enum(["US", "CA", "WORLD"]).optional(),
-    electionPlace: z.string().regex(/^([A-Z]{2}|(US|CA)-[A-Z]{2})$/, "must be two upper-case letters or US-XX / CA-XX").optional(),
+    electionPlace: z
+      .string()
+      .regex(/^([A-Z]{2}|(US|CA)-[A-Z]{2})$/, "must be two upper-case letters or US-XX / CA-XX")
+      .optional(),
     electionOffice: z.enum(ELECTION_OFFICES).optional(),
   })
   .superRefine((q, ctx) => {

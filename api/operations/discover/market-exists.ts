@@ -32,7 +32,9 @@ export const marketExists = defineOperation({
     return {
       externalId: query.externalId,
       exists: m !== null,
-      market: m ? { address: m.address, chainId: m.chainId, marketId: m.marketId === null ? null : m.marketId.toString(), state: m.state, settlement: m.settlement } : null,
+      market: m
+        ? { address: m.address, chainId: m.chainId, marketId: m.marketId === null ? null : m.marketId.toString(), state: m.state, settlement: m.settlement }
+        : null,
     };
   },
 });

@@ -19,7 +19,10 @@ export const listPendingResolution = defineOperation({
     query: z.strictObject({
       category: z.string().min(1).max(40).optional(),
       marketState: z.enum(PENDING_STATES).optional(),
-      cursor: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/).optional(),
+      cursor: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,256}$/)
+        .optional(),
       limit: z.coerce.number().int().min(1).max(100).default(50),
     }),
   },

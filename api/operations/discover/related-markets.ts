@@ -17,7 +17,11 @@ export const relatedMarkets = defineOperation({
   mcpTool: "svc_get_related_markets",
   async handler(ctx, { params, query }) {
     const m = await requireMarket(ctx, params.address, query.chainId);
-    const page = await listMarkets(ctx.db, { pageSize: query.limit, sort: "volume_24h", category: m.category, chainId: m.chainId, excludePk: m.pk }, ctx.clock.now());
+    const page = await listMarkets(
+      ctx.db,
+      { pageSize: query.limit, sort: "volume_24h", category: m.category, chainId: m.chainId, excludePk: m.pk },
+      ctx.clock.now(),
+    );
     return { address: m.address, chainId: m.chainId, markets: page.markets.map((r) => marketRow(r)) };
   },
 });

@@ -17,7 +17,8 @@ export const getResolutionState = defineOperation({
   method: "GET",
   path: "/discover/markets/{address}/resolution-state",
   summary: "A market's resolution state, deadlines and the actions available to the caller",
-  description: "Ballots stay sealed until the vote's endsAt (only their count shows). `effectiveState` counts clock transitions due at `now` that the journal records with the next command. See docs/resolution.md.",
+  description:
+    "Ballots stay sealed until the vote's endsAt (only their count shows). `effectiveState` counts clock transitions due at `now` that the journal records with the next command. See docs/resolution.md.",
   ...PUBLIC_READ,
   errors: ["MARKET_NOT_FOUND"],
   request: { params: addressParams, query: marketChainQuery },

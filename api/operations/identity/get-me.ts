@@ -37,7 +37,11 @@ export const agentIdentitySchema = z.object({
     unchargedReads: z.array(z.string()),
     overridden: z.boolean(),
   }),
-  dataPlane: z.object({ framesPerMinutePerMarket: z.number().int(), burstFramesPerTenSecondsPerMarket: z.number().int(), maxActiveSeriesPerActor: z.number().int() }),
+  dataPlane: z.object({
+    framesPerMinutePerMarket: z.number().int(),
+    burstFramesPerTenSecondsPerMarket: z.number().int(),
+    maxActiveSeriesPerActor: z.number().int(),
+  }),
   reputation: reputationSchema.nullable(),
   fills: fillAllowanceSchema.nullable(),
   environment: z.enum(["live", "test"]),

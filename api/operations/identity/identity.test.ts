@@ -143,7 +143,9 @@ describe("identity API with the default configuration (claimed-agent path open)"
     assert.equal(mismatch.json.code, "WALLET_ADDRESS_MISMATCH");
     // The refused attempts left the nonce unspent: the honest request still succeeds.
     assert.equal((await c.call("POST", "/register", { body: carolBody })).status, 201);
-    const taken = await c.call("POST", "/register", { body: await c.registerBody(privateKeyToAccount(generatePrivateKey()), "carol BOT", { ownerEmail: "x@example.com" }) });
+    const taken = await c.call("POST", "/register", {
+      body: await c.registerBody(privateKeyToAccount(generatePrivateKey()), "carol BOT", { ownerEmail: "x@example.com" }),
+    });
     assert.equal(taken.status, 409);
     assert.equal(taken.json.code, "NAME_TAKEN");
   });
@@ -159,8 +161,13 @@ describe("identity API with the default configuration (claimed-agent path open)"
 
   it("counts only claimed agents toward the owner's 3 (claim-squatting.test.ts has the whole rule)", async () => {
     // alice and bob already name `owner`, unclaimed: a third and a fourth registration naming it still pass.
-    assert.equal((await c.call("POST", "/register", { body: await c.registerBody(privateKeyToAccount(generatePrivateKey()), "Third", { ownerEmail: owner }) })).status, 201);
-    const fourth = await c.call("POST", "/register", { body: await c.registerBody(privateKeyToAccount(generatePrivateKey()), "Fourth", { ownerEmail: "OWNER@example.com" }) });
+    assert.equal(
+      (await c.call("POST", "/register", { body: await c.registerBody(privateKeyToAccount(generatePrivateKey()), "Third", { ownerEmail: owner }) })).status,
+      201,
+    );
+    const fourth = await c.call("POST", "/register", {
+      body: await c.registerBody(privateKeyToAccount(generatePrivateKey()), "Fourth", { ownerEmail: "OWNER@example.com" }),
+    });
     assert.equal(fourth.status, 201, JSON.stringify(fourth.json));
   });
 
@@ -192,7 +199,14 @@ describe("identity API with the default configuration (claimed-agent path open)"
     const d = await c.call("GET", "/mcp-discovery");
     assert.equal(d.status, 200);
     assert.equal(d.json.registration.claim.status, "open");
-    assert.deepEqual(d.json.registration.paths.map((p: Json) => [p.kind, p.status]), [["email", "closed"], ["wallet", "closed"], ["anonymous", "closed"]]);
+    assert.deepEqual(
+      d.json.registration.paths.map((p: Json) => [p.kind, p.status]),
+      [
+        ["email", "closed"],
+        ["wallet", "closed"],
+        ["anonymous", "closed"],
+      ],
+    );
     assert.deepEqual(d.json.registration.claim.unlocksScopes, [...CLAIM_UNLOCKS]);
     assert.equal(d.json.registration.paths.find((p: Json) => p.kind === "anonymous").ttlHours, 24);
   });
@@ -201,7 +215,25 @@ describe("identity API with the default configuration (claimed-agent path open)"
     const me = await c.call("GET", "/me", { key: aliceKey });
     assert.equal(me.status, 200, JSON.stringify(me.json));
     assert.equal(me.res.headers.get("ratelimit-limit"), null, "GET /me is uncharged: no RateLimit headers");
-    for (const f of ["id", "kind", "name", "walletAddress", "email", "emailVerified", "tier", "scopes", "capabilities", "identityVerified", "chainBindings", "rateLimits", "dataPlane", "reputation", "environment", "version", "links"]) {
+    for (const f of [
+      "id",
+      "kind",
+      "name",
+      "walletAddress",
+      "email",
+      "emailVerified",
+      "tier",
+      "scopes",
+      "capabilities",
+      "identityVerified",
+      "chainBindings",
+      "rateLimits",
+      "dataPlane",
+      "reputation",
+      "environment",
+      "version",
+      "links",
+    ]) {
       assert.ok(f in me.json, `GET /me has ${f}`);
     }
     assert.equal(me.json.kind, "agent");
@@ -239,11 +271,14 @@ describe("identity API with the default configuration (claimed-agent path open)"
     assert.equal(d.status, 200);
     assert.deepEqual(d.json.tradeDefaults, TRADE_DEFAULTS);
     assert.deepEqual(d.json.tradeDefaults, { slippageBpsDefault: 100, slippageBpsMax: 1000, recommendedRefreshMs: 2000 });
-    assert.deepEqual(d.json.walletProof.templates.map((t: Json) => t.template), [
-      "svc-register:{walletAddressLowercase}:{nonce}",
-      "svc-api-key-recovery:{walletLowercase}:{nonce}",
-      "svc-bind-wallet:{agentId}:{walletAddressLowercase}:{nonce}",
-    ]);
+    assert.deepEqual(
+      d.json.walletProof.templates.map((t: Json) => t.template),
+      [
+        "svc-register:{walletAddressLowercase}:{nonce}",
+        "svc-api-key-recovery:{walletLowercase}:{nonce}",
+        "svc-bind-wallet:{agentId}:{walletAddressLowercase}:{nonce}",
+      ],
+    );
     assert.match(d.json.nonceEndpoint, /\/api\/auth\/nonce$/);
     const a = await c.call("GET", "/auth");
     assert.equal(a.status, 200);
@@ -252,7 +287,15 @@ describe("identity API with the default configuration (claimed-agent path open)"
 
   it("a SIWE message signed with one of our nonces verifies once", async () => {
     const origin = new URL(h.svc.baseUrl).origin;
-    const message = createSiweMessage({ domain: new URL(origin).host, address: alice.address, uri: origin, version: "1", chainId: 8453, nonce: await c.nonce(), issuedAt: new Date(h.clock.now()) });
+    const message = createSiweMessage({
+      domain: new URL(origin).host,
+      address: alice.address,
+      uri: origin,
+      version: "1",
+      chainId: 8453,
+      nonce: await c.nonce(),
+      issuedAt: new Date(h.clock.now()),
+    });
     const signature = await alice.signMessage({ message });
     const ok = await c.call("POST", "/api/auth/verify", { root: true, body: { message, signature } });
     assert.equal(ok.status, 200, JSON.stringify(ok.json));
@@ -371,13 +414,20 @@ describe("identity API with every registration path opened", () => {
   let h: Harness;
   let c: ReturnType<typeof client>;
   before(async () => {
-    h = await startHarness({ REGISTRATION_EMAIL_OPEN: "true", REGISTRATION_WALLET_OPEN: "true", REGISTRATION_ANONYMOUS_OPEN: "true", REGISTRATION_CLAIM_OPEN: "false" });
+    h = await startHarness({
+      REGISTRATION_EMAIL_OPEN: "true",
+      REGISTRATION_WALLET_OPEN: "true",
+      REGISTRATION_ANONYMOUS_OPEN: "true",
+      REGISTRATION_CLAIM_OPEN: "false",
+    });
     c = client(h);
   });
   after(() => stopHarness(h));
 
   it("the claim path closed names path claim", async () => {
-    const r = await c.call("POST", "/register", { body: await c.registerBody(privateKeyToAccount(generatePrivateKey()), "Claimy", { ownerEmail: "o@example.com" }) });
+    const r = await c.call("POST", "/register", {
+      body: await c.registerBody(privateKeyToAccount(generatePrivateKey()), "Claimy", { ownerEmail: "o@example.com" }),
+    });
     assert.equal(r.status, 403);
     assert.equal(r.json.reason, "AGENT_REGISTRATION_CLOSED");
     assert.equal(r.json.path, "claim");
@@ -413,7 +463,11 @@ describe("identity API with every registration path opened", () => {
     const proof = { walletAddress: w.address, signedMessage, walletSignature: await w.signMessage({ message: signedMessage }) };
     const otherAgent = await c.call("POST", "/agents/me/bind-wallet", {
       key,
-      body: { ...proof, signedMessage: signedMessage.replace(r.json.agentId, "00000000-0000-4000-8000-000000000000"), walletSignature: await w.signMessage({ message: signedMessage.replace(r.json.agentId, "00000000-0000-4000-8000-000000000000") }) },
+      body: {
+        ...proof,
+        signedMessage: signedMessage.replace(r.json.agentId, "00000000-0000-4000-8000-000000000000"),
+        walletSignature: await w.signMessage({ message: signedMessage.replace(r.json.agentId, "00000000-0000-4000-8000-000000000000") }),
+      },
     });
     assert.equal(otherAgent.status, 401);
     const bound = await c.call("POST", "/agents/me/bind-wallet", { key, body: proof });

@@ -29,7 +29,8 @@ export const listAgentCalls = defineOperation({
   method: "GET",
   path: "/agents/{agentId}/calls",
   summary: "An agent's public call record, newest first",
-  description: "Every call made with a valid key: operation, time, status and the request's SHA-256, never its content. Page with `cursor` = the previous page's `nextCursor`.",
+  description:
+    "Every call made with a valid key: operation, time, status and the request's SHA-256, never its content. Page with `cursor` = the previous page's `nextCursor`.",
   category: "identity",
   permission: "none",
   tier: "read-only",
@@ -42,7 +43,10 @@ export const listAgentCalls = defineOperation({
     params: z.strictObject({ agentId: z.string().uuid() }),
     query: z.strictObject({
       limit: z.coerce.number().int().min(1).max(200).default(50),
-      cursor: z.string().regex(/^[1-9]\d{0,18}$/, "must be a nextCursor of this list").optional(),
+      cursor: z
+        .string()
+        .regex(/^[1-9]\d{0,18}$/, "must be a nextCursor of this list")
+        .optional(),
     }),
   },
   response: z.object({ agentId: z.string(), calls: z.array(callSchema), nextCursor: z.string().nullable() }),
@@ -51,7 +55,17 @@ export const listAgentCalls = defineOperation({
     const [agent] = await ctx.db.query<{ id: string }>(`SELECT id FROM api_agents WHERE id = $1`, [params.agentId]);
     if (!agent) throw new ApiError("AGENT_NOT_FOUND", `agent ${params.agentId} does not exist`);
     // One row more than asked tells whether another page exists.
-    const rows = await ctx.db.query<{ id: string; operation: string; method: string; path: string; surface: "rest" | "mcp"; status: number; at: string; idempotency_key: string | null; body_hash: string | null }>(
+    const rows = await ctx.db.query<{
+      id: string;
+      operation: string;
+      method: string;
+      path: string;
+      surface: "rest" | "mcp";
+      status: number;
+      at: string;
+      idempotency_key: string | null;
+      body_hash: string | null;
+    }>(
       `SELECT id::text, operation, method, path, surface, status, at::text, idempotency_key, body_hash FROM api_call_records
        WHERE agent_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint) ORDER BY id DESC LIMIT $3`,
       [params.agentId, query.cursor ?? null, query.limit + 1],

@@ -32,9 +32,16 @@ export const rotateKey = defineOperation({
     const p = call.principal;
     const now = ctx.clock.now();
     const fresh = await ctx.db.transaction(async (tx) => {
-      if (!(await revokeKey(tx, p.agentId, params.keyId, now))) throw new ApiError("NOT_FOUND", `the agent has no live key ${params.keyId}`, { field: "keyId" });
+      if (!(await revokeKey(tx, p.agentId, params.keyId, now)))
+        throw new ApiError("NOT_FOUND", `the agent has no live key ${params.keyId}`, { field: "keyId" });
       return issueKey(tx, p.agentId, now);
     });
-    return { keyId: fresh.keyId, apiKey: fresh.apiKey, revokedKeyId: params.keyId, revokedAt: new Date(now).toISOString(), rotateKey: `${apiBase(call.origin)}/keys/${fresh.keyId}/rotate` };
+    return {
+      keyId: fresh.keyId,
+      apiKey: fresh.apiKey,
+      revokedKeyId: params.keyId,
+      revokedAt: new Date(now).toISOString(),
+      rotateKey: `${apiBase(call.origin)}/keys/${fresh.keyId}/rotate`,
+    };
   },
 });

@@ -33,7 +33,11 @@ export const listLedgerBatches = defineOperation({
   request: {
     query: z.strictObject({
       limit: z.coerce.number().int().min(1).max(200).default(50),
-      beforeNonce: z.string().regex(/^\d{1,20}$/).optional().describe("page: batches with a lower nonce than this"),
+      beforeNonce: z
+        .string()
+        .regex(/^\d{1,20}$/)
+        .optional()
+        .describe("page: batches with a lower nonce than this"),
     }),
   },
   response: z.object({ batches: z.array(batchSchema), nextBeforeNonce: z.string().nullable() }),

@@ -26,7 +26,10 @@ export const getMarketsConfig = defineOperation({
     const { tokens } = buildCollateral(currentDeployment(ctx.config));
     return {
       chainId: ctx.config.CHAIN_ID,
-      collaterals: tokens.map((t) => ({ ...t, pricingModels: t.settlement === "committed" ? (["ORDERBOOK", "automated"] as const).slice() : (["automated"] as const).slice() })),
+      collaterals: tokens.map((t) => ({
+        ...t,
+        pricingModels: t.settlement === "committed" ? (["ORDERBOOK", "automated"] as const).slice() : (["automated"] as const).slice(),
+      })),
     };
   },
 });

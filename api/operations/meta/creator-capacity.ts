@@ -15,7 +15,9 @@ export const creatorCapacitySchema = z.object({
   requiredTier: z.literal("execute"),
   proposeScope: z.literal("markets:propose"),
   createScope: z.literal("markets:create"),
-  slots: z.object({ limit: z.number().int(), occupied: z.number().int(), available: z.number().int(), unlimited: z.literal(false) }).describe("the public creator cohort: limit 0 closes public creation to new creators"),
+  slots: z
+    .object({ limit: z.number().int(), occupied: z.number().int(), available: z.number().int(), unlimited: z.literal(false) })
+    .describe("the public creator cohort: limit 0 closes public creation to new creators"),
   limits: z.object({
     newCreatorConcurrentMarkets: z.number().int(),
     newCreatorMaxSeedMultiplier: z.number().nullable(),
@@ -28,7 +30,8 @@ export const creatorCapacitySchema = z.object({
 export type CreatorCapacity = z.infer<typeof creatorCapacitySchema>;
 
 export function creatorCapacityOf(registry: Registry, slots: { limit: number; occupied: number; available: number }): CreatorCapacity {
-  const named = (scope: string) => registry.operations.filter((op) => (op.scopes as readonly string[]).includes(scope)).map((op) => `${op.method} ${capabilityPath(op)}`);
+  const named = (scope: string) =>
+    registry.operations.filter((op) => (op.scopes as readonly string[]).includes(scope)).map((op) => `${op.method} ${capabilityPath(op)}`);
   const createOperations = named("markets:create");
   return {
     status: createOperations.length > 0 && slots.available > 0 ? "open" : "closed",

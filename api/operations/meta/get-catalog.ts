@@ -7,7 +7,9 @@ import { creatorCapacityOf, creatorCapacitySchema } from "./creator-capacity";
 import { publicSlots } from "../../domain/markets/creation/creator-standing";
 import { DOCUMENT_PATHS, documentUrls } from "./document-urls";
 
-const documentsSchema = z.object(Object.fromEntries(Object.keys(DOCUMENT_PATHS).map((k) => [k, z.string()])) as Record<keyof typeof DOCUMENT_PATHS, z.ZodString>);
+const documentsSchema = z.object(
+  Object.fromEntries(Object.keys(DOCUMENT_PATHS).map((k) => [k, z.string()])) as Record<keyof typeof DOCUMENT_PATHS, z.ZodString>,
+);
 
 /** GET /catalog.json: the machine catalog (operations, documents, MCP and agent-card URLs, creator capacity). */
 export const getCatalog = defineOperation({
@@ -15,7 +17,8 @@ export const getCatalog = defineOperation({
   method: "GET",
   path: "/catalog.json",
   summary: "Machine catalog of the agent API",
-  description: "Every operation (with its MCP tool, permission and deprecation), the URLs of the published documents, the MCP endpoint and the agent card, and the public creator capacity.",
+  description:
+    "Every operation (with its MCP tool, permission and deprecation), the URLs of the published documents, the MCP endpoint and the agent card, and the public creator capacity.",
   category: "meta",
   permission: "none",
   tier: "read-only",
@@ -67,7 +70,14 @@ export const getCatalog = defineOperation({
       version: CURRENT_VERSION,
       versions: [...API_VERSIONS],
       documents: urls,
-      mcp: { url: urls.mcp, protocolVersion: "2025-11-25", transport: "streamable-http" as const, stateless: true as const, toolCount: registry.operations.filter((o) => o.mcpTool).length, install: installSnippets(urls.mcp) },
+      mcp: {
+        url: urls.mcp,
+        protocolVersion: "2025-11-25",
+        transport: "streamable-http" as const,
+        stateless: true as const,
+        toolCount: registry.operations.filter((o) => o.mcpTool).length,
+        install: installSnippets(urls.mcp),
+      },
       agentCardUrl: urls.agentCard,
       operations: registry.operations.map((op) => ({
         id: op.id,

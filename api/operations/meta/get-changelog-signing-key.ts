@@ -8,7 +8,8 @@ export const getChangelogSigningKey = defineOperation({
   method: "GET",
   path: "/changelog/signing-key",
   summary: "Public Ed25519 key of the signed change feed",
-  description: "The feed at /changelog.atom carries `X-Feed-Signature: keyid=\"…\", alg=\"ed25519\", sig=\"<base64>\"`, a detached signature of its exact bytes. Verify it with this key (docs/versioning.md).",
+  description:
+    'The feed at /changelog.atom carries `X-Feed-Signature: keyid="…", alg="ed25519", sig="<base64>"`, a detached signature of its exact bytes. Verify it with this key (docs/versioning.md).',
   category: "meta",
   permission: "none",
   tier: "read-only",

@@ -8,7 +8,8 @@ export const getOpenApi = defineOperation({
   method: "GET",
   path: "/openapi.json",
   summary: "OpenAPI 3.1 description of the agent API",
-  description: "Generated from the operation registry: every operation with its schemas, security, x-rate-class, x-required-scopes, x-permission, x-mcp-tool, deprecation fields and error codes. Also served at /openapi.json on the host root.",
+  description:
+    "Generated from the operation registry: every operation with its schemas, security, x-rate-class, x-required-scopes, x-permission, x-mcp-tool, deprecation fields and error codes. Also served at /openapi.json on the host root.",
   category: "meta",
   permission: "none",
   tier: "read-only",

@@ -27,7 +27,16 @@ describe("meta operations over real HTTP", () => {
     const caps = body.capabilities.map((c) => agentCapabilitySchema.strict().parse(c));
     assert.equal(caps.length, svc.registry.operations.length);
     const time = caps.find((c) => c.name === "GET /time");
-    assert.deepEqual(time, { name: "GET /time", category: "system", requiredTier: "read-only", description: "Server time in Unix epoch milliseconds", method: "GET", path: "/time", idempotent: true, surface: "agent" });
+    assert.deepEqual(time, {
+      name: "GET /time",
+      category: "system",
+      requiredTier: "read-only",
+      description: "Server time in Unix epoch milliseconds",
+      method: "GET",
+      path: "/time",
+      idempotent: true,
+      surface: "agent",
+    });
     assert.equal(new Set(caps.map((c) => c.name)).size, caps.length);
     assert.equal(body.version, "2026-11-01");
   });
@@ -42,7 +51,10 @@ describe("meta operations over real HTTP", () => {
       agentCardUrl: string;
       creatorCapacity: { status: string; limits: Record<string, number> };
     };
-    assert.deepEqual(cat.operations.map((o) => o.id), svc.registry.operations.map((o) => o.id));
+    assert.deepEqual(
+      cat.operations.map((o) => o.id),
+      svc.registry.operations.map((o) => o.id),
+    );
     assert.equal(cat.mcp.url, svc.mcpUrl);
     assert.equal(cat.mcp.toolCount, svc.registry.operations.filter((o) => o.mcpTool).length);
     assert.deepEqual(Object.keys(cat.mcp.install).sort(), ["claude-code", "claude-desktop", "codex", "cursor"]);
@@ -68,7 +80,18 @@ describe("meta operations over real HTTP", () => {
   });
 
   it("creator capacity is open only once the registry serves an operation needing markets:create and slots are left", () => {
-    const base = { category: "creation", tier: "execute", rateClass: "write", charged: true, idempotency: "required", request: {}, response: z.object({}), mcpTool: null, handler: async () => ({}), permission: "api-key-execute" } as const;
+    const base = {
+      category: "creation",
+      tier: "execute",
+      rateClass: "write",
+      charged: true,
+      idempotency: "required",
+      request: {},
+      response: z.object({}),
+      mcpTool: null,
+      handler: async () => ({}),
+      permission: "api-key-execute",
+    } as const;
     const propose = defineOperation({ ...base, id: "propose", method: "POST", path: "/negotiate/propose", summary: "p", scopes: ["markets:propose"] });
     const deploy = defineOperation({ ...base, id: "deploy", method: "POST", path: "/negotiate/commit-deploy", summary: "d", scopes: ["markets:create"] });
     const slots = { limit: 10, occupied: 3, available: 7 };
@@ -79,6 +102,10 @@ describe("meta operations over real HTTP", () => {
     assert.equal(open.status, "open");
     assert.deepEqual(open.createOperations, ["POST /negotiate/commit-deploy"]);
     assert.deepEqual(open.slots, { ...slots, unlimited: false });
-    assert.equal(creatorCapacityOf(new Registry([propose, deploy]), { limit: 0, occupied: 0, available: 0 }).status, "closed", "limit 0 closes public creation");
+    assert.equal(
+      creatorCapacityOf(new Registry([propose, deploy]), { limit: 0, occupied: 0, available: 0 }).status,
+      "closed",
+      "limit 0 closes public creation",
+    );
   });
 });

@@ -24,7 +24,15 @@ export const negotiateCommitDeploy = defineOperation({
   errors: ["NEGOTIATION_NOT_FOUND", "NEGOTIATION_STATE", "NEGOTIATION_EXPIRED", "DEPLOY_RECEIPT_MISMATCH", "INSUFFICIENT_BALANCE", "SERVICE_UNAVAILABLE"],
   request: {
     params: z.strictObject({ id: z.string().min(1).max(64) }),
-    body: z.strictObject({ txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/).optional().describe("on-chain lane: the factory createMarket transaction") }).optional(),
+    body: z
+      .strictObject({
+        txHash: z
+          .string()
+          .regex(/^0x[0-9a-fA-F]{64}$/)
+          .optional()
+          .describe("on-chain lane: the factory createMarket transaction"),
+      })
+      .optional(),
   },
   status: 201,
   response: deployedSchema,

@@ -28,7 +28,12 @@ export const cancelOrder = defineOperation({
     // Look-up and submit run in one turn of the event loop: no other command can change the order in between.
     const view = ownOrder(venue, account, body);
     if (!isResting(view)) {
-      throw new ApiError("CONFLICT", `order ${view.orderId} is already ${view.status}`, { reason: "ORDER_NOT_OPEN", orderId: view.orderId, orderStatus: view.status, order: orderResult(view) });
+      throw new ApiError("CONFLICT", `order ${view.orderId} is already ${view.status}`, {
+        reason: "ORDER_NOT_OPEN",
+        orderId: view.orderId,
+        orderStatus: view.status,
+        order: orderResult(view),
+      });
     }
     const applied = accepted(await venue.exchange.submit({ type: "cancelOrder", account, orderId: view.orderId }));
     return { order: orderResult(applied.result, applied.reports) };

@@ -41,7 +41,10 @@ export async function venueAndAccount(services: Services, principal: KeyPrincipa
 export async function orderbookMarketAt(venue: Venue, address: string): Promise<VenueMarket> {
   const vm = await venue.marketAt(address);
   if (vm.market.pricingModel !== "ORDERBOOK") {
-    throw new ApiError("INVALID_PAYLOAD", `market ${vm.market.address} is ${vm.market.pricingModel} (no order book): trade it with POST /trade/prepare`, { field: "market", location: "body" });
+    throw new ApiError("INVALID_PAYLOAD", `market ${vm.market.address} is ${vm.market.pricingModel} (no order book): trade it with POST /trade/prepare`, {
+      field: "market",
+      location: "body",
+    });
   }
   if (vm.market.state !== "open") throw new ApiError("MARKET_CLOSED", `market ${vm.market.address} is ${vm.market.state}`);
   return vm;
@@ -81,7 +84,11 @@ export function ownOrder(venue: Venue, account: Address, ref: { orderId?: string
   const engine = venue.exchange.engine;
   const view = ref.orderId !== undefined ? engine.order(ref.orderId) : engine.orderByClientId(account, ref.clientOrderId!);
   if (!view || view.account !== account) {
-    throw new ApiError("ORDER_NOT_FOUND", `no order ${ref.orderId ?? `with clientOrderId ${ref.clientOrderId}`} of this agent`, ref.orderId !== undefined ? { orderId: ref.orderId } : { clientOrderId: ref.clientOrderId });
+    throw new ApiError(
+      "ORDER_NOT_FOUND",
+      `no order ${ref.orderId ?? `with clientOrderId ${ref.clientOrderId}`} of this agent`,
+      ref.orderId !== undefined ? { orderId: ref.orderId } : { clientOrderId: ref.clientOrderId },
+    );
   }
   return view;
 }

@@ -16,7 +16,8 @@ export const confirmOrderCancel = defineOperation({
   method: "POST",
   path: "/orderbook/confirm-cancel",
   summary: "Confirm an order is final (cancelled, filled or expired) from its committed execution reports",
-  description: "Receipt-authoritative: answers only what the journal holds. `lastSeq` is the seq of the order's last execution report: once your events reached it, you hold the order's whole history. Changes nothing. See docs/trading.md.",
+  description:
+    "Receipt-authoritative: answers only what the journal holds. `lastSeq` is the seq of the order's last execution report: once your events reached it, you hold the order's whole history. Changes nothing. See docs/trading.md.",
   ...READ,
   errors: ["ORDER_NOT_FOUND", "CONFLICT", "SERVICE_UNAVAILABLE"],
   ownedResource: { field: "orderId", kind: "order", notFound: "ORDER_NOT_FOUND" },
@@ -37,12 +38,22 @@ export const confirmOrderCancel = defineOperation({
     const { venue, account } = await venueAndAccount(call.services, call.principal);
     const view = ownOrder(venue, account, body);
     if (isResting(view)) {
-      throw new ApiError("CONFLICT", `order ${view.orderId} is still ${view.status}: cancel it first (POST /orderbook/cancel-order)`, { reason: "ORDER_STILL_OPEN", orderId: view.orderId, orderStatus: view.status, order: orderResult(view) });
+      throw new ApiError("CONFLICT", `order ${view.orderId} is still ${view.status}: cancel it first (POST /orderbook/cancel-order)`, {
+        reason: "ORDER_STILL_OPEN",
+        orderId: view.orderId,
+        orderStatus: view.status,
+        order: orderResult(view),
+      });
     }
     const last = await lastCommittedReport(ctx.db, account, view.orderId);
     if (!last || (last.status !== "cancelled" && last.status !== "filled" && last.status !== "expired")) {
       // The engine has applied the final step but its journal commit is still in flight (milliseconds).
-      throw new ApiError("SERVICE_UNAVAILABLE", `the final state of order ${view.orderId} is being committed; retry`, { reason: "COMMIT_PENDING", orderId: view.orderId }, { "Retry-After": "1" });
+      throw new ApiError(
+        "SERVICE_UNAVAILABLE",
+        `the final state of order ${view.orderId} is being committed; retry`,
+        { reason: "COMMIT_PENDING", orderId: view.orderId },
+        { "Retry-After": "1" },
+      );
     }
     return {
       orderId: view.orderId,

@@ -10,4 +10,15 @@ import { placeLimitOrder, placeOrder } from "./place-order";
 import { replaceQuotes } from "./replace-quotes";
 import { replaceQuotesBatch } from "./replace-quotes-batch";
 
-export const ORDERBOOK_OPERATIONS: AnyOperation[] = [placeOrder, placeLimitOrder, cancelOrder, confirmOrderCancel, cancelAllOrders, replaceQuotes, replaceQuotesBatch, listOrderEvents, listOpenOrders, getBalances];
+export const ORDERBOOK_OPERATIONS: AnyOperation[] = [
+  placeOrder,
+  placeLimitOrder,
+  cancelOrder,
+  confirmOrderCancel,
+  cancelAllOrders,
+  replaceQuotes,
+  replaceQuotesBatch,
+  listOrderEvents,
+  listOpenOrders,
+  getBalances,
+];

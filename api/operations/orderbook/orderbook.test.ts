@@ -49,7 +49,8 @@ describe("order-book loop (POST /orderbook/*)", () => {
     B = apiClient(t, bob.apiKey);
     const list = await A("GET", "/discover/markets?pricingModel=ORDERBOOK&pageSize=100");
     ok(list);
-    market = (list.json.markets as Json[]).find((m) => m.feePolicyVersion === "notional-v1" || m.fees?.feePolicyVersion === "notional-v1") ?? list.json.markets[0];
+    market =
+      (list.json.markets as Json[]).find((m) => m.feePolicyVersion === "notional-v1" || m.fees?.feePolicyVersion === "notional-v1") ?? list.json.markets[0];
     assert.ok(market, "a demo ORDERBOOK market");
     lmsr = ((await A("GET", "/discover/markets?pricingModel=automated&pageSize=100")).json.markets as Json[])[0]!;
   });
@@ -59,7 +60,14 @@ describe("order-book loop (POST /orderbook/*)", () => {
 
   it("places a resting GTC buy: in the agent's orders, the public depth and the reserved PM; X-Fills-Remaining", async () => {
     const before = await depth();
-    const r = await A("POST", "/orderbook/place-order", { market: market.address, outcome: 0, side: "buy", priceBps: "4500", size: (10n * SHARE).toString(), clientOrderId: "a-1" });
+    const r = await A("POST", "/orderbook/place-order", {
+      market: market.address,
+      outcome: 0,
+      side: "buy",
+      priceBps: "4500",
+      size: (10n * SHARE).toString(),
+      clientOrderId: "a-1",
+    });
     ok(r);
     const [o] = r.json.orders as Json[];
     assert.equal(o.status, "open");
@@ -76,7 +84,10 @@ describe("order-book loop (POST /orderbook/*)", () => {
     restingId = o.orderId;
 
     const open = (await A("GET", `/orderbook/orders?market=${market.address}`)).json.orders as Json[];
-    assert.deepEqual(open.map((x) => x.orderId), [restingId]);
+    assert.deepEqual(
+      open.map((x) => x.orderId),
+      [restingId],
+    );
     assert.equal(bidAt(await depth(), "4500") - bidAt(before, "4500"), 10n * SHARE, "the bid is on the public book");
     const cash = pm((await A("GET", "/orderbook/balances")).json);
     assert.equal(cash.reserved, "4500000");
@@ -112,7 +123,14 @@ describe("order-book loop (POST /orderbook/*)", () => {
   it("a crossing order fills both agents: maker and taker fills, fee, consecutive event seqs on both sides", async () => {
     const aliceBefore = (await A("POST", "/orderbook/events", { fromSeq: 0, limit: 500 })).json.events as Json[];
     // Bob buys NO at 55 %: in YES terms an ask at 4500, so it mints against Alice's YES bid.
-    const r = await B("POST", "/orderbook/place-order", { market: market.address, outcome: 1, side: "buy", priceBps: "5500", size: (4n * SHARE).toString(), clientOrderId: "b-1" });
+    const r = await B("POST", "/orderbook/place-order", {
+      market: market.address,
+      outcome: 1,
+      side: "buy",
+      priceBps: "5500",
+      size: (4n * SHARE).toString(),
+      clientOrderId: "b-1",
+    });
     ok(r);
     const [o] = r.json.orders as Json[];
     assert.equal(o.status, "filled");
@@ -131,7 +149,12 @@ describe("order-book loop (POST /orderbook/*)", () => {
 
     const aliceEvents = (await A("POST", "/orderbook/events", { fromSeq: 0, limit: 500 })).json.events as Json[];
     const bobEvents = (await B("POST", "/orderbook/events", { fromSeq: 0, limit: 500 })).json.events as Json[];
-    for (const evs of [aliceEvents, bobEvents]) assert.deepEqual(evs.map((e) => e.seq), evs.map((_, i) => i + 1), "gap-free from 1");
+    for (const evs of [aliceEvents, bobEvents])
+      assert.deepEqual(
+        evs.map((e) => e.seq),
+        evs.map((_, i) => i + 1),
+        "gap-free from 1",
+      );
     assert.equal(aliceEvents.length, aliceBefore.length + 1);
     const makerFill = aliceEvents.at(-1)!;
     const takerFill = bobEvents.at(-1)!;
@@ -144,7 +167,10 @@ describe("order-book loop (POST /orderbook/*)", () => {
     assert.equal(takerFill.tradeId, makerFill.tradeId);
     assert.equal(takerFill.tradeId, fill.tradeId);
     assert.equal(takerFill.seq, fill.seq);
-    assert.deepEqual(bobEvents.map((e) => e.kind), ["new", "fill"]);
+    assert.deepEqual(
+      bobEvents.map((e) => e.kind),
+      ["new", "fill"],
+    );
 
     const open = (await A("GET", "/orderbook/orders")).json.orders as Json[];
     assert.equal(open[0].status, "partially_filled");
@@ -224,12 +250,21 @@ describe("order-book loop (POST /orderbook/*)", () => {
   });
 
   it("places a batch all or nothing, replaces the quote set atomically and cancels all", async () => {
-    const o = (priceBps: string, clientOrderId?: string) => ({ outcome: 0, side: "buy", priceBps, size: (2n * SHARE).toString(), ...(clientOrderId ? { clientOrderId } : {}) });
+    const o = (priceBps: string, clientOrderId?: string) => ({
+      outcome: 0,
+      side: "buy",
+      priceBps,
+      size: (2n * SHARE).toString(),
+      ...(clientOrderId ? { clientOrderId } : {}),
+    });
     const before = await snapshot(A);
     const bad = await A("POST", "/orderbook/place-order", { market: market.address, orders: [o("4000"), o("10000")] });
     problem(bad, 400, "INVALID_PAYLOAD");
     assert.equal(bad.json.field, "orders.1.priceBps");
-    const broke = await A("POST", "/orderbook/place-order", { market: market.address, orders: [o("4000"), { ...o("4000"), size: (10_000n * SHARE).toString() }] });
+    const broke = await A("POST", "/orderbook/place-order", {
+      market: market.address,
+      orders: [o("4000"), { ...o("4000"), size: (10_000n * SHARE).toString() }],
+    });
     problem(broke, 409, "INSUFFICIENT_BALANCE");
     assert.deepEqual(await snapshot(A), before, "a refused batch places nothing");
 
@@ -237,15 +272,24 @@ describe("order-book loop (POST /orderbook/*)", () => {
     ok(batch);
     const ids = (batch.json.orders as Json[]).map((x) => x.orderId);
     assert.equal(ids.length, 3);
-    assert.deepEqual((batch.json.orders as Json[]).map((x) => x.status), ["open", "open", "open"]);
-    assert.deepEqual(((await A("GET", "/orderbook/orders")).json.orders as Json[]).map((x) => x.orderId), ids);
+    assert.deepEqual(
+      (batch.json.orders as Json[]).map((x) => x.status),
+      ["open", "open", "open"],
+    );
+    assert.deepEqual(
+      ((await A("GET", "/orderbook/orders")).json.orders as Json[]).map((x) => x.orderId),
+      ids,
+    );
 
     const rq = await A("POST", "/orderbook/replace-quotes", { market: market.address, orders: [o("4100", "q-3"), o("3700")] });
     ok(rq);
     assert.deepEqual(rq.json.cancelled, ids);
     assert.equal(rq.headers.get("x-fills-remaining"), String(rq.json.fillsRemaining));
     const now = ((await A("GET", "/orderbook/orders")).json.orders as Json[]).map((x) => x.orderId);
-    assert.deepEqual(now, (rq.json.orders as Json[]).map((x) => x.orderId));
+    assert.deepEqual(
+      now,
+      (rq.json.orders as Json[]).map((x) => x.orderId),
+    );
     assert.equal(pm((await A("GET", "/orderbook/balances")).json).reserved, String((2n * SHARE * 4100n) / 10_000n + (2n * SHARE * 3700n) / 10_000n));
     const replaced = await A("POST", "/orderbook/confirm-cancel", { clientOrderId: "q-1" });
     assert.equal(replaced.json.cancelReason, "replaced");
@@ -259,21 +303,44 @@ describe("order-book loop (POST /orderbook/*)", () => {
   });
 
   it("IOC cancels what it cannot fill; post-only that would cross is refused; GTD expires on the clock", async () => {
-    const ioc = await A("POST", "/orderbook/place-order", { market: market.address, outcome: 0, side: "buy", priceBps: "100", size: "10000", timeInForce: "IOC" });
+    const ioc = await A("POST", "/orderbook/place-order", {
+      market: market.address,
+      outcome: 0,
+      side: "buy",
+      priceBps: "100",
+      size: "10000",
+      timeInForce: "IOC",
+    });
     ok(ioc);
     assert.equal(ioc.json.orders[0].status, "cancelled");
     assert.equal(ioc.json.orders[0].cancelReason, "ioc_remainder");
 
     ok(await B("POST", "/orderbook/place-order", { market: market.address, outcome: 0, side: "buy", priceBps: "4200", size: (1n * SHARE).toString() }));
     const before = await snapshot(A);
-    const po = await A("POST", "/orderbook/place-order", { market: market.address, outcome: 0, side: "sell", priceBps: "4200", size: (1n * SHARE).toString(), postOnly: true });
+    const po = await A("POST", "/orderbook/place-order", {
+      market: market.address,
+      outcome: 0,
+      side: "sell",
+      priceBps: "4200",
+      size: (1n * SHARE).toString(),
+      postOnly: true,
+    });
     problem(po, 409, "CONFLICT");
     assert.equal(po.json.reason, "POST_ONLY_WOULD_CROSS");
     assert.deepEqual(await snapshot(A), before);
     ok(await B("POST", "/orderbook/cancel-all", {}));
 
     const expiresAt = new Date(t.clock.now() + 60_000).toISOString();
-    const gtd = await A("POST", "/orderbook/place-order", { market: market.address, outcome: 0, side: "buy", priceBps: "2000", size: (1n * SHARE).toString(), timeInForce: "GTD", expiresAt, clientOrderId: "gtd-1" });
+    const gtd = await A("POST", "/orderbook/place-order", {
+      market: market.address,
+      outcome: 0,
+      side: "buy",
+      priceBps: "2000",
+      size: (1n * SHARE).toString(),
+      timeInForce: "GTD",
+      expiresAt,
+      clientOrderId: "gtd-1",
+    });
     ok(gtd);
     assert.equal(gtd.json.orders[0].expiresAt, expiresAt);
     t.clock.advance(61_000);
@@ -323,7 +390,11 @@ describe("order-book loop (POST /orderbook/*)", () => {
 
   it("a read-only key reads its own state but cannot trade", async () => {
     const R = apiClient(t, reader.apiKey);
-    problem(await R("POST", "/orderbook/place-order", { market: market.address, outcome: 0, side: "buy", priceBps: "4500", size: "1000000" }), 403, "FORBIDDEN");
+    problem(
+      await R("POST", "/orderbook/place-order", { market: market.address, outcome: 0, side: "buy", priceBps: "4500", size: "1000000" }),
+      403,
+      "FORBIDDEN",
+    );
     problem(await R("POST", "/orderbook/cancel-all", {}), 403, "FORBIDDEN");
     ok(await R("GET", "/orderbook/orders"));
     const ev = await R("POST", "/orderbook/events", {});
@@ -336,13 +407,31 @@ describe("order-book loop (POST /orderbook/*)", () => {
   });
 
   it("place-limit-order rests one GTC/GTD order with place-order's answer, and refuses IOC and batches", async () => {
-    const r = await B("POST", "/orderbook/place-limit-order", { market: market.address, outcome: 1, side: "buy", priceBps: "1000", size: (1n * SHARE).toString(), clientOrderId: "b-limit" });
+    const r = await B("POST", "/orderbook/place-limit-order", {
+      market: market.address,
+      outcome: 1,
+      side: "buy",
+      priceBps: "1000",
+      size: (1n * SHARE).toString(),
+      clientOrderId: "b-limit",
+    });
     ok(r);
     const [o] = r.json.orders as Json[];
     assert.deepEqual([o.status, o.timeInForce, o.clientOrderId], ["open", "GTC", "b-limit"]);
     assert.equal(r.headers.get("x-fills-remaining"), String(r.json.fillsRemaining));
     const before = await snapshot(B);
-    problem(await B("POST", "/orderbook/place-limit-order", { market: market.address, outcome: 1, side: "buy", priceBps: "1000", size: (1n * SHARE).toString(), timeInForce: "IOC" }), 400, "INVALID_PAYLOAD");
+    problem(
+      await B("POST", "/orderbook/place-limit-order", {
+        market: market.address,
+        outcome: 1,
+        side: "buy",
+        priceBps: "1000",
+        size: (1n * SHARE).toString(),
+        timeInForce: "IOC",
+      }),
+      400,
+      "INVALID_PAYLOAD",
+    );
     problem(await B("POST", "/orderbook/place-limit-order", { market: market.address, orders: [] }), 400, "INVALID_PAYLOAD");
     assert.deepEqual(await snapshot(B), before);
     ok(await B("POST", "/orderbook/cancel-order", { orderId: o.orderId }));
@@ -350,10 +439,25 @@ describe("order-book loop (POST /orderbook/*)", () => {
 
   it("MCP tools: the spec's names, flat arguments, Idempotency-Key on writes only", () => {
     const tools = new Map(ORDERBOOK_OPERATIONS.map((op) => [op.mcpTool, bindingOf(op)]));
-    assert.deepEqual([...tools.keys()].sort(), ["svc_cancel_all_orders", "svc_cancel_order", "svc_confirm_order_cancel", "svc_get_balances", "svc_list_open_orders", "svc_list_order_events", "svc_place_limit_order", "svc_place_order", "svc_replace_quotes", "svc_replace_quotes_batch"]);
+    assert.deepEqual([...tools.keys()].sort(), [
+      "svc_cancel_all_orders",
+      "svc_cancel_order",
+      "svc_confirm_order_cancel",
+      "svc_get_balances",
+      "svc_list_open_orders",
+      "svc_list_order_events",
+      "svc_place_limit_order",
+      "svc_place_order",
+      "svc_replace_quotes",
+      "svc_replace_quotes_batch",
+    ]);
     const place = tools.get("svc_place_order")!;
     assert.ok(Array.isArray(place.bodyKeys));
-    assert.ok(["market", "orders", "outcome", "side", "priceBps", "size", "timeInForce", "expiresAt", "postOnly", "clientOrderId"].every((k) => (place.bodyKeys as string[]).includes(k)));
+    assert.ok(
+      ["market", "orders", "outcome", "side", "priceBps", "size", "timeInForce", "expiresAt", "postOnly", "clientOrderId"].every((k) =>
+        (place.bodyKeys as string[]).includes(k),
+      ),
+    );
     assert.equal(place.needsIdempotencyKey, true);
     assert.equal(tools.get("svc_list_order_events")!.needsIdempotencyKey, false);
     assert.equal(tools.get("svc_confirm_order_cancel")!.needsIdempotencyKey, false);
@@ -400,7 +504,10 @@ describe("order-book loop: fill allowance (402 FILL_ALLOWANCE_EXHAUSTED)", () =>
     assert.equal(refused.json.allowance.freePerPeriod, 2);
     const batch = await T("POST", "/orderbook/place-order", { market: market.address, orders: [{ outcome: 1, side: "buy", priceBps: "100", size: "10000" }] });
     assert.equal(batch.status, 402);
-    assert.deepEqual({ balances: engine().balances(account), orders: engine().openOrders(account), events: (await T("POST", "/orderbook/events", {})).json }, before);
+    assert.deepEqual(
+      { balances: engine().balances(account), orders: engine().openOrders(account), events: (await T("POST", "/orderbook/events", {})).json },
+      before,
+    );
 
     // The maker's resting order keeps its place; cancelling needs no allowance; selling the whole position is a close.
     const m = await M("GET", "/orderbook/orders");

@@ -45,7 +45,11 @@ export const placeLimitOrder = defineOperation({
   },
 });
 
-async function place(ctx: ServiceContext, body: { market: string; batch: boolean; orders: OrderInput[] }, call: CallContext<"api-key-execute">): Promise<Reply<z.input<typeof placementSchema>>> {
+async function place(
+  ctx: ServiceContext,
+  body: { market: string; batch: boolean; orders: OrderInput[] },
+  call: CallContext<"api-key-execute">,
+): Promise<Reply<z.input<typeof placementSchema>>> {
   const { venue, account } = await venueAndAccount(call.services, call.principal);
   const { marketId } = await orderbookMarketAt(venue, body.market);
   const specs = body.orders.map(toSpec);
@@ -55,7 +59,12 @@ async function place(ctx: ServiceContext, body: { market: string; batch: boolean
 }
 
 /** The placed orders' views and the reports of the one command that placed them (placeOrders for a batch). */
-async function placeAll(venue: Venue, target: { account: Address; marketId: bigint }, batch: boolean, specs: OrderSpec[]): Promise<{ views: OrderView[]; reports: ExecutionReport[] }> {
+async function placeAll(
+  venue: Venue,
+  target: { account: Address; marketId: bigint },
+  batch: boolean,
+  specs: OrderSpec[],
+): Promise<{ views: OrderView[]; reports: ExecutionReport[] }> {
   if (batch) {
     const applied = await submitPlacement(venue, { type: "placeOrders", ...target, orders: specs });
     return { views: applied.result.orders, reports: applied.reports };

@@ -21,7 +21,9 @@ const quoteSetResult = z.discriminatedUnion("ok", [
   z.object({
     market: z.string(),
     ok: z.literal(false),
-    problem: z.looseObject({ type: z.string(), title: z.string(), status: z.number().int(), detail: z.string(), code: z.string() }).describe("the RFC 9457 problem this market's replacement would have answered alone; nothing changed in this market"),
+    problem: z
+      .looseObject({ type: z.string(), title: z.string(), status: z.number().int(), detail: z.string(), code: z.string() })
+      .describe("the RFC 9457 problem this market's replacement would have answered alone; nothing changed in this market"),
   }),
 ]);
 
@@ -49,7 +51,10 @@ export const replaceQuotesBatch = defineOperation({
         .describe(`1..${MAX_QUOTE_SETS_PER_CALL} quote sets, one per market`),
     }),
   },
-  response: z.object({ results: z.array(quoteSetResult), fillsRemaining: z.number().int().describe("the agent's fill allowance after this call (also the X-Fills-Remaining header)") }),
+  response: z.object({
+    results: z.array(quoteSetResult),
+    fillsRemaining: z.number().int().describe("the agent's fill allowance after this call (also the X-Fills-Remaining header)"),
+  }),
   mcpTool: "svc_replace_quotes_batch",
   async handler(ctx, { body }, call) {
     const { venue, account } = await venueAndAccount(call.services, call.principal);

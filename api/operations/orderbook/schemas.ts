@@ -21,11 +21,15 @@ export const marketField = z
 
 const outcomeField = z.number().int().min(0).max(1).describe("0 = YES, 1 = NO; the price is in this outcome's terms");
 const sideField = z.enum(["buy", "sell"]);
-const priceField = integerString({ min: 1n, max: 9_999n, maxDigits: 4, what: "priceBps (basis points 1..9999)" })
-  .describe("limit price in basis points of the order's outcome, 1..9999 (\"4500\" = 0.45 PM per share)");
-const sizeField = integerString({ min: LOT, max: MAX_ORDER_SIZE, multipleOf: LOT, maxDigits: 19, what: "size (a multiple of the lot, 0.01 share)" })
-  .describe(`shares in outcome-token base units (1 share = 1000000), a multiple of ${LOT}`);
-const tifField = z.enum(["GTC", "GTD", "IOC", "FOK"]).describe("GTC rests until cancelled; GTD until expiresAt; IOC fills what it can now and cancels the rest; FOK fills entirely now or not at all");
+const priceField = integerString({ min: 1n, max: 9_999n, maxDigits: 4, what: "priceBps (basis points 1..9999)" }).describe(
+  'limit price in basis points of the order\'s outcome, 1..9999 ("4500" = 0.45 PM per share)',
+);
+const sizeField = integerString({ min: LOT, max: MAX_ORDER_SIZE, multipleOf: LOT, maxDigits: 19, what: "size (a multiple of the lot, 0.01 share)" }).describe(
+  `shares in outcome-token base units (1 share = 1000000), a multiple of ${LOT}`,
+);
+const tifField = z
+  .enum(["GTC", "GTD", "IOC", "FOK"])
+  .describe("GTC rests until cancelled; GTD until expiresAt; IOC fills what it can now and cancels the rest; FOK fills entirely now or not at all");
 const expiresAtField = z.iso.datetime({ offset: true }).describe("GTD only: when the order expires (ISO 8601, in the future)");
 const postOnlyField = z.boolean().describe("refuse the order (CONFLICT, reason POST_ONLY_WOULD_CROSS) instead of letting it take liquidity");
 export const clientOrderIdField = z
@@ -59,8 +63,10 @@ export interface OrderInput {
 /** Cross-field rules of one order, reported on the field that breaks them. */
 function checkOrder(o: { timeInForce: string; expiresAt?: string; postOnly: boolean }, ctx: z.RefinementCtx, path: (string | number)[] = []): void {
   if (o.timeInForce === "GTD" && o.expiresAt === undefined) ctx.addIssue({ code: "custom", path: [...path, "expiresAt"], message: "GTD needs expiresAt" });
-  if (o.timeInForce !== "GTD" && o.expiresAt !== undefined) ctx.addIssue({ code: "custom", path: [...path, "expiresAt"], message: "expiresAt is only for GTD" });
-  if (o.postOnly && (o.timeInForce === "IOC" || o.timeInForce === "FOK")) ctx.addIssue({ code: "custom", path: [...path, "postOnly"], message: "postOnly cannot be IOC or FOK" });
+  if (o.timeInForce !== "GTD" && o.expiresAt !== undefined)
+    ctx.addIssue({ code: "custom", path: [...path, "expiresAt"], message: "expiresAt is only for GTD" });
+  if (o.postOnly && (o.timeInForce === "IOC" || o.timeInForce === "FOK"))
+    ctx.addIssue({ code: "custom", path: [...path, "postOnly"], message: "postOnly cannot be IOC or FOK" });
 }
 
 function toOrderInput(o: z.output<typeof orderObject>): OrderInput {
@@ -103,7 +109,12 @@ const SINGLE_FIELDS = Object.keys(orderShape) as (keyof typeof orderShape)[];
 export const placeOrderBody = z
   .strictObject({
     market: marketField,
-    orders: z.array(orderObject).min(1).max(MAX_ORDERS_PER_CALL).optional().describe(`batch form: 1..${MAX_ORDERS_PER_CALL} orders with the single-order fields (without market); all placed or none`),
+    orders: z
+      .array(orderObject)
+      .min(1)
+      .max(MAX_ORDERS_PER_CALL)
+      .optional()
+      .describe(`batch form: 1..${MAX_ORDERS_PER_CALL} orders with the single-order fields (without market); all placed or none`),
     outcome: outcomeField.optional(),
     side: sideField.optional(),
     priceBps: priceField.optional(),
@@ -117,19 +128,25 @@ export const placeOrderBody = z
     const single = Object.fromEntries(SINGLE_FIELDS.filter((k) => b[k] !== undefined).map((k) => [k, b[k]]));
     if (b.orders !== undefined) {
       if (Object.keys(single).length > 0) {
-        ctx.addIssue({ code: "custom", path: ["orders"], message: `send either orders or the single-order fields, not both (also got ${Object.keys(single).join(", ")})` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["orders"],
+          message: `send either orders or the single-order fields, not both (also got ${Object.keys(single).join(", ")})`,
+        });
         return z.NEVER;
       }
       const r = ordersField(1).safeParse(b.orders);
       if (!r.success) {
-        for (const issue of r.error.issues) ctx.addIssue({ code: "custom", path: ["orders", ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))], message: issue.message });
+        for (const issue of r.error.issues)
+          ctx.addIssue({ code: "custom", path: ["orders", ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))], message: issue.message });
         return z.NEVER;
       }
       return { market: b.market, batch: true, orders: r.data };
     }
     const r = orderSchema.safeParse(single);
     if (!r.success) {
-      for (const issue of r.error.issues) ctx.addIssue({ code: "custom", path: issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)), message: issue.message });
+      for (const issue of r.error.issues)
+        ctx.addIssue({ code: "custom", path: issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)), message: issue.message });
       return z.NEVER;
     }
     return { market: b.market, batch: false, orders: [r.data] };
@@ -138,10 +155,16 @@ export const placeOrderBody = z
 /** An order of the calling agent: by the exchange's id or by the agent's clientOrderId. */
 export const orderRefBody = z
   .strictObject({
-    orderId: z.string().regex(/^o-\d{1,20}$/, "must be an order id (o-<n>)").optional(),
+    orderId: z
+      .string()
+      .regex(/^o-\d{1,20}$/, "must be an order id (o-<n>)")
+      .optional(),
     clientOrderId: clientOrderIdField.optional(),
   })
-  .refine((b) => (b.orderId === undefined) !== (b.clientOrderId === undefined), { message: "send exactly one of orderId and clientOrderId", path: ["orderId"] });
+  .refine((b) => (b.orderId === undefined) !== (b.clientOrderId === undefined), {
+    message: "send exactly one of orderId and clientOrderId",
+    path: ["orderId"],
+  });
 
 // ---------------------------------------------------------------- responses
 
@@ -177,7 +200,10 @@ export const orderResultSchema = z.object({
   postOnly: z.boolean(),
   expiresAt: iso.nullable(),
   reserved: amount.describe("locked while the order rests: PM for a buy, shares for a sell"),
-  cancelReason: z.string().optional().describe("when this answer saw the order cancelled: user, cancel_all, replaced, self_trade_prevention, ioc_remainder, fok_not_fillable, market_closed"),
+  cancelReason: z
+    .string()
+    .optional()
+    .describe("when this answer saw the order cancelled: user, cancel_all, replaced, self_trade_prevention, ioc_remainder, fok_not_fillable, market_closed"),
   fills: z.array(fillSchema).describe("the fills this request executed (place-order, replace-quotes); [] elsewhere: see filledSize and POST /orderbook/events"),
   createdAt: iso,
   updatedAt: iso,
@@ -216,6 +242,10 @@ export const balanceSchema = z.object({
  * clients (and models) that want the narrow form: no batch field, no IOC/FOK.
  */
 export const placeLimitOrderBody = z
-  .strictObject({ market: marketField, ...orderShape, timeInForce: z.enum(["GTC", "GTD"]).default("GTC").describe("GTC rests until cancelled; GTD until expiresAt") })
+  .strictObject({
+    market: marketField,
+    ...orderShape,
+    timeInForce: z.enum(["GTC", "GTD"]).default("GTC").describe("GTC rests until cancelled; GTD until expiresAt"),
+  })
   .superRefine((o, ctx) => checkOrder(o, ctx))
   .transform((o) => ({ market: o.market, batch: false as const, orders: [toOrderInput(o)] }));

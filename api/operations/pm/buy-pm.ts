@@ -25,17 +25,24 @@ export const buyPm = defineOperation({
   response: pmPurchaseResponse,
   mcpTool: null,
   async handler(ctx, { body }, call) {
-    if (!call.principal.walletAddress) throw new ApiError("WALLET_REQUIRED", "PM is credited to a wallet's ledger account: bind one with POST /agents/me/bind-wallet");
+    if (!call.principal.walletAddress)
+      throw new ApiError("WALLET_REQUIRED", "PM is credited to a wallet's ledger account: bind one with POST /agents/me/bind-wallet");
     const bundle = bundleOf(BigInt(body.pm));
     if (!bundle) {
-      throw new ApiError("PURCHASE_NOT_A_BUNDLE", `${body.pm} PM is not a bundle; buy one of ${PM_BUNDLES.map((b) => b.pm).join(", ")} PM (GET /pm/bundles)`, { bundles: PM_BUNDLES.map((b) => b.pm) });
+      throw new ApiError("PURCHASE_NOT_A_BUNDLE", `${body.pm} PM is not a bundle; buy one of ${PM_BUNDLES.map((b) => b.pm).join(", ")} PM (GET /pm/bundles)`, {
+        bundles: PM_BUNDLES.map((b) => b.pm),
+      });
     }
     const { venue } = call.services;
     const rt = call.services.x402();
     const requirements = exactRequirements({ chainId: rt.chainId, asset: rt.asset, payTo: rt.payTo, amount: usdcPrice(bundle), domain: await rt.domain() });
     const raw = paymentHeaderOf(call.header);
     if (raw === undefined) {
-      throw paymentRequired(call, requirements, `${bundle.pm} PM costs ${usdcPrice(bundle)} USDC base units: sign the requirements (PAYMENT-REQUIRED, x402 exact) and retry with PAYMENT-SIGNATURE`);
+      throw paymentRequired(
+        call,
+        requirements,
+        `${bundle.pm} PM costs ${usdcPrice(bundle)} USDC base units: sign the requirements (PAYMENT-REQUIRED, x402 exact) and retry with PAYMENT-SIGNATURE`,
+      );
     }
     const paid = await buyBundle(ctx, call, venue, rt, bundle, requirements, decodePayment(raw));
     return new Reply(200, paid.body, paid.settlement ? { [PAYMENT_RESPONSE_HEADER]: paymentResponseHeader(paid.settlement) } : {});

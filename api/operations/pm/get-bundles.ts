@@ -27,7 +27,15 @@ export const listPmBundles = defineOperation({
     let payment = null;
     try {
       const rt = call.services.x402();
-      payment = { protocol: "x402" as const, x402Version: X402_VERSION, scheme: "exact" as const, network: networkOf(rt.chainId), asset: rt.asset, payTo: rt.payTo, decimals: 6 };
+      payment = {
+        protocol: "x402" as const,
+        x402Version: X402_VERSION,
+        scheme: "exact" as const,
+        network: networkOf(rt.chainId),
+        asset: rt.asset,
+        payTo: rt.payTo,
+        decimals: 6,
+      };
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "SERVICE_UNAVAILABLE")) throw err;
     }

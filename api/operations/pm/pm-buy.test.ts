@@ -47,7 +47,11 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
   let buyerKey: Hex;
 
   const call = async (body: unknown, opts: { key?: string; idem?: string; payment?: string | Record<string, string> } = {}) => {
-    const headers: Record<string, string> = { "content-type": "application/json", authorization: `Bearer ${opts.key ?? buyer.apiKey}`, "idempotency-key": opts.idem ?? randomUUID() };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      authorization: `Bearer ${opts.key ?? buyer.apiKey}`,
+      "idempotency-key": opts.idem ?? randomUUID(),
+    };
     if (typeof opts.payment === "string") headers["PAYMENT-SIGNATURE"] = opts.payment;
     else if (opts.payment) Object.assign(headers, opts.payment);
     const res = await fetch(`${t.svc.baseUrl}/pm/buy`, { method: "POST", headers, body: JSON.stringify(body) });
@@ -76,7 +80,10 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
   };
 
   /** A hand-made EIP-3009 payment for the refusal cases; `signer` defaults to the payer. */
-  const handPayment = async (req: PaymentRequirements, o: { value?: bigint; to?: Address; validBefore?: bigint; signer?: Hex } = {}): Promise<{ header: string; nonce: Hex }> => {
+  const handPayment = async (
+    req: PaymentRequirements,
+    o: { value?: bigint; to?: Address; validBefore?: bigint; signer?: Hex } = {},
+  ): Promise<{ header: string; nonce: Hex }> => {
     const payer = privateKeyToAccount(buyerKey);
     const nonce = `0x${randomBytes(32).toString("hex")}` as Hex;
     const authorization = {
@@ -96,7 +103,10 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
     const payload: PaymentPayload = {
       x402Version: 2,
       accepted: { ...req, amount: authorization.value.toString(), payTo: authorization.to },
-      payload: { signature, authorization: { ...authorization, value: authorization.value.toString(), validAfter: "0", validBefore: authorization.validBefore.toString() } },
+      payload: {
+        signature,
+        authorization: { ...authorization, value: authorization.value.toString(), validAfter: "0", validBefore: authorization.validBefore.toString() },
+      },
     };
     return { header: encodePaymentSignatureHeader(payload), nonce };
   };
@@ -105,7 +115,12 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
     const port = await freePort();
     const rpcUrl = `http://127.0.0.1:${port}`;
     chain = await startLocalChain({ port, chainId });
-    const deployment = await deployAll({ rpcUrl, deployerKey: DEV_DEPLOYER_KEY as Hex, operatorAddress: privateKeyToAccount(DEV_OPERATOR_KEY as Hex).address, treasuryAddress: TREASURY });
+    const deployment = await deployAll({
+      rpcUrl,
+      deployerKey: DEV_DEPLOYER_KEY as Hex,
+      operatorAddress: privateKeyToAccount(DEV_OPERATOR_KEY as Hex).address,
+      treasuryAddress: TREASURY,
+    });
     usdc = deployment.collaterals.find((c) => c.symbol === "USDC")!.token;
     const viemChain = rpcChain(chainId, rpcUrl);
     client = createPublicClient({ chain: viemChain, transport: http(rpcUrl) });
@@ -117,7 +132,12 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
     buyer = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "pm-buyer" });
     buyerKey = buyer.walletPrivateKey!;
     const deployer = createWalletClient({ chain: viemChain, transport: http(rpcUrl), account: privateKeyToAccount(DEV_DEPLOYER_KEY as Hex) });
-    const minted = await deployer.writeContract({ address: usdc, abi: testUSDCAbi, functionName: "mint", args: [getAddress(buyer.walletAddress), 10n * PRICE] });
+    const minted = await deployer.writeContract({
+      address: usdc,
+      abi: testUSDCAbi,
+      functionName: "mint",
+      args: [getAddress(buyer.walletAddress), 10n * PRICE],
+    });
     await client.waitForTransactionReceipt({ hash: minted });
     await t.svc.services.venue!.openAccount(account(), t.clock.now()); // the starting grant lands before any snapshot
   });
@@ -135,13 +155,24 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
     assert.equal(body.pmPerFill, 2);
     assert.deepEqual(body.bundles[0], { usd: 1, usdCents: 100, pm: BUNDLE_PM, fills: FILLS, priceAtomic: PRICE.toString() });
     assert.equal(body.bundles.filter((b: Json) => b.featured).length, 1);
-    assert.deepEqual(body.payment, { protocol: "x402", x402Version: 2, scheme: "exact", network: `eip155:${chainId}`, asset: getAddress(usdc), payTo: TREASURY, decimals: 6 });
+    assert.deepEqual(body.payment, {
+      protocol: "x402",
+      x402Version: 2,
+      scheme: "exact",
+      network: `eip155:${chainId}`,
+      asset: getAddress(usdc),
+      payTo: TREASURY,
+      decimals: 6,
+    });
 
     // The fill allowance publishes the same ladder (spec MeFillAllowance.purchase), without the USDC price.
     const allowance = await fetch(`${t.svc.baseUrl}/fills/allowance`, { headers: { authorization: `Bearer ${buyer.apiKey}` } });
     const purchase = ((await allowance.json()) as Json).purchase;
     assert.equal(purchase.pmPerFill, body.pmPerFill);
-    assert.deepEqual(purchase.bundles, body.bundles.map(({ priceAtomic: _, ...rung }: Json) => rung));
+    assert.deepEqual(
+      purchase.bundles,
+      body.bundles.map(({ priceAtomic: _, ...rung }: Json) => rung),
+    );
   });
 
   it("answers an unpaid request with 402 and the x402 requirements, header and body alike", async () => {
@@ -154,7 +185,15 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
     assert.equal(required.x402Version, 2);
     assert.equal(required.resource.url, `${t.svc.baseUrl}/pm/buy`);
     assert.deepEqual(required.accepts, [
-      { scheme: "exact", network: `eip155:${chainId}`, asset: getAddress(usdc), amount: PRICE.toString(), payTo: TREASURY, maxTimeoutSeconds: 300, extra: { name: "USD Coin", version: "2", assetTransferMethod: "eip3009" } },
+      {
+        scheme: "exact",
+        network: `eip155:${chainId}`,
+        asset: getAddress(usdc),
+        amount: PRICE.toString(),
+        payTo: TREASURY,
+        maxTimeoutSeconds: 300,
+        extra: { name: "USD Coin", version: "2", assetTransferMethod: "eip3009" },
+      },
     ]);
     assert.deepEqual(res.json.accepts, required.accepts, "the problem body carries the same requirements");
     assert.deepEqual(await snapshot(), before);
@@ -168,7 +207,10 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
     const unpaid = await call({ pm: BUNDLE_PM }, { idem });
     assert.equal(unpaid.status, 402);
     // An agent's x402 client opts in to this (non-default) USDC with a per-payment cap, as a real one would.
-    const spend = x402Client.fromConfig({ schemes: [], spendControls: { allowedAssets: [{ network: `eip155:${chainId}`, asset: getAddress(usdc), maxAmountPerPayment: PRICE.toString() }] } });
+    const spend = x402Client.fromConfig({
+      schemes: [],
+      spendControls: { allowedAssets: [{ network: `eip155:${chainId}`, asset: getAddress(usdc), maxAmountPerPayment: PRICE.toString() }] },
+    });
     const x402 = new x402HTTPClient(registerExactEvmScheme(spend, { signer: privateKeyToAccount(buyerKey) }));
     const payload = await x402.createPaymentPayload(x402.getPaymentRequiredResponse((n) => unpaid.headers.get(n), unpaid.json));
     const payment = x402.encodePaymentSignatureHeader(payload);
@@ -201,8 +243,15 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
     assert.equal(after.journal, before.journal + 2, "one CREDIT and one addFillCredits entry");
     const [entry] = await t.svc.ctx.db.query<{ ops: unknown }>(`SELECT ops FROM journal_entries WHERE seq = $1`, [before.journal]);
     const ops = typeof entry!.ops === "string" ? JSON.parse(entry!.ops) : entry!.ops;
-    assert.deepEqual(ops, [{ type: "CREDIT", account: account(), assetId: "0", amount: (BigInt(BUNDLE_PM) * 1_000_000n).toString(), reason: 1 }], "reason PURCHASE");
-    assert.equal(await client.readContract({ address: usdc, abi: testUSDCAbi, functionName: "authorizationState", args: [getAddress(buyer.walletAddress), nonce] }), true);
+    assert.deepEqual(
+      ops,
+      [{ type: "CREDIT", account: account(), assetId: "0", amount: (BigInt(BUNDLE_PM) * 1_000_000n).toString(), reason: 1 }],
+      "reason PURCHASE",
+    );
+    assert.equal(
+      await client.readContract({ address: usdc, abi: testUSDCAbi, functionName: "authorizationState", args: [getAddress(buyer.walletAddress), nonce] }),
+      true,
+    );
     paid = { idem, payment, body: res.json, nonce };
   });
 
@@ -239,8 +288,16 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
 
   for (const [name, reason, make] of [
     ["a wrong amount", "invalid_exact_evm_authorization_value", (req: PaymentRequirements) => handPayment(req, { value: PRICE - 1n })],
-    ["a wrong payTo", "invalid_exact_evm_recipient_mismatch", (req: PaymentRequirements) => handPayment(req, { to: getAddress(privateKeyToAccount(generatePrivateKey()).address) })],
-    ["an expired authorization", "invalid_exact_evm_payload_authorization_valid_before", (req: PaymentRequirements) => handPayment(req, { validBefore: BigInt(Math.floor(t.clock.now() / 1000) - 60) })],
+    [
+      "a wrong payTo",
+      "invalid_exact_evm_recipient_mismatch",
+      (req: PaymentRequirements) => handPayment(req, { to: getAddress(privateKeyToAccount(generatePrivateKey()).address) }),
+    ],
+    [
+      "an expired authorization",
+      "invalid_exact_evm_payload_authorization_valid_before",
+      (req: PaymentRequirements) => handPayment(req, { validBefore: BigInt(Math.floor(t.clock.now() / 1000) - 60) }),
+    ],
     ["a signature by another key", "invalid_exact_evm_signature", (req: PaymentRequirements) => handPayment(req, { signer: generatePrivateKey() })],
   ] as const) {
     it(`refuses ${name} with 402 ${reason}: nothing changes on chain or in the ledger`, async () => {
@@ -253,7 +310,10 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
       assert.equal(res.json.error, reason);
       assert.equal(decodePaymentRequiredHeader(res.headers.get("payment-required")!).error, reason);
       assert.deepEqual(await snapshot(), before);
-      assert.equal(await client.readContract({ address: usdc, abi: testUSDCAbi, functionName: "authorizationState", args: [getAddress(buyer.walletAddress), nonce] }), false);
+      assert.equal(
+        await client.readContract({ address: usdc, abi: testUSDCAbi, functionName: "authorizationState", args: [getAddress(buyer.walletAddress), nonce] }),
+        false,
+      );
     });
   }
 
@@ -278,7 +338,19 @@ describe("POST /pm/buy (x402, USDC on a local chain)", () => {
 
   it("refuses an agent without a wallet with WALLET_REQUIRED", async () => {
     const key = await t.svc.ctx.db.transaction(async (tx) => {
-      const agentId = await createAgent(tx, { name: "pm-no-wallet", tier: "execute", scopes: scopesForTier("execute"), registrationPath: "admin", walletAddress: null, email: "no-wallet@example.com", emailVerified: true }, t.clock.now());
+      const agentId = await createAgent(
+        tx,
+        {
+          name: "pm-no-wallet",
+          tier: "execute",
+          scopes: scopesForTier("execute"),
+          registrationPath: "admin",
+          walletAddress: null,
+          email: "no-wallet@example.com",
+          emailVerified: true,
+        },
+        t.clock.now(),
+      );
       return (await issueKey(tx, agentId, t.clock.now())).apiKey;
     });
     const res = await call({ pm: BUNDLE_PM }, { key });

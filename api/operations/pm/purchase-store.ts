@@ -49,7 +49,12 @@ function rowOf(r: Record<string, unknown>): PurchaseRow {
 
 /** The purchase that claimed this authorization, if any. */
 export async function findPurchase(db: SqlRunner, key: { chainId: number; asset: string; payer: string; nonce: string }): Promise<PurchaseRow | null> {
-  const [r] = await db.query<Record<string, unknown>>(`SELECT ${COLUMNS} FROM pm_purchases WHERE chain_id = $1 AND asset = $2 AND payer = $3 AND nonce = $4`, [key.chainId, key.asset, key.payer, key.nonce]);
+  const [r] = await db.query<Record<string, unknown>>(`SELECT ${COLUMNS} FROM pm_purchases WHERE chain_id = $1 AND asset = $2 AND payer = $3 AND nonce = $4`, [
+    key.chainId,
+    key.asset,
+    key.payer,
+    key.nonce,
+  ]);
   return r ? rowOf(r) : null;
 }
 
@@ -88,7 +93,10 @@ export async function markCredited(db: SqlRunner, id: string, response: Record<s
  * write and `markCredited` finds them and never credits twice. The search starts at the row's journal floor.
  */
 export async function journaledCommands(db: SqlRunner, p: Pick<PurchaseRow, "id" | "journalFloor">): Promise<Set<string>> {
-  const rows = await db.query<{ command: unknown }>(`SELECT command FROM journal_entries WHERE seq >= $1 AND command::text LIKE $2`, [p.journalFloor, `%"purchase":"${p.id}"%`]);
+  const rows = await db.query<{ command: unknown }>(`SELECT command FROM journal_entries WHERE seq >= $1 AND command::text LIKE $2`, [
+    p.journalFloor,
+    `%"purchase":"${p.id}"%`,
+  ]);
   const types = new Set<string>();
   for (const r of rows) {
     const c = (typeof r.command === "string" ? JSON.parse(r.command) : r.command) as { type?: string; purchase?: string };

@@ -58,13 +58,29 @@ async function exclusively<T>(id: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function buyBundle(ctx: ServiceContext, call: CallContext<"api-key-execute">, venue: Venue, rt: X402Runtime, bundle: PmBundle, requirements: PaymentRequirements, payment: PaymentPayload): Promise<Paid> {
+export async function buyBundle(
+  ctx: ServiceContext,
+  call: CallContext<"api-key-execute">,
+  venue: Venue,
+  rt: X402Runtime,
+  bundle: PmBundle,
+  requirements: PaymentRequirements,
+  payment: PaymentPayload,
+): Promise<Paid> {
   const parsed = exactEip3009PayloadSchema.safeParse(payment.payload);
-  if (!parsed.success) throw paymentRequired(call, requirements, "the payment is refused", { reason: "invalid_exact_evm_failed_to_parse_signature", message: "payload must be {signature, authorization{from,to,value,validAfter,validBefore,nonce}}" });
+  if (!parsed.success)
+    throw paymentRequired(call, requirements, "the payment is refused", {
+      reason: "invalid_exact_evm_failed_to_parse_signature",
+      message: "payload must be {signature, authorization{from,to,value,validAfter,validBefore,nonce}}",
+    });
   const auth = parsed.data.authorization;
   const key = { chainId: rt.chainId, asset: rt.asset.toLowerCase(), payer: auth.from.toLowerCase(), nonce: auth.nonce.toLowerCase() };
   const principal = call.principal;
-  const nonceUsed = () => paymentRequired(call, requirements, "the payment is refused", { reason: "invalid_exact_evm_nonce_already_used", message: `nonce ${key.nonce} of ${key.payer} already paid for a purchase; sign a new authorization` });
+  const nonceUsed = () =>
+    paymentRequired(call, requirements, "the payment is refused", {
+      reason: "invalid_exact_evm_nonce_already_used",
+      message: `nonce ${key.nonce} of ${key.payer} already paid for a purchase; sign a new authorization`,
+    });
 
   let row = await findPurchase(ctx.db, key);
   if (row && (row.status === "credited" || row.agentId !== principal.agentId || row.amount !== BigInt(requirements.amount))) throw nonceUsed();
@@ -75,9 +91,21 @@ export async function buyBundle(ctx: ServiceContext, call: CallContext<"api-key-
     } catch (err) {
       throw chainUnavailable(err);
     }
-    if (!verdict.isValid) throw paymentRequired(call, requirements, "the payment is refused", { reason: verdict.invalidReason, message: verdict.invalidMessage });
+    if (!verdict.isValid)
+      throw paymentRequired(call, requirements, "the payment is refused", { reason: verdict.invalidReason, message: verdict.invalidMessage });
     const account = (await venue.accountOf(principal)) as string;
-    const fresh = { id: randomUUID(), agentId: principal.agentId, account, ...key, payTo: rt.payTo.toLowerCase(), amount: BigInt(requirements.amount), pm: pmBaseUnits(bundle), fills: fillsOf(bundle), journalFloor: venue.exchange.nextSeq, createdAt: ctx.clock.now() };
+    const fresh = {
+      id: randomUUID(),
+      agentId: principal.agentId,
+      account,
+      ...key,
+      payTo: rt.payTo.toLowerCase(),
+      amount: BigInt(requirements.amount),
+      pm: pmBaseUnits(bundle),
+      fills: fillsOf(bundle),
+      journalFloor: venue.exchange.nextSeq,
+      createdAt: ctx.clock.now(),
+    };
     if (!(await claimPurchase(ctx.db, fresh))) throw nonceUsed();
     row = (await getPurchase(ctx.db, fresh.id))!;
   }
@@ -94,7 +122,10 @@ export async function buyBundle(ctx: ServiceContext, call: CallContext<"api-key-
       }
       if (!settlement.success) {
         await dropUnsettled(ctx.db, id);
-        throw paymentRequired(call, requirements, "the payment could not be settled; nothing was paid or credited", { reason: settlement.errorReason, message: settlement.errorMessage });
+        throw paymentRequired(call, requirements, "the payment could not be settled; nothing was paid or credited", {
+          reason: settlement.errorReason,
+          message: settlement.errorMessage,
+        });
       }
       await markSettled(ctx.db, id, settlement.transaction.toLowerCase(), ctx.clock.now());
       current = (await getPurchase(ctx.db, id))!;
@@ -123,7 +154,16 @@ async function credit(ctx: ServiceContext, venue: Venue, p: PurchaseRow, bundle:
     fillsCredited: p.fills,
     pmBalance: engine.balance(account, COLLATERAL_ASSET).total.toString(),
     fillsRemaining: engine.allowance(account, now).remaining,
-    payment: { scheme: "exact" as const, network: `eip155:${p.chainId}`, asset: p.asset, payTo: p.payTo, payer: p.payer, amount: p.amount.toString(), nonce: p.nonce, transaction: p.txHash! },
+    payment: {
+      scheme: "exact" as const,
+      network: `eip155:${p.chainId}`,
+      asset: p.asset,
+      payTo: p.payTo,
+      payer: p.payer,
+      amount: p.amount.toString(),
+      nonce: p.nonce,
+      transaction: p.txHash!,
+    },
     purchasedAt: new Date(now).toISOString(),
   };
 }

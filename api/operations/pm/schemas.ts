@@ -40,7 +40,10 @@ export const pmPurchaseResponse = z.object({
     payer: address,
     amount: baseUnits,
     nonce: z.string().regex(/^0x[0-9a-f]{64}$/),
-    transaction: z.string().regex(/^0x[0-9a-f]{64}$/).describe("the transferWithAuthorization settlement transaction"),
+    transaction: z
+      .string()
+      .regex(/^0x[0-9a-f]{64}$/)
+      .describe("the transferWithAuthorization settlement transaction"),
   }),
   purchasedAt: z.string().describe("ISO instant of the credit"),
 });
@@ -49,7 +52,15 @@ export const pmBundlesResponse = z.object({
   pmPerFill: z.number().int().min(0),
   bundles: z.array(bundleSchema),
   payment: z
-    .object({ protocol: z.literal("x402"), x402Version: z.number().int(), scheme: z.literal("exact"), network: z.string(), asset: address, payTo: address, decimals: z.number().int() })
+    .object({
+      protocol: z.literal("x402"),
+      x402Version: z.number().int(),
+      scheme: z.literal("exact"),
+      network: z.string(),
+      asset: address,
+      payTo: address,
+      decimals: z.number().int(),
+    })
     .nullable()
     .describe("how bundles are paid; null while no USDC is deployed on the chain"),
 });

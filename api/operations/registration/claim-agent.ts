@@ -54,10 +54,14 @@ export const claimAgent = defineOperation({
       if (made) return made;
       const link = await claimLink(tx, body.token, now);
       const row = await agentById(tx, link.agent_id);
-      if (row?.registration_path !== "claim" || !row.owner_email) throw new ApiError("FORBIDDEN", "this link does not name a claimable agent", { reason: "NOT_A_CLAIMED_AGENT" });
+      if (row?.registration_path !== "claim" || !row.owner_email)
+        throw new ApiError("FORBIDDEN", "this link does not name a claimable agent", { reason: "NOT_A_CLAIMED_AGENT" });
       // The owner limit is checked here, where the owner acts (docs/auth.md): only claimed agents count.
       if (row.claimed_at === null && (await claimedAgentsOfOwner(tx, row.owner_email)) >= MAX_AGENTS_PER_OWNER) {
-        throw new ApiError("FORBIDDEN", `${row.owner_email} has already claimed ${MAX_AGENTS_PER_OWNER} agents`, { reason: "OWNER_AGENT_LIMIT", limit: MAX_AGENTS_PER_OWNER });
+        throw new ApiError("FORBIDDEN", `${row.owner_email} has already claimed ${MAX_AGENTS_PER_OWNER} agents`, {
+          reason: "OWNER_AGENT_LIMIT",
+          limit: MAX_AGENTS_PER_OWNER,
+        });
       }
       if (!(await useLink(tx, link.token_hash, now))) {
         // A concurrent call with the same link won: answer its claim (idempotent).

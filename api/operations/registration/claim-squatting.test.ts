@@ -35,7 +35,9 @@ describe("claimed-agent path: squatting and mail throttle", () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const nonce = (await call("POST", "/api/auth/nonce", { root: true })).json.nonce as string;
     const signedMessage = `svc-register:${account.address.toLowerCase()}:${nonce}`;
-    return call("POST", "/register", { body: { name, walletAddress: account.address, signedMessage, walletSignature: await account.signMessage({ message: signedMessage }), ownerEmail } });
+    return call("POST", "/register", {
+      body: { name, walletAddress: account.address, signedMessage, walletSignature: await account.signMessage({ message: signedMessage }), ownerEmail },
+    });
   };
   const lastToken = async (to: string): Promise<string> => {
     const [row] = await t.svc.ctx.db.query<{ body: string }>(`SELECT body FROM api_mail_outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1`, [to]);

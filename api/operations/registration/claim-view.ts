@@ -23,7 +23,10 @@ export const agentClaimSchema = z.object({
 
 export function requireClaimOpen(ctx: ServiceContext): void {
   if (!ctx.config.REGISTRATION_CLAIM_OPEN) {
-    throw new ApiError("FEATURE_DISABLED", "claimed-agent registration and claims are closed on this service", { reason: "AGENT_REGISTRATION_CLOSED", path: "claim" });
+    throw new ApiError("FEATURE_DISABLED", "claimed-agent registration and claims are closed on this service", {
+      reason: "AGENT_REGISTRATION_CLOSED",
+      path: "claim",
+    });
   }
 }
 
@@ -43,5 +46,3 @@ export async function claimView(db: SqlRunner, link: LinkRow): Promise<z.input<t
     linkExpiresAt: new Date(Number(link.expires_at)).toISOString(),
   };
 }
-
-

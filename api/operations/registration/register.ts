@@ -39,7 +39,8 @@ const GRANTS_OF: Record<RegisterPath, { tier: AgentTier; scopes: readonly Scope[
 export function registerPathOf(b: RegisterBody): RegisterPath {
   const bad = (field: string, detail: string) => new ApiError("INVALID_PAYLOAD", detail, { field, location: "body" });
   if (b.ownerEmail && !b.walletAddress) throw bad("walletAddress", "ownerEmail is sent with a wallet proof (walletAddress, walletSignature, signedMessage)");
-  if (b.walletAddress && b.email) throw bad("email", "email plus wallet is an upgrade, not a first-run path: register with one, then POST /agents/me/bind-email or /agents/me/bind-wallet");
+  if (b.walletAddress && b.email)
+    throw bad("email", "email plus wallet is an upgrade, not a first-run path: register with one, then POST /agents/me/bind-email or /agents/me/bind-wallet");
   if (b.walletAddress) {
     if (!b.walletSignature) throw bad("walletSignature", "walletSignature is required with walletAddress");
     if (!b.signedMessage) throw bad("signedMessage", "signedMessage is required with walletAddress");
@@ -82,7 +83,13 @@ export const registerAgent = defineOperation({
     ledgerAccount: z.string(),
     expiresAt: z.string().nullable(),
     claim: z
-      .object({ ownerEmail: z.string(), status: z.literal("pending"), claimLinkExpiresAt: z.string(), unlocksScopes: z.array(z.enum(SCOPES)), resendClaimLinkUrl: z.string() })
+      .object({
+        ownerEmail: z.string(),
+        status: z.literal("pending"),
+        claimLinkExpiresAt: z.string(),
+        unlocksScopes: z.array(z.enum(SCOPES)),
+        resendClaimLinkUrl: z.string(),
+      })
       .nullable(),
     links: z.object({ me: z.string(), rotateKey: z.string(), authDiscovery: z.string() }),
     notice: z.string(),
@@ -93,7 +100,10 @@ export const registerAgent = defineOperation({
   async handler(ctx, { body: b }, call) {
     const path = registerPathOf(b);
     if (!pathOpen(ctx.config, path)) {
-      throw new ApiError("FEATURE_DISABLED", `the ${path} registration path is closed on this service; read registration on GET /mcp-discovery`, { reason: "AGENT_REGISTRATION_CLOSED", path });
+      throw new ApiError("FEATURE_DISABLED", `the ${path} registration path is closed on this service; read registration on GET /mcp-discovery`, {
+        reason: "AGENT_REGISTRATION_CLOSED",
+        path,
+      });
     }
     const now = ctx.clock.now();
     const grant = GRANTS_OF[path];
@@ -104,7 +114,10 @@ export const registerAgent = defineOperation({
       if (path === "claim") {
         // Only agents the owner claimed count (docs/auth.md): naming an address proves nothing about its owner.
         if ((await claimedAgentsOfOwner(tx, b.ownerEmail!)) >= MAX_AGENTS_PER_OWNER) {
-          throw new ApiError("CONFLICT", `the owner email has already claimed ${MAX_AGENTS_PER_OWNER} agents`, { reason: "OWNER_AGENT_LIMIT", limit: MAX_AGENTS_PER_OWNER });
+          throw new ApiError("CONFLICT", `the owner email has already claimed ${MAX_AGENTS_PER_OWNER} agents`, {
+            reason: "OWNER_AGENT_LIMIT",
+            limit: MAX_AGENTS_PER_OWNER,
+          });
         }
         await checkClaimMailAllowed(tx, b.ownerEmail!, null, now);
       }
@@ -112,15 +125,33 @@ export const registerAgent = defineOperation({
       const expiresAt = path === "anonymous" ? now + TRIAL_MS : path === "claim" ? now + LINK_TTL_MS : null;
       const agentId = await createAgent(
         tx,
-        { name: b.name, tier: grant.tier, scopes: grant.scopes, registrationPath: path, walletAddress: wallet, email: b.email ?? null, ownerEmail: b.ownerEmail ?? null, expiresAt },
+        {
+          name: b.name,
+          tier: grant.tier,
+          scopes: grant.scopes,
+          registrationPath: path,
+          walletAddress: wallet,
+          email: b.email ?? null,
+          ownerEmail: b.ownerEmail ?? null,
+          expiresAt,
+        },
         now,
       );
       const key = await issueKey(tx, agentId, now);
-      const link = path === "claim" ? await createLink(tx, agentId, "claim", b.ownerEmail!, now) : path === "email" ? await createLink(tx, agentId, "verify-email", b.email!, now) : null;
+      const link =
+        path === "claim"
+          ? await createLink(tx, agentId, "claim", b.ownerEmail!, now)
+          : path === "email"
+            ? await createLink(tx, agentId, "verify-email", b.email!, now)
+            : null;
       return { agentId, key, wallet, expiresAt, link };
     });
-    if (made.link && path === "claim") await call.services.mailer.send(claimMail(call.origin, b.ownerEmail!.toLowerCase(), { name: b.name, walletAddress: made.wallet }, made.link.token, made.link.expiresAt));
-    if (made.link && path === "email") await call.services.mailer.send(verifyEmailMail(call.origin, b.email!.toLowerCase(), b.name, made.link.token, made.link.expiresAt));
+    if (made.link && path === "claim")
+      await call.services.mailer.send(
+        claimMail(call.origin, b.ownerEmail!.toLowerCase(), { name: b.name, walletAddress: made.wallet }, made.link.token, made.link.expiresAt),
+      );
+    if (made.link && path === "email")
+      await call.services.mailer.send(verifyEmailMail(call.origin, b.email!.toLowerCase(), b.name, made.link.token, made.link.expiresAt));
     const base = apiBase(call.origin);
     const notices: Record<RegisterPath, string> = {
       claim: `Store apiKey now: it is shown once. It reads and quotes at once; the owner (${b.ownerEmail}) got a claim link (24 h) that unlocks trading. Unclaimed, the agent and its key expire with the link.`,
@@ -142,7 +173,13 @@ export const registerAgent = defineOperation({
       expiresAt: made.expiresAt === null ? null : new Date(made.expiresAt).toISOString(),
       claim:
         path === "claim" && made.link
-          ? { ownerEmail: b.ownerEmail!.toLowerCase(), status: "pending" as const, claimLinkExpiresAt: new Date(made.link.expiresAt).toISOString(), unlocksScopes: [...CLAIM_UNLOCKS], resendClaimLinkUrl: `${base}/agents/me/claim-link` }
+          ? {
+              ownerEmail: b.ownerEmail!.toLowerCase(),
+              status: "pending" as const,
+              claimLinkExpiresAt: new Date(made.link.expiresAt).toISOString(),
+              unlocksScopes: [...CLAIM_UNLOCKS],
+              resendClaimLinkUrl: `${base}/agents/me/claim-link`,
+            }
           : null,
       links: { me: `${base}/me`, rotateKey: `${base}/keys/${made.key.keyId}/rotate`, authDiscovery: `${base}/auth-discovery` },
       notice: notices[path],

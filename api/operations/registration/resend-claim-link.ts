@@ -16,7 +16,8 @@ export const resendClaimLink = defineOperation({
   method: "POST",
   path: "/agents/me/claim-link",
   summary: "Mail the owner a new claim link (24 h)",
-  description: "The agent key authenticates. One mail per agent per 60 s and at most 5 claim mails per recipient per hour (429 RATE_LIMITED with Retry-After). The agent, unclaimed, lives as long as its newest link.",
+  description:
+    "The agent key authenticates. One mail per agent per 60 s and at most 5 claim mails per recipient per hour (429 RATE_LIMITED with Retry-After). The agent, unclaimed, lives as long as its newest link.",
   category: "registration",
   permission: "api-key-read",
   tier: "read-only",
@@ -33,7 +34,8 @@ export const resendClaimLink = defineOperation({
   async handler(ctx, _input, call) {
     requireClaimOpen(ctx);
     const row = await agentOf(ctx, call.principal);
-    if (row.registration_path !== "claim" || !row.owner_email) throw new ApiError("CONFLICT", "this agent was not registered on the claimed-agent path", { reason: "NOT_A_CLAIMED_AGENT" });
+    if (row.registration_path !== "claim" || !row.owner_email)
+      throw new ApiError("CONFLICT", "this agent was not registered on the claimed-agent path", { reason: "NOT_A_CLAIMED_AGENT" });
     if (row.claimed_at !== null) throw new ApiError("CONFLICT", "this agent is already claimed", { reason: "ALREADY_CLAIMED" });
     const now = ctx.clock.now();
     const ownerEmail = row.owner_email;

@@ -14,7 +14,8 @@ export const challengeProposal = defineOperation({
   method: "POST",
   path: "/resolve/challenge",
   summary: "Challenge the creator's proposal before challengeBy (locks a bond equal to the creation bond)",
-  description: "Gate: reputation canChallenge. The bond is PM from the caller's balance (409 INSUFFICIENT_BALANCE when short). Refused 409 CHALLENGE_WINDOW_CLOSED at or after challengeBy. See docs/resolution.md.",
+  description:
+    "Gate: reputation canChallenge. The bond is PM from the caller's balance (409 INSUFFICIENT_BALANCE when short). Refused 409 CHALLENGE_WINDOW_CLOSED at or after challengeBy. See docs/resolution.md.",
   ...RESOLVE_WRITE,
   errors: [...RESOLVE_ERRORS, "CHALLENGE_WINDOW_CLOSED"],
   request: { body: z.strictObject({ ...marketRef }) },
@@ -24,7 +25,8 @@ export const challengeProposal = defineOperation({
     const target = await lifecycleTarget(ctx, call.services, body);
     const account = await call.services.venue.accountOf(call.principal);
     const gates = await resolutionGates(ctx, call.principal);
-    if (!gates.canChallenge) throw new ApiError("FORBIDDEN", "your reputation tier does not open challenges (GET /discover/reputation)", { reason: "CHALLENGE_GATE" });
+    if (!gates.canChallenge)
+      throw new ApiError("FORBIDDEN", "your reputation tier does not open challenges (GET /discover/reputation)", { reason: "CHALLENGE_GATE" });
     const r = await submitLifecycle(call.services, { type: "challenge", account, marketId: target.marketId });
     return answerOf(target, r.result);
   },

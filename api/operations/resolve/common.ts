@@ -15,7 +15,10 @@ export const RESOLVE_WRITE = { category: "resolution", ...TRADE_EXECUTE_ACCESS }
 
 export const RESOLVE_ERRORS = ["MARKET_NOT_FOUND", "CONFLICT", "FORBIDDEN", "INSUFFICIENT_BALANCE", "SERVICE_UNAVAILABLE"] as const;
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits").transform((a) => a.toLowerCase());
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits")
+  .transform((a) => a.toLowerCase());
 /** Every resolution body names its market. */
 export const marketRef = {
   market: address.describe("the market's address"),

@@ -5,7 +5,10 @@ import { ApiError } from "../../platform/errors/api-error";
 import { verifyCouncilSignature } from "../../domain/lifecycle/council";
 import { answerOf, lifecycleAnswer, lifecycleTarget, marketRef, outcomeOrVoid, RESOLVE_ERRORS, RESOLVE_WRITE, submitLifecycle } from "./common";
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits").transform((a) => a.toLowerCase() as Address);
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits")
+  .transform((a) => a.toLowerCase() as Address);
 
 /**
  * POST /resolve/council: a council member's act after the human vote (decide an outcome, void, or restart the vote
@@ -18,7 +21,8 @@ export const councilAct = defineOperation({
   method: "POST",
   path: "/resolve/council",
   summary: "Council: decide an outcome, void, or restart the vote (EIP-712 signed by an appointed member)",
-  description: "The signature and the act are journaled (the public record). GET /discover/markets/{address}/resolution-state shows the session to sign. See docs/resolution.md \"Council\".",
+  description:
+    'The signature and the act are journaled (the public record). GET /discover/markets/{address}/resolution-state shows the session to sign. See docs/resolution.md "Council".',
   ...RESOLVE_WRITE,
   errors: [...RESOLVE_ERRORS],
   request: {
@@ -43,7 +47,12 @@ export const councilAct = defineOperation({
       throw new ApiError("CONFLICT", `the act names vote session ${body.session}; the market's session is ${session}`, { reason: "STALE_SESSION", session });
     }
     const outcome = body.outcome === undefined ? "" : String(body.outcome);
-    await verifyCouncilSignature(target.market.chainId, { market: target.market.address as Address, marketId: target.marketId, session, action: body.action, outcome }, body.member, body.signature as Hex);
+    await verifyCouncilSignature(
+      target.market.chainId,
+      { market: target.market.address as Address, marketId: target.marketId, session, action: body.action, outcome },
+      body.member,
+      body.signature as Hex,
+    );
     const r = await submitLifecycle(call.services, {
       type: "councilAct",
       member: body.member,

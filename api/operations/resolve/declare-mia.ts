@@ -12,7 +12,8 @@ export const declareCreatorMia = defineOperation({
   method: "POST",
   path: "/resolve/declare-mia",
   summary: "Keeper: declare that the creator missed its window (earns the keeper share of the slashed bond)",
-  description: "Only while the market is creator_mia and before keeperWindowEndsAt; never the creator (403 FORBIDDEN, reason CREATOR_NOT_ELIGIBLE). See docs/resolution.md.",
+  description:
+    "Only while the market is creator_mia and before keeperWindowEndsAt; never the creator (403 FORBIDDEN, reason CREATOR_NOT_ELIGIBLE). See docs/resolution.md.",
   ...RESOLVE_WRITE,
   errors: [...RESOLVE_ERRORS],
   request: { body: z.strictObject({ ...marketRef }) },

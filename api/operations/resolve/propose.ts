@@ -11,7 +11,8 @@ export const proposeOutcome = defineOperation({
   method: "POST",
   path: "/resolve/propose",
   summary: "Creator: propose the market's outcome (or void) from openTime to creatorResolveBy",
-  description: "Only the market's creator. Trading stops (resting orders cancelled). Refused 409 CREATOR_WINDOW_ELAPSED after creatorResolveBy. See docs/resolution.md.",
+  description:
+    "Only the market's creator. Trading stops (resting orders cancelled). Refused 409 CREATOR_WINDOW_ELAPSED after creatorResolveBy. See docs/resolution.md.",
   ...RESOLVE_WRITE,
   errors: [...RESOLVE_ERRORS, "CREATOR_WINDOW_ELAPSED"],
   request: { body: z.strictObject({ ...marketRef, outcome: outcomeOrVoid.describe('an outcome index, or "void"') }) },

@@ -52,7 +52,9 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   const sign = (action: "decide" | "restart", session: number, outcome: string) =>
-    member.signTypedData(councilTypedData(t.svc.ctx.config.CHAIN_ID, { market: market.address as Address, marketId: market.marketId!, session, action, outcome }));
+    member.signTypedData(
+      councilTypedData(t.svc.ctx.config.CHAIN_ID, { market: market.address as Address, marketId: market.marketId!, session, action, outcome }),
+    );
   const advance = async (ms: number) => {
     t.clock.advance(ms);
     // What the exchange's lifecycle timer does when a deadline falls due: one journaled advanceLifecycle.
@@ -94,7 +96,12 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
     assert.equal(batch.json.claims[0].claimed, false);
     problem(await call.carol!("POST", "/resolve/challenge", { market: market.address }), 409, "CONFLICT", "WRONG_MARKET_STATE");
     const sig = await sign("decide", 1, "0");
-    problem(await call.v1!("POST", "/resolve/council", { market: market.address, action: "decide", outcome: 0, session: 1, member: member.address, signature: sig }), 409, "CONFLICT", "COUNCIL_NOT_OPEN");
+    problem(
+      await call.v1!("POST", "/resolve/council", { market: market.address, action: "decide", outcome: 0, session: 1, member: member.address, signature: sig }),
+      409,
+      "CONFLICT",
+      "COUNCIL_NOT_OPEN",
+    );
     problem(await call.alice!("POST", "/resolve/propose", { market: market.address, outcome: 0 }), 403, "FORBIDDEN", "NOT_CREATOR");
     problem(await call.creator!("POST", "/resolve/propose", { market: market.address, outcome: 5 }), 400, "INVALID_PAYLOAD");
     problem(await call.creator!("POST", "/resolve/propose", { market: market.address, outcome: "maybe" }), 400, "INVALID_PAYLOAD");
@@ -123,7 +130,11 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
 
   it("three wallets cast staked, sealed ballots; a second ballot and a ballot without stake are refused", async () => {
     const commitments: string[] = [];
-    for (const [who, outcome] of [["v1", 0], ["v2", 0], ["v3", 1]] as const) {
+    for (const [who, outcome] of [
+      ["v1", 0],
+      ["v2", 0],
+      ["v3", 1],
+    ] as const) {
       const before = await pm(who);
       const r = await call[who]!("POST", "/resolve/vote", { market: market.address, outcome });
       ok(r);
@@ -137,16 +148,50 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
     assert.equal(JSON.stringify(s).includes('"outcome":1,'), false, "no ballot outcome shows before the deadline");
     // The poor voter's PM is all reserved by a resting bid: the stake does not fit.
     const book = ((await call.poor!("GET", "/discover/markets?pricingModel=ORDERBOOK&pageSize=1")).json.markets as Json[])[0]!;
-    ok(await call.poor!("POST", "/orderbook/place-order", { market: book.address, outcome: 0, side: "buy", priceBps: "100", size: "99500000000", timeInForce: "GTC" }));
+    ok(
+      await call.poor!("POST", "/orderbook/place-order", {
+        market: book.address,
+        outcome: 0,
+        side: "buy",
+        priceBps: "100",
+        size: "99500000000",
+        timeInForce: "GTC",
+      }),
+    );
     const before = await snapshot();
     problem(await call.v1!("POST", "/resolve/vote", { market: market.address, outcome: 1 }), 409, "CONFLICT", "ALREADY_VOTED");
     problem(await call.poor!("POST", "/resolve/vote", { market: market.address, outcome: 0 }), 409, "INSUFFICIENT_BALANCE");
     problem(await call.v2!("POST", "/resolve/vote", { market: market.address, outcome: 2 }), 400, "INVALID_PAYLOAD");
     const sig = await sign("decide", 1, "1");
-    problem(await call.v1!("POST", "/resolve/council", { market: market.address, action: "decide", outcome: 1, session: 1, member: member.address, signature: sig }), 409, "CONFLICT", "COUNCIL_NOT_OPEN");
+    problem(
+      await call.v1!("POST", "/resolve/council", { market: market.address, action: "decide", outcome: 1, session: 1, member: member.address, signature: sig }),
+      409,
+      "CONFLICT",
+      "COUNCIL_NOT_OPEN",
+    );
     const stranger = privateKeyToAccount(generatePrivateKey());
-    const forged = await stranger.signTypedData(councilTypedData(t.svc.ctx.config.CHAIN_ID, { market: market.address as Address, marketId: market.marketId!, session: 1, action: "decide", outcome: "1" }));
-    problem(await call.v1!("POST", "/resolve/council", { market: market.address, action: "decide", outcome: 1, session: 1, member: member.address, signature: forged }), 403, "FORBIDDEN", "BAD_SIGNATURE");
+    const forged = await stranger.signTypedData(
+      councilTypedData(t.svc.ctx.config.CHAIN_ID, {
+        market: market.address as Address,
+        marketId: market.marketId!,
+        session: 1,
+        action: "decide",
+        outcome: "1",
+      }),
+    );
+    problem(
+      await call.v1!("POST", "/resolve/council", {
+        market: market.address,
+        action: "decide",
+        outcome: 1,
+        session: 1,
+        member: member.address,
+        signature: forged,
+      }),
+      403,
+      "FORBIDDEN",
+      "BAD_SIGNATURE",
+    );
     await unchanged(before);
   });
 
@@ -180,7 +225,12 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
     assert.equal(BigInt(item.amount), 100n * PM - (100n * PM * BigInt(market.winningsExitFeeBps)) / 10_000n);
     assert.ok(a.json.projection && a.json.projection.source === "indexer");
     // This service publishes no batches: no corroborated receipt, so never COMMITTED_SETTLED.
-    const batch = await call.alice!("POST", "/claims/batch", { markets: [{ chainId: market.chainId, marketAddress: market.address }, { chainId: market.chainId, marketAddress: "0x000000000000000000000000000000000000dead" }] });
+    const batch = await call.alice!("POST", "/claims/batch", {
+      markets: [
+        { chainId: market.chainId, marketAddress: market.address },
+        { chainId: market.chainId, marketAddress: "0x000000000000000000000000000000000000dead" },
+      ],
+    });
     ok(batch);
     assert.equal(batch.json.claims[0].skippedReason, "NOT_CLAIMABLE_YET");
     assert.equal(batch.json.claims[1].skippedReason, "MARKET_NOT_FOUND");
@@ -234,7 +284,10 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
     await unchanged(before);
     const pending = await call.alice!("GET", "/discover/markets/pending-resolution?limit=100");
     ok(pending);
-    assert.ok((pending.json.markets as Json[]).some((m) => m.marketAddress === late.address), JSON.stringify(pending.json));
+    assert.ok(
+      (pending.json.markets as Json[]).some((m) => m.marketAddress === late.address),
+      JSON.stringify(pending.json),
+    );
     const keeper = await call.alice!("POST", "/resolve/declare-mia", { market: late.address });
     assert.ok(keeper.status === 200 || keeper.json.reason === "KEEPER_WINDOW_CLOSED", JSON.stringify(keeper.json));
   });

@@ -42,7 +42,8 @@ export const simulateResolution = defineOperation({
     const wallet = (call.principal.walletAddress?.toLowerCase() as Address | undefined) ?? null;
     const councilMember = isCouncilMember(call.services, wallet) || isCouncilMember(call.services, account);
     const gates = await resolutionGates(ctx, call.principal);
-    const detail = availableActions(target.lifecycle, now, { account, wallet, councilMember, gates }, VOTE_STAKE_UNITS).find((a) => a.action === body.action) ?? null;
+    const detail =
+      availableActions(target.lifecycle, now, { account, wallet, councilMember, gates }, VOTE_STAKE_UNITS).find((a) => a.action === body.action) ?? null;
     const state = effectiveState(target.lifecycle, now);
     return {
       action: body.action,

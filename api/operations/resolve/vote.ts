@@ -18,7 +18,8 @@ export const castBallot = defineOperation({
   method: "POST",
   path: "/resolve/vote",
   summary: "Cast one staked, sealed ballot in the market's human vote",
-  description: "Gate: reputation canVote. Stake: economy.voting.unverifiedStakePm PM (409 INSUFFICIENT_BALANCE when short). A second ballot: 409 CONFLICT reason ALREADY_VOTED; no open session: 409 CONFLICT reason VOTE_NOT_OPEN. See docs/resolution.md \"Ballots\".",
+  description:
+    'Gate: reputation canVote. Stake: economy.voting.unverifiedStakePm PM (409 INSUFFICIENT_BALANCE when short). A second ballot: 409 CONFLICT reason ALREADY_VOTED; no open session: 409 CONFLICT reason VOTE_NOT_OPEN. See docs/resolution.md "Ballots".',
   ...RESOLVE_WRITE,
   errors: [...RESOLVE_ERRORS],
   request: { body: z.strictObject({ ...marketRef, outcome: z.number().int().min(0).max(254).describe("the outcome index voted") }) },

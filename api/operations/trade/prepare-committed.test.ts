@@ -36,7 +36,10 @@ describe("committed-lane prepare: fills remaining and the 402 allowance", () => 
       assert.equal(r.json.status, "filled");
       seen.push([r.headers.get("x-fills-remaining"), r.json.fillsRemaining]);
     }
-    assert.deepEqual(seen, [["1", 1], ["0", 0]]);
+    assert.deepEqual(seen, [
+      ["1", 1],
+      ["0", 0],
+    ]);
 
     const refused = await T("POST", "/trade/prepare", { market: market.address, outcome: 1, side: "buy", shares: "1000000", slippageBps: 100 });
     const placed = await T("POST", "/orderbook/place-order", { market: market.address, outcome: 1, side: "buy", priceBps: "5000", size: "1000000" });

@@ -34,7 +34,9 @@ export function subscriptionView(s: Subscription, now: number): z.input<typeof s
     status: s.status,
     disabledReason: s.disabledReason,
     account: s.account,
-    secrets: s.secrets.filter((x) => x.expiresAt === null || x.expiresAt > now).map((x) => ({ createdAt: iso(x.createdAt), expiresAt: x.expiresAt === null ? null : iso(x.expiresAt) })),
+    secrets: s.secrets
+      .filter((x) => x.expiresAt === null || x.expiresAt > now)
+      .map((x) => ({ createdAt: iso(x.createdAt), expiresAt: x.expiresAt === null ? null : iso(x.expiresAt) })),
     createdAt: iso(s.createdAt),
     updatedAt: iso(s.updatedAt),
   };

@@ -17,7 +17,13 @@ export const createWebhook = defineOperation({
   charged: true,
   idempotency: "required",
   errors: ["CONFLICT"],
-  request: { body: z.strictObject({ url: z.string().min(1).max(2048), eventTypes: eventTypesField.default(["execution:report"]), description: z.string().max(500).default("") }) },
+  request: {
+    body: z.strictObject({
+      url: z.string().min(1).max(2048),
+      eventTypes: eventTypesField.default(["execution:report"]),
+      description: z.string().max(500).default(""),
+    }),
+  },
   status: 201,
   response: subscriptionSchema.extend({ secret: z.string().describe("whsec_...: store it now, it is not shown again") }),
   secretFields: ["secret"],
@@ -26,7 +32,17 @@ export const createWebhook = defineOperation({
     const url = await checkTargetUrl(body.url, ctx.config.WEBHOOKS_ALLOW_PRIVATE);
     const p = call.principal;
     const now = ctx.clock.now();
-    const { sub, secret } = await createSubscription(ctx.db, { agentId: p.agentId, account: await ledgerAccountFor(ctx, p), url: url.toString(), eventTypes: [...new Set(body.eventTypes)], description: body.description }, now);
+    const { sub, secret } = await createSubscription(
+      ctx.db,
+      {
+        agentId: p.agentId,
+        account: await ledgerAccountFor(ctx, p),
+        url: url.toString(),
+        eventTypes: [...new Set(body.eventTypes)],
+        description: body.description,
+      },
+      now,
+    );
     return { ...subscriptionView(sub, now), secret };
   },
 });

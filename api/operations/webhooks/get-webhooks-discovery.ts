@@ -11,7 +11,12 @@ export const getWebhooksDiscovery = defineOperation({
   summary: "Webhook catalog: event types, Standard Webhooks headers and verification, retry schedule, management operations",
   ...PUBLIC_CATALOG,
   category: "webhooks",
-  response: z.looseObject({ version: z.string(), eventTypes: z.array(z.looseObject({ type: z.string() })), headers: z.record(z.string(), z.string()), retries: z.record(z.string(), z.unknown()) }),
+  response: z.looseObject({
+    version: z.string(),
+    eventTypes: z.array(z.looseObject({ type: z.string() })),
+    headers: z.record(z.string(), z.string()),
+    retries: z.record(z.string(), z.unknown()),
+  }),
   mcpTool: "svc_get_webhooks_discovery",
   async handler(_ctx, _input, call) {
     return webhooksDiscovery(call.origin);

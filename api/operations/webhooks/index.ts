@@ -7,4 +7,14 @@ import { deleteWebhook, updateWebhook } from "./update-webhook";
 import { rotateWebhookSecret } from "./rotate-webhook-secret";
 import { listWebhookDeliveries, testWebhook } from "./webhook-deliveries";
 
-export const WEBHOOK_OPERATIONS: AnyOperation[] = [getWebhooksDiscovery, createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret, listWebhookDeliveries, testWebhook];
+export const WEBHOOK_OPERATIONS: AnyOperation[] = [
+  getWebhooksDiscovery,
+  createWebhook,
+  listWebhooks,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  listWebhookDeliveries,
+  testWebhook,
+];

@@ -9,14 +9,25 @@ export const rotateWebhookSecret = defineOperation({
   method: "POST",
   path: "/webhooks/{webhookId}/rotate-secret",
   summary: "Rotate a webhook's signing secret; earlier secrets keep signing for graceSeconds",
-  description: "During the grace period every delivery carries one signature per live secret, so receivers can switch at leisure. graceSeconds 0 retires the old secrets at once.",
+  description:
+    "During the grace period every delivery carries one signature per live secret, so receivers can switch at leisure. graceSeconds 0 retires the old secrets at once.",
   ...MANAGE,
   ownedResource: OWN_WEBHOOK,
   rateClass: "write",
   charged: true,
   idempotency: "required",
   errors: ["NOT_FOUND"],
-  request: { params: webhookIdParams, body: z.strictObject({ graceSeconds: z.number().int().min(0).max(7 * 86_400).default(86_400) }) },
+  request: {
+    params: webhookIdParams,
+    body: z.strictObject({
+      graceSeconds: z
+        .number()
+        .int()
+        .min(0)
+        .max(7 * 86_400)
+        .default(86_400),
+    }),
+  },
   response: subscriptionSchema.extend({ secret: z.string() }),
   secretFields: ["secret"],
   mcpTool: "svc_rotate_webhook_secret",

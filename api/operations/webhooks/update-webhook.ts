@@ -20,7 +20,12 @@ export const updateWebhook = defineOperation({
   request: {
     params: webhookIdParams,
     body: z
-      .strictObject({ url: z.string().min(1).max(2048).optional(), eventTypes: eventTypesField.optional(), description: z.string().max(500).optional(), enabled: z.boolean().optional() })
+      .strictObject({
+        url: z.string().min(1).max(2048).optional(),
+        eventTypes: eventTypesField.optional(),
+        description: z.string().max(500).optional(),
+        enabled: z.boolean().optional(),
+      })
       .refine((b) => Object.keys(b).length > 0, "send at least one field"),
   },
   response: subscriptionSchema,
@@ -28,7 +33,13 @@ export const updateWebhook = defineOperation({
   async handler(ctx, { params, body }, call) {
     const url = body.url === undefined ? undefined : (await checkTargetUrl(body.url, ctx.config.WEBHOOKS_ALLOW_PRIVATE)).toString();
     const now = ctx.clock.now();
-    const sub = await updateSubscription(ctx.db, call.principal.agentId, params.webhookId, { url, eventTypes: body.eventTypes && [...new Set(body.eventTypes)], description: body.description, enabled: body.enabled }, now);
+    const sub = await updateSubscription(
+      ctx.db,
+      call.principal.agentId,
+      params.webhookId,
+      { url, eventTypes: body.eventTypes && [...new Set(body.eventTypes)], description: body.description, enabled: body.enabled },
+      now,
+    );
     return subscriptionView(sub, now);
   },
 });

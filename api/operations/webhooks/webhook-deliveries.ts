@@ -13,7 +13,14 @@ function parseCursor(c: string | undefined): { createdAt: number; id: string } |
   return { createdAt: Number(m[1]), id: m[2] };
 }
 
-const attemptSchema = z.object({ attempt: z.number().int(), at: z.string(), responseStatus: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number().int(), nextAttemptAt: z.string().nullable() });
+const attemptSchema = z.object({
+  attempt: z.number().int(),
+  at: z.string(),
+  responseStatus: z.number().int().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+});
 const deliverySchema = z.object({
   id: z.string().describe("the webhook-id header"),
   eventType: z.string(),
@@ -40,7 +47,10 @@ export const listWebhookDeliveries = defineOperation({
   charged: true,
   idempotency: "exempt",
   errors: ["NOT_FOUND"],
-  request: { params: webhookIdParams, query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().max(200).optional() }) },
+  request: {
+    params: webhookIdParams,
+    query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().max(200).optional() }),
+  },
   response: z.object({ deliveries: z.array(deliverySchema), nextCursor: z.string().nullable() }),
   mcpTool: "svc_list_webhook_deliveries",
   async handler(ctx, { params, query }, call) {
@@ -79,7 +89,11 @@ export const testWebhook = defineOperation({
   mcpTool: "svc_test_webhook",
   async handler(ctx, { params }, call) {
     const sub = await subscriptionOf(ctx.db, call.principal.agentId, params.webhookId);
-    if (sub.status !== "enabled") throw new ApiError("CONFLICT", "the subscription is disabled; re-enable it with PATCH {\"enabled\":true}", { subscriptionStatus: sub.status, reason: sub.disabledReason });
+    if (sub.status !== "enabled")
+      throw new ApiError("CONFLICT", 'the subscription is disabled; re-enable it with PATCH {"enabled":true}', {
+        subscriptionStatus: sub.status,
+        reason: sub.disabledReason,
+      });
     const messageId = await enqueueDelivery(ctx.db, sub.id, "webhook.test", { webhookId: sub.id, message: "test delivery" }, ctx.clock.now());
     call.services.webhooks.wake();
     return new Reply(202, { messageId, status: "pending" as const });

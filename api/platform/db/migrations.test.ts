@@ -30,13 +30,22 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 describe("the service's migrations", () => {
   it("keep the ids and the order of the one-folder layout", () => {
     const ids = serviceMigrations().map((m) => `${m.version}_${m.name}`);
-    assert.deepEqual(ids.filter((id) => ONE_FOLDER_LAYOUT.includes(id)), ONE_FOLDER_LAYOUT);
+    assert.deepEqual(
+      ids.filter((id) => ONE_FOLDER_LAYOUT.includes(id)),
+      ONE_FOLDER_LAYOUT,
+    );
   });
 
   it("each sit with their owner: the relayer's below 200, the service's from 200", () => {
     const versions = (dir: string) => readMigrations([dir]).map((m) => Number(m.version));
-    assert.ok(versions(RELAYER_MIGRATIONS_DIR).every((v) => v < 200), "a service migration sits in relayer/db/migrations");
-    assert.ok(versions(API_MIGRATIONS_DIR).every((v) => v >= 200), "a relayer migration sits in api/platform/db/migrations");
+    assert.ok(
+      versions(RELAYER_MIGRATIONS_DIR).every((v) => v < 200),
+      "a service migration sits in relayer/db/migrations",
+    );
+    assert.ok(
+      versions(API_MIGRATIONS_DIR).every((v) => v >= 200),
+      "a relayer migration sits in api/platform/db/migrations",
+    );
   });
 
   it("open a database migrated from the one-folder layout without applying anything again", async () => {
@@ -48,7 +57,10 @@ describe("the service's migrations", () => {
     const dataDir = join(tmp, "data");
     const before = await openDatabase({ dataDir });
     try {
-      assert.deepEqual(await migrate(before, readMigrations([oneFolder])), ONE_FOLDER_LAYOUT.map((id) => id.slice(0, 3)));
+      assert.deepEqual(
+        await migrate(before, readMigrations([oneFolder])),
+        ONE_FOLDER_LAYOUT.map((id) => id.slice(0, 3)),
+      );
       await before.query(`INSERT INTO service_meta (key, value) VALUES ('chain', '8453')`);
     } finally {
       await before.close();
@@ -56,9 +68,17 @@ describe("the service's migrations", () => {
     const reopened = await openDatabase({ dataDir });
     try {
       const applied = await migrateService(reopened);
-      assert.deepEqual(applied, serviceMigrations().map((m) => m.version).filter((v) => !ONE_FOLDER_LAYOUT.some((id) => id.startsWith(v))));
+      assert.deepEqual(
+        applied,
+        serviceMigrations()
+          .map((m) => m.version)
+          .filter((v) => !ONE_FOLDER_LAYOUT.some((id) => id.startsWith(v))),
+      );
       const rows = await reopened.query<{ version: string; name: string }>(`SELECT version, name FROM schema_migrations ORDER BY version`);
-      assert.deepEqual(rows.slice(0, ONE_FOLDER_LAYOUT.length).map((r) => `${r.version}_${r.name}`), ONE_FOLDER_LAYOUT);
+      assert.deepEqual(
+        rows.slice(0, ONE_FOLDER_LAYOUT.length).map((r) => `${r.version}_${r.name}`),
+        ONE_FOLDER_LAYOUT,
+      );
       assert.deepEqual(await reopened.query(`SELECT value FROM service_meta WHERE key = 'chain'`), [{ value: "8453" }]);
     } finally {
       await reopened.close();

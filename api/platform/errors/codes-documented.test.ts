@@ -14,7 +14,14 @@ const doc = readFileSync(join(__dirname, "..", "..", "..", "docs", "errors.md"),
 const rows: string[][] = doc
   .split("\n")
   .filter((line) => line.trimStart().startsWith("|"))
-  .map((line) => line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((cell) => cell.trim()));
+  .map((line) =>
+    line
+      .trim()
+      .replace(/^\|/, "")
+      .replace(/\|$/, "")
+      .split("|")
+      .map((cell) => cell.trim()),
+  );
 
 describe("docs/errors.md", () => {
   it("has a table row for every error code, with its status on the same row", () => {

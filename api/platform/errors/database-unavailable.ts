@@ -5,7 +5,18 @@
  * handler answers these with 503 SERVICE_UNAVAILABLE and `Retry-After`, so a client backs off and retries instead of
  * seeing 500 (docs/errors.md); the cause chain is walked because wrappers keep the driver's error as `cause`.
  */
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
 const SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {

@@ -76,7 +76,18 @@ describe("engine refusals -> problems (one table)", () => {
     const e = new Engine({ treasury: ("0x" + "7".repeat(40)) as Address, allowance: { enabled: false, freePerPeriod: 0, periodMs: 1_000 } });
     const run = (c: Command) => e.apply(c, 1);
     run({ type: "credit", account: A, amount: 10n ** 12n, reason: "GRANT" });
-    run({ type: "createMarket", marketId: 1n, pricing: "LMSR", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 0, winningsExitFeeBps: 0, seed: 10n ** 9n, funder: A });
+    run({
+      type: "createMarket",
+      marketId: 1n,
+      pricing: "LMSR",
+      outcomes: 2,
+      feeModel: "notional-v1",
+      takerFeeBps: 0,
+      sellExitFeeBps: 0,
+      winningsExitFeeBps: 0,
+      seed: 10n ** 9n,
+      funder: A,
+    });
     const slip = refusal(run({ type: "lmsrTrade", account: A, marketId: 1n, outcome: 0, direction: "BUY", shares: 1_000_000n, limit: 1n }));
     assert.equal(slip.status, 409);
     assert.equal(slip.code, "CONFLICT");
@@ -86,18 +97,42 @@ describe("engine refusals -> problems (one table)", () => {
     assert.match(String(slip.extensions.cost), /^\d+$/);
     const missing = refusal(run({ type: "placeOrder", account: A, marketId: 9n, outcome: 0, action: "buy", priceBps: 5000, size: 10_000n, tif: "GTC" }));
     assert.deepEqual([missing.status, missing.code, missing.detail, missing.extensions], [404, "MARKET_NOT_FOUND", "market 9 not found", {}]);
-    const field = refusal(run({ type: "createMarket", marketId: 2n, pricing: "ORDERBOOK", outcomes: 3, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 0, winningsExitFeeBps: 0 }));
+    const field = refusal(
+      run({
+        type: "createMarket",
+        marketId: 2n,
+        pricing: "ORDERBOOK",
+        outcomes: 3,
+        feeModel: "notional-v1",
+        takerFeeBps: 0,
+        sellExitFeeBps: 0,
+        winningsExitFeeBps: 0,
+      }),
+    );
     assert.deepEqual(field.extensions, { field: "outcomes" });
   });
 
   it("answers a trade on a market past its closeTime 410 MARKET_CLOSED, and a late proposal CREATOR_WINDOW_ELAPSED", () => {
     const e = new Engine({ treasury: ("0x" + "7".repeat(40)) as Address, allowance: { enabled: false, freePerPeriod: 0, periodMs: 1_000 } });
     e.apply({ type: "credit", account: A, amount: 10n ** 12n, reason: "GRANT" }, 1);
-    const create: Command = { type: "createMarket", marketId: 3n, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 0, sellExitFeeBps: 0, winningsExitFeeBps: 0, creator: A, closeTime: 1_000 };
+    const create: Command = {
+      type: "createMarket",
+      marketId: 3n,
+      pricing: "ORDERBOOK",
+      outcomes: 2,
+      feeModel: "notional-v1",
+      takerFeeBps: 0,
+      sellExitFeeBps: 0,
+      winningsExitFeeBps: 0,
+      creator: A,
+      closeTime: 1_000,
+    };
     assert.equal(e.apply(create, 1).ok, true);
     assert.equal(e.apply({ type: "advanceLifecycle" }, 1_000).ok, true);
     assert.equal(e.lifecycle(3n)!.state, "closed");
-    const closed = refusal(e.apply({ type: "placeOrder", account: A, marketId: 3n, outcome: 0, action: "buy", priceBps: 5000, size: 10_000n, tif: "GTC" }, 1_001));
+    const closed = refusal(
+      e.apply({ type: "placeOrder", account: A, marketId: 3n, outcome: 0, action: "buy", priceBps: 5000, size: 10_000n, tif: "GTC" }, 1_001),
+    );
     assert.deepEqual([closed.status, closed.code], [410, "MARKET_CLOSED"]);
     const late = refusal(e.apply({ type: "proposeOutcome", account: A, marketId: 3n, outcome: 0 }, e.lifecycle(3n)!.creatorResolveBy + 1));
     assert.deepEqual([late.status, late.code, late.extensions], [409, "CREATOR_WINDOW_ELAPSED", { creatorResolveBy: e.lifecycle(3n)!.creatorResolveBy }]);

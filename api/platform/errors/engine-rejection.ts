@@ -19,7 +19,11 @@ export interface RejectionProblem {
 }
 
 /** A table row; the compiler checks `status` against the problem code's status in ERROR_CODES. */
-function problem<C extends ErrorCode>(code: C, status: (typeof ERROR_CODES)[C]["status"], more: { reason?: string; headers?: Record<string, string> } = {}): RejectionProblem {
+function problem<C extends ErrorCode>(
+  code: C,
+  status: (typeof ERROR_CODES)[C]["status"],
+  more: { reason?: string; headers?: Record<string, string> } = {},
+): RejectionProblem {
   return { code, status, ...more };
 }
 

@@ -5,7 +5,10 @@ import { PROBLEM_CONTENT_TYPE, problemOf, problemResponse } from "./problem";
 
 describe("problemOf", () => {
   it("builds the five standard members, then the extensions", () => {
-    const p = problemOf(new ApiError("CONFLICT", "the subscription is disabled", { reason: "DISABLED", subscriptionStatus: "disabled" }), "http://127.0.0.1:8080/api/agent/v1/webhooks/x/test");
+    const p = problemOf(
+      new ApiError("CONFLICT", "the subscription is disabled", { reason: "DISABLED", subscriptionStatus: "disabled" }),
+      "http://127.0.0.1:8080/api/agent/v1/webhooks/x/test",
+    );
     assert.deepEqual(Object.keys(p).slice(0, 5), ["type", "title", "status", "detail", "code"]);
     assert.equal(p.type, "http://127.0.0.1:8080/problems/CONFLICT");
     assert.equal(p.reason, "DISABLED");

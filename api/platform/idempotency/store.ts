@@ -37,7 +37,14 @@ interface Row {
  * Claims the key for this request (null: go ahead and run it) or returns the stored response to replay. The claim is
  * one statement: insert, or take over a record whose 24 h ran out (the same as deleting it first, in one round trip).
  */
-export async function beginIdempotent(db: SqlRunner, owner: string, key: string, operation: string, requestHash: string, now: number): Promise<StoredResponse | null> {
+export async function beginIdempotent(
+  db: SqlRunner,
+  owner: string,
+  key: string,
+  operation: string,
+  requestHash: string,
+  now: number,
+): Promise<StoredResponse | null> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const claimed = await db.query(
       `INSERT INTO api_idempotency (owner, idem_key, operation, request_hash, state, created_at, expires_at)
@@ -50,13 +57,25 @@ export async function beginIdempotent(db: SqlRunner, owner: string, key: string,
       [owner, key, operation, requestHash, now, now + IDEMPOTENCY_WINDOW_MS, now - IDEMPOTENCY_IN_FLIGHT_LEASE_MS],
     );
     if (claimed.length > 0) return null;
-    const [row] = await db.query<Row>(`SELECT operation, request_hash, state, status, headers, body FROM api_idempotency WHERE owner = $1 AND idem_key = $2`, [owner, key]);
+    const [row] = await db.query<Row>(`SELECT operation, request_hash, state, status, headers, body FROM api_idempotency WHERE owner = $1 AND idem_key = $2`, [
+      owner,
+      key,
+    ]);
     if (!row) continue; // removed (abandoned) between the two statements: claim again
     if (row.operation !== operation || row.request_hash !== requestHash) {
-      throw new ApiError("IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was already used within 24 h with a different request; use a new key for a new request", { idempotencyKey: key });
+      throw new ApiError(
+        "IDEMPOTENCY_KEY_REUSED",
+        "this Idempotency-Key was already used within 24 h with a different request; use a new key for a new request",
+        { idempotencyKey: key },
+      );
     }
     if (row.state === "in_flight") {
-      throw new ApiError("IDEMPOTENCY_REQUEST_IN_FLIGHT", "a request with this Idempotency-Key is still being processed; retry after it completes", { idempotencyKey: key }, { "Retry-After": "1" });
+      throw new ApiError(
+        "IDEMPOTENCY_REQUEST_IN_FLIGHT",
+        "a request with this Idempotency-Key is still being processed; retry after it completes",
+        { idempotencyKey: key },
+        { "Retry-After": "1" },
+      );
     }
     const headers = typeof row.headers === "string" ? (JSON.parse(row.headers) as Record<string, string>) : (row.headers ?? {});
     return { status: Number(row.status), headers, body: row.body ?? "" };

@@ -52,7 +52,12 @@ export function createMailer(config: Config, db: Database, clock: Clock, log?: M
   return {
     transport: config.SMTP_URL ? "smtp" : "outbox",
     async send(msg) {
-      const [row] = await db.query<{ id: string }>(`INSERT INTO api_mail_outbox (to_address, subject, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id`, [msg.to, msg.subject, msg.text, clock.now()]);
+      const [row] = await db.query<{ id: string }>(`INSERT INTO api_mail_outbox (to_address, subject, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id`, [
+        msg.to,
+        msg.subject,
+        msg.text,
+        clock.now(),
+      ]);
       const t = await transporter();
       if (!t) {
         log?.info({ outboxId: Number(row.id), to: msg.to, subject: msg.subject, body: redactedBody(msg) }, "mail kept in the outbox (no SMTP_URL)");
@@ -83,9 +88,22 @@ export interface OutboxEntry {
 
 /** The newest outbox messages first. */
 export async function listOutbox(db: Database, limit = 50): Promise<OutboxEntry[]> {
-  const rows = await db.query<{ id: string; to_address: string; subject: string; body: string; created_at: string; sent_at: string | null; error: string | null }>(
-    `SELECT * FROM api_mail_outbox ORDER BY id DESC LIMIT $1`,
-    [limit],
-  );
-  return rows.map((r) => ({ id: Number(r.id), to: r.to_address, subject: r.subject, body: r.body, createdAt: Number(r.created_at), sentAt: r.sent_at === null ? null : Number(r.sent_at), error: r.error }));
+  const rows = await db.query<{
+    id: string;
+    to_address: string;
+    subject: string;
+    body: string;
+    created_at: string;
+    sent_at: string | null;
+    error: string | null;
+  }>(`SELECT * FROM api_mail_outbox ORDER BY id DESC LIMIT $1`, [limit]);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    to: r.to_address,
+    subject: r.subject,
+    body: r.body,
+    createdAt: Number(r.created_at),
+    sentAt: r.sent_at === null ? null : Number(r.sent_at),
+    error: r.error,
+  }));
 }

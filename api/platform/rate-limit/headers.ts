@@ -13,8 +13,13 @@ export function rateLimitHeaders(r: ChargeResult): Record<string, string> {
 
 export function rateLimited(r: ChargeResult, now: number, what: string): ApiError {
   const retryAfter = Math.max(1, Math.ceil(r.resetAt / 1000) - Math.floor(now / 1000));
-  return new ApiError("RATE_LIMITED", `${what}: at most ${r.limit} requests per 60 s; retry after ${retryAfter} s`, { retryAfter }, {
-    ...rateLimitHeaders(r),
-    "Retry-After": String(retryAfter),
-  });
+  return new ApiError(
+    "RATE_LIMITED",
+    `${what}: at most ${r.limit} requests per 60 s; retry after ${retryAfter} s`,
+    { retryAfter },
+    {
+      ...rateLimitHeaders(r),
+      "Retry-After": String(retryAfter),
+    },
+  );
 }

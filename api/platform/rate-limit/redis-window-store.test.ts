@@ -119,7 +119,12 @@ describe("two API instances on one database and one REDIS_URL share each key's w
       seen.push(windowOf(res));
       clock.advance(1_000);
     }
-    assert.deepEqual(seen, [["4", "3", reset], ["4", "2", reset], ["4", "1", reset], ["4", "0", reset]]);
+    assert.deepEqual(seen, [
+      ["4", "3", reset],
+      ["4", "2", reset],
+      ["4", "1", reset],
+      ["4", "0", reset],
+    ]);
 
     clock.set(T0 + 10_000);
     for (const svc of [a, b]) {

@@ -18,7 +18,15 @@ describe("MemoryWindowStore", () => {
     const s = new MemoryWindowStore();
     const r = [];
     for (const t of [0, 10, 20, 30]) r.push(await s.charge("b", 3, t, 100));
-    assert.deepEqual(r.map((x) => [x.allowed, x.remaining, x.resetAt]), [[true, 2, 100], [true, 1, 100], [true, 0, 100], [false, 0, 100]]);
+    assert.deepEqual(
+      r.map((x) => [x.allowed, x.remaining, x.resetAt]),
+      [
+        [true, 2, 100],
+        [true, 1, 100],
+        [true, 0, 100],
+        [false, 0, 100],
+      ],
+    );
     assert.deepEqual(await s.charge("b", 3, 100, 100), { allowed: true, limit: 3, remaining: 0, resetAt: 110 });
     assert.deepEqual(await s.charge("other", 3, 100, 100), { allowed: true, limit: 3, remaining: 2, resetAt: 200 });
   });

@@ -96,7 +96,10 @@ return {allowed, count, oldest[2] or tostring(now)}
 /** Windows in Redis sorted sets, shared by every instance that uses the same Redis and prefix. */
 export class RedisWindowStore implements WindowStore {
   readonly kind = "redis";
-  constructor(private readonly redis: Redis, private readonly prefix = "svc:rl:") {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = "svc:rl:",
+  ) {}
 
   static async connect(url: string, prefix?: string): Promise<RedisWindowStore> {
     const { default: IORedis } = await import("ioredis");

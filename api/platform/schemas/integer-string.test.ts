@@ -20,7 +20,20 @@ describe("integerString", () => {
   it("parses plain digits and refuses every other spelling without throwing", () => {
     const s = integerString({ min: 1n, max: 10n ** 18n, multipleOf: 10_000n, maxDigits: 19 });
     assert.equal(s.parse("10000"), "10000");
-    for (const bad of ["1e6", "0x10", "-10000", "+10000", "10000.0", " 10000", "", "1".repeat(400), "00010000", "10001", "0", (10n ** 18n + 10_000n).toString()]) {
+    for (const bad of [
+      "1e6",
+      "0x10",
+      "-10000",
+      "+10000",
+      "10000.0",
+      " 10000",
+      "",
+      "1".repeat(400),
+      "00010000",
+      "10001",
+      "0",
+      (10n ** 18n + 10_000n).toString(),
+    ]) {
       const r = s.safeParse(bad);
       assert.equal(r.success, false, bad);
     }

@@ -23,7 +23,10 @@ export interface IntegerStringOptions {
 export function integerString(opts: IntegerStringOptions = {}) {
   const { min = 0n, max, multipleOf, maxDigits = 78, what = "value" } = opts;
   const pattern = new RegExp(`^(0|[1-9]\\d{0,${maxDigits - 1}})$`);
-  let schema = z.string().regex(pattern, { message: `${what} must be a non-negative integer string of at most ${maxDigits} digits (no sign, exponent or decimal point)`, abort: true });
+  let schema = z.string().regex(pattern, {
+    message: `${what} must be a non-negative integer string of at most ${maxDigits} digits (no sign, exponent or decimal point)`,
+    abort: true,
+  });
   if (min > 0n) schema = schema.refine((s) => BigInt(s) >= min, { message: `${what} must be at least ${min}`, abort: true });
   if (max !== undefined) schema = schema.refine((s) => BigInt(s) <= max, { message: `${what} must be at most ${max}`, abort: true });
   if (multipleOf !== undefined) schema = schema.refine((s) => BigInt(s) % multipleOf === 0n, `${what} must be a multiple of ${multipleOf}`);

@@ -92,7 +92,8 @@ describe("resolveVersion", () => {
     assert.equal(resolveVersion(""), CURRENT_VERSION);
     assert.equal(resolveVersion(API_VERSIONS[0]), API_VERSIONS[0]);
     assert.equal(resolveVersion("2099-12-31"), CURRENT_VERSION);
-    for (const bad of ["2026-10-31", "yesterday", "2026-11-1", "2026-13-01", "2026-02-30", "2027-11-31", " 2026-11-01"]) assert.equal(resolveVersion(bad), null, bad);
+    for (const bad of ["2026-10-31", "yesterday", "2026-11-1", "2026-13-01", "2026-02-30", "2027-11-31", " 2026-11-01"])
+      assert.equal(resolveVersion(bad), null, bad);
   });
 });
 
@@ -121,8 +122,15 @@ describe("versioning over HTTP", () => {
   });
 
   it("an accepted pin reaches the handler resolved, and is echoed", async () => {
-    for (const [pin, served] of [[API_VERSIONS[0], API_VERSIONS[0]], ["2099-01-01", CURRENT_VERSION]]) {
-      const res = await fetch(`${api(own.origin)}/test/which-version`, { method: "POST", headers: { "svc-version": pin, "content-type": "application/json" }, body: "{}" });
+    for (const [pin, served] of [
+      [API_VERSIONS[0], API_VERSIONS[0]],
+      ["2099-01-01", CURRENT_VERSION],
+    ]) {
+      const res = await fetch(`${api(own.origin)}/test/which-version`, {
+        method: "POST",
+        headers: { "svc-version": pin, "content-type": "application/json" },
+        body: "{}",
+      });
       assert.equal(res.status, 200);
       assert.equal(res.headers.get("svc-version"), served);
       assert.equal(((await res.json()) as Json).version, served);
@@ -132,7 +140,11 @@ describe("versioning over HTTP", () => {
   it("an unusable pin is 400 INVALID_PAYLOAD naming Svc-Version and the supported versions, and runs nothing", async () => {
     const before = runs;
     for (const pin of ["2026-10-31", "v1", "2026-02-30"]) {
-      const res = await fetch(`${api(own.origin)}/test/which-version`, { method: "POST", headers: { "svc-version": pin, "content-type": "application/json" }, body: "{}" });
+      const res = await fetch(`${api(own.origin)}/test/which-version`, {
+        method: "POST",
+        headers: { "svc-version": pin, "content-type": "application/json" },
+        body: "{}",
+      });
       assert.equal(res.status, 400, pin);
       assert.equal(res.headers.get("content-type"), "application/problem+json");
       const p = (await res.json()) as Json;
@@ -169,7 +181,10 @@ describe("versioning over HTTP", () => {
     assert.match(String(other.headers.link), /^<http:\/\/agents\.internal\.test:8443\/api\/agent\/v1\/changelog\.atom>; rel="deprecation"/);
     // With PUBLIC_URL, the public origin, whatever the Host.
     const pub = await getWithHost(pinned.origin, "/api/agent/v1/test/old-thing", "agents.internal.test:8443");
-    assert.match(String(pub.headers.link), /^<https:\/\/agents\.example\.test\/api\/agent\/v1\/changelog\.atom>; rel="deprecation".*<https:\/\/agents\.example\.test\/api\/agent\/v1\/test\/new-thing>; rel="successor-version"$/);
+    assert.match(
+      String(pub.headers.link),
+      /^<https:\/\/agents\.example\.test\/api\/agent\/v1\/changelog\.atom>; rel="deprecation".*<https:\/\/agents\.example\.test\/api\/agent\/v1\/test\/new-thing>; rel="successor-version"$/,
+    );
   });
 
   it("a deprecated operation without a sunset answers Deprecation and the change-feed Link only; others answer none", async () => {
@@ -179,6 +194,9 @@ describe("versioning over HTTP", () => {
     assert.equal(res.headers.get("sunset"), null);
     assert.equal(res.headers.get("link"), `<${api(own.origin)}/changelog.atom>; rel="deprecation"; type="application/atom+xml"`);
     const current = await fetch(`${api(own.origin)}/time`);
-    assert.deepEqual(["deprecation", "sunset", "link"].map((h) => current.headers.get(h)), [null, null, null]);
+    assert.deepEqual(
+      ["deprecation", "sunset", "link"].map((h) => current.headers.get(h)),
+      [null, null, null],
+    );
   });
 });

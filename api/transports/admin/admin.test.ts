@@ -14,7 +14,11 @@ async function admin(t: TestService, method: string, path: string, opts: { token
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (opts.body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`http://127.0.0.1:${t.svc.port}/admin/v1${path}`, { method, headers, body: opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body) });
+  const res = await fetch(`http://127.0.0.1:${t.svc.port}/admin/v1${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: (text ? JSON.parse(text) : {}) as Json };
 }
@@ -86,8 +90,14 @@ describe("admin API /admin/v1 over HTTP", () => {
   it("is in neither openapi.json nor the MCP tools", async () => {
     const doc = (await (await fetch(`http://127.0.0.1:${t.svc.port}/openapi.json`)).json()) as { paths: Record<string, unknown> };
     assert.ok(Object.keys(doc.paths).length > 10);
-    assert.deepEqual(Object.keys(doc.paths).filter((p) => p.includes("admin")), []);
-    assert.equal(t.svc.registry.operations.some((op) => op.path.includes("admin")), false);
+    assert.deepEqual(
+      Object.keys(doc.paths).filter((p) => p.includes("admin")),
+      [],
+    );
+    assert.equal(
+      t.svc.registry.operations.some((op) => op.path.includes("admin")),
+      false,
+    );
   });
 });
 
@@ -100,7 +110,8 @@ describe("admin route modules", () => {
       const off = defineAdminRoutes({ name: "off", enabled: () => false, mount: (r) => r.get("/off", (c) => adminJson(c, { off: true })) });
       const cred = mountAdmin(app, t.svc.ctx, t.svc.services, [on, off]);
       assert.deepEqual({ source: cred.source, file: cred.file }, { source: "env", file: null });
-      const call = (path: string, token = "adm_test_token_of_enough_length_0123") => app.request(`/admin/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+      const call = (path: string, token = "adm_test_token_of_enough_length_0123") =>
+        app.request(`/admin/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
       assert.deepEqual(await (await call("/on")).json(), { on: true });
       assert.equal((await call("/off")).status, 404);
       assert.equal((await call("/on", "adm_other_token_of_enough_length_01")).status, 401);

@@ -15,7 +15,11 @@ const createBody = z.strictObject({ name: z.string().min(1).max(64), tier: z.enu
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function agentIdParam(raw: string): string {
-  if (!UUID.test(raw)) throw new ApiError("INVALID_PAYLOAD", `agentId must be a UUID (the id GET /me shows); got ${JSON.stringify(raw)}`, { field: "agentId", location: "params" });
+  if (!UUID.test(raw))
+    throw new ApiError("INVALID_PAYLOAD", `agentId must be a UUID (the id GET /me shows); got ${JSON.stringify(raw)}`, {
+      field: "agentId",
+      location: "params",
+    });
   return raw;
 }
 
@@ -27,7 +31,10 @@ export const agentRoutes = defineAdminRoutes({
       const agent = await createLocalAgent(ctx.db, ctx.clock, { name: body.name, tier: body.tier });
       return adminJson(c, agent, 201);
     });
-    for (const [method, granted] of [["put", true], ["delete", false]] as const) {
+    for (const [method, granted] of [
+      ["put", true],
+      ["delete", false],
+    ] as const) {
       r[method]("/agents/:agentId/research", async (c) => {
         const agentId = agentIdParam(c.req.param("agentId"));
         if (!(await setResearchProducer(ctx.db, agentId, granted))) throw new ApiError("AGENT_NOT_FOUND", `no agent ${agentId}`);

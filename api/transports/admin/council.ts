@@ -10,7 +10,14 @@ import { accepted } from "../../platform/errors/engine-rejection";
 import { adminBody, adminJson, defineAdminRoutes } from "./define";
 
 const body = z.strictObject({
-  members: z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits").transform((a) => a.toLowerCase() as Address)).max(1000),
+  members: z
+    .array(
+      z
+        .string()
+        .regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits")
+        .transform((a) => a.toLowerCase() as Address),
+    )
+    .max(1000),
 });
 
 export const councilRoutes = defineAdminRoutes({

@@ -18,7 +18,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The ledger account of an agent (creators are keyed by it). */
 async function accountOf(ctx: ServiceContext, raw: string): Promise<string> {
-  if (!UUID.test(raw)) throw new ApiError("INVALID_PAYLOAD", `agentId must be a UUID (the id GET /me shows); got ${JSON.stringify(raw)}`, { field: "agentId", location: "params" });
+  if (!UUID.test(raw))
+    throw new ApiError("INVALID_PAYLOAD", `agentId must be a UUID (the id GET /me shows); got ${JSON.stringify(raw)}`, {
+      field: "agentId",
+      location: "params",
+    });
   const [row] = await ctx.db.query<{ ledger_account: string }>(`SELECT ledger_account FROM api_agents WHERE id = $1`, [raw]);
   if (!row) throw new ApiError("AGENT_NOT_FOUND", `no agent ${raw}`);
   return row.ledger_account.toLowerCase();
@@ -41,6 +45,8 @@ export const creatorRoutes = defineAdminRoutes({
       return adminJson(c, await setCreatorTier(ctx.db, account, tier, ctx.clock.now()));
     });
     r.put("/creators/:agentId/slot", async (c) => adminJson(c, await grantCreatorSlot(ctx.db, await accountOf(ctx, c.req.param("agentId")), ctx.clock.now())));
-    r.delete("/creators/:agentId/slot", async (c) => adminJson(c, await revokeCreatorSlot(ctx.db, await accountOf(ctx, c.req.param("agentId")), ctx.clock.now())));
+    r.delete("/creators/:agentId/slot", async (c) =>
+      adminJson(c, await revokeCreatorSlot(ctx.db, await accountOf(ctx, c.req.param("agentId")), ctx.clock.now())),
+    );
   },
 });

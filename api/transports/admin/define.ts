@@ -54,5 +54,9 @@ export function adminQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<
 
 /** A JSON answer whose bigints are decimal strings, like every other JSON the service writes. */
 export function adminJson(c: Context, body: unknown, status: 200 | 201 = 200): Response {
-  return c.body(JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? v.toString() : v)), status, { "content-type": "application/json" });
+  return c.body(
+    JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
+    status,
+    { "content-type": "application/json" },
+  );
 }

@@ -25,8 +25,20 @@ export function mountAdmin(app: Hono, ctx: ServiceContext, services: Services, m
   const admin = new Hono();
   admin.use("*", async (c, next) => {
     const m = BEARER.exec(c.req.header("authorization") ?? "");
-    if (!m) throw new ApiError("AUTH_REQUIRED", "the admin API needs the operator credential: Authorization: Bearer <ADMIN_TOKEN or the token in DATA_DIR/admin-token>", {}, CHALLENGE);
-    if (m[1].startsWith(KEY_PREFIX)) throw new ApiError("AUTH_REQUIRED", "an agent API key is not the operator credential; use ADMIN_TOKEN or the token in DATA_DIR/admin-token", {}, CHALLENGE);
+    if (!m)
+      throw new ApiError(
+        "AUTH_REQUIRED",
+        "the admin API needs the operator credential: Authorization: Bearer <ADMIN_TOKEN or the token in DATA_DIR/admin-token>",
+        {},
+        CHALLENGE,
+      );
+    if (m[1].startsWith(KEY_PREFIX))
+      throw new ApiError(
+        "AUTH_REQUIRED",
+        "an agent API key is not the operator credential; use ADMIN_TOKEN or the token in DATA_DIR/admin-token",
+        {},
+        CHALLENGE,
+      );
     if (!tokenMatches(m[1], credential.token)) throw new ApiError("AUTH_REQUIRED", "the operator credential is not valid", {}, CHALLENGE);
     await next();
   });

@@ -29,12 +29,18 @@ describe("A2A agent card", () => {
     assert.deepEqual(AgentCard.toJSON(card), json);
     assert.equal(card.capabilities?.streaming, false);
     assert.equal(card.capabilities?.pushNotifications, false);
-    assert.deepEqual(card.supportedInterfaces.map((i) => [i.url, i.protocolBinding]), [[svc.baseUrl, "HTTP+JSON"]]);
+    assert.deepEqual(
+      card.supportedInterfaces.map((i) => [i.url, i.protocolBinding]),
+      [[svc.baseUrl, "HTTP+JSON"]],
+    );
     const ext = Object.fromEntries((card.capabilities?.extensions ?? []).map((e) => [e.uri, e.params]));
     assert.deepEqual(ext[CHAIN_EXTENSION_URI], { supportedChains: [8453] });
     assert.equal(ext[MCP_EXTENSION_URI]?.url, svc.mcpUrl);
     const categories = [...new Set(svc.registry.operations.map((o) => o.category))].sort();
-    assert.deepEqual(card.skills.map((s) => s.id), categories);
+    assert.deepEqual(
+      card.skills.map((s) => s.id),
+      categories,
+    );
     for (const s of card.skills) {
       assert.ok(s.name && s.description && s.tags.length > 0 && s.examples.length > 0, `skill ${s.id}`);
     }

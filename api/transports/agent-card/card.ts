@@ -22,9 +22,7 @@ export function agentCardOf(registry: Registry, origin: string, chainId: number)
     name: "Agent prediction-market",
     description:
       "Play-money prediction markets for software agents: discover markets, read research and analysts' odds, publish forecasts, create and trade markets under the same rules as people. Discovery-only card: use the REST API or the MCP server.",
-    supportedInterfaces: [
-      { url: base, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION },
-    ],
+    supportedInterfaces: [{ url: base, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }],
     provider: { organization: "Agent prediction-market", url: origin },
     version: CURRENT_VERSION,
     documentationUrl: `${origin}${DOCUMENT_PATHS.docs}`,
@@ -34,11 +32,18 @@ export function agentCardOf(registry: Registry, origin: string, chainId: number)
       extendedAgentCard: false,
       extensions: [
         { uri: CHAIN_EXTENSION_URI, description: "EVM chains the markets settle on", required: false, params: { supportedChains: [chainId] } },
-        { uri: MCP_EXTENSION_URI, description: "Remote MCP server (Streamable HTTP, revision 2025-11-25, stateless)", required: false, params: { url: mcpUrl, protocolVersion: "2025-11-25", discovery: `${origin}${DOCUMENT_PATHS.mcpDiscovery}` } },
+        {
+          uri: MCP_EXTENSION_URI,
+          description: "Remote MCP server (Streamable HTTP, revision 2025-11-25, stateless)",
+          required: false,
+          params: { url: mcpUrl, protocolVersion: "2025-11-25", discovery: `${origin}${DOCUMENT_PATHS.mcpDiscovery}` },
+        },
       ],
     },
     securitySchemes: {
-      bearerAuth: { scheme: { $case: "httpAuthSecurityScheme", value: { description: "Authorization: Bearer <API_KEY>", scheme: "bearer", bearerFormat: "" } } },
+      bearerAuth: {
+        scheme: { $case: "httpAuthSecurityScheme", value: { description: "Authorization: Bearer <API_KEY>", scheme: "bearer", bearerFormat: "" } },
+      },
       apiKeyHeader: { scheme: { $case: "apiKeySecurityScheme", value: { description: "Alias of the bearer header", location: "header", name: "X-API-Key" } } },
     },
     securityRequirements: [keyRequirement, { schemes: { apiKeyHeader: { list: [] } } }],

@@ -50,7 +50,10 @@ describe("signed change feed over real HTTP", () => {
     // The plain node:crypto way, without the service's helper.
     const sig = /sig="([^"]+)"/.exec(header)?.[1] ?? "";
     assert.equal(verify(null, bytes, createPublicKey(key.publicKeyPem), Buffer.from(sig, "base64")), true);
-    assert.equal(verify(null, bytes, createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: key.publicKeyJwk.x }, format: "jwk" }), Buffer.from(sig, "base64")), true);
+    assert.equal(
+      verify(null, bytes, createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: key.publicKeyJwk.x }, format: "jwk" }), Buffer.from(sig, "base64")),
+      true,
+    );
     assert.equal(parseSignatureHeader(header)?.keyId, key.keyId);
     assert.equal(verifyFeedSignature(bytes, header, key.publicKeyPem), true);
     // One changed byte, or another key, fails.
@@ -78,10 +81,29 @@ describe("signed change feed over real HTTP", () => {
 
 describe("automatic deprecation entries", () => {
   it("adds one entry per deprecated operation, newest first, with sunset and replacement", () => {
-    const base = { category: "t", permission: "none", tier: "read-only", scopes: [], rateClass: "read", charged: true, idempotency: "exempt", request: {}, response: z.object({}), mcpTool: null, handler: async () => ({}) } as const;
+    const base = {
+      category: "t",
+      permission: "none",
+      tier: "read-only",
+      scopes: [],
+      rateClass: "read",
+      charged: true,
+      idempotency: "exempt",
+      request: {},
+      response: z.object({}),
+      mcpTool: null,
+      handler: async () => ({}),
+    } as const;
     const registry = new Registry([
       defineOperation({ ...base, id: "current", method: "GET", path: "/current", summary: "c" }),
-      defineOperation({ ...base, id: "old", method: "GET", path: "/old", summary: "o", deprecation: { since: "2026-12-01", sunset: "2027-03-01", replacement: "GET /current" } }),
+      defineOperation({
+        ...base,
+        id: "old",
+        method: "GET",
+        path: "/old",
+        summary: "o",
+        deprecation: { since: "2026-12-01", sunset: "2027-03-01", replacement: "GET /current" },
+      }),
     ]);
     const xml = buildAtomFeed(registry, "https://api.example.test");
     const entries = xml.split("<entry>").slice(1);
@@ -100,7 +122,8 @@ describe("deprecation policy of the served registry", () => {
       if (!op.deprecation) continue;
       const since = Date.parse(`${op.deprecation.since}T00:00:00Z`);
       assert.ok(!Number.isNaN(since), `${op.id} since`);
-      if (op.deprecation.sunset) assert.ok(Date.parse(`${op.deprecation.sunset}T00:00:00Z`) - since >= 90 * 86_400_000, `${op.id}: sunset less than 90 days after since`);
+      if (op.deprecation.sunset)
+        assert.ok(Date.parse(`${op.deprecation.sunset}T00:00:00Z`) - since >= 90 * 86_400_000, `${op.id}: sunset less than 90 days after since`);
     }
   });
 });

@@ -21,14 +21,23 @@ export function deprecationEntries(registry: Registry): ChangelogEntry[] {
       const parts = [`${op.method} ${fullPath(op)} (${op.id}${op.mcpTool ? `, MCP ${op.mcpTool}` : ""}) is deprecated since ${d.since}.`];
       parts.push(d.sunset ? `It is removed on ${d.sunset}.` : "No removal date is set yet.");
       if (d.replacement) parts.push(`Use ${d.replacement} instead.`);
-      return { id: `deprecation-${op.id}`, date: d.since, kind: "deprecated" as const, title: `Deprecated: ${op.method} ${fullPath(op)}`, summary: parts.join(" ") };
+      return {
+        id: `deprecation-${op.id}`,
+        date: d.since,
+        kind: "deprecated" as const,
+        title: `Deprecated: ${op.method} ${fullPath(op)}`,
+        summary: parts.join(" "),
+      };
     });
 }
 
 export function feedEntries(registry: Registry): ChangelogEntry[] {
   const all = [...CHANGELOG_ENTRIES, ...deprecationEntries(registry)];
   // Newest first, ties in declaration order.
-  return all.map((e, i) => ({ e, i })).sort((a, b) => (a.e.date === b.e.date ? a.i - b.i : a.e.date < b.e.date ? 1 : -1)).map(({ e }) => e);
+  return all
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => (a.e.date === b.e.date ? a.i - b.i : a.e.date < b.e.date ? 1 : -1))
+    .map(({ e }) => e);
 }
 
 export function buildAtomFeed(registry: Registry, origin: string): string {

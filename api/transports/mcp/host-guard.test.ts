@@ -11,23 +11,38 @@ import { createLocalAgent } from "../../domain/auth/local-agents";
 import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
 import { hostGuard } from "./host-guard";
 
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+});
 
 /** POST /mcp with exactly these headers (node:http lets a test set Host, which fetch does not). */
 function post(port: number, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-      let body = "";
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/mcp",
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on("error", reject);
     req.end(INIT);
   });
 }
 
 describe("hostGuard", () => {
-  const refuses = (g: ReturnType<typeof hostGuard>, host: string | undefined, origin?: string) => assert.throws(() => g.check(host, origin), /FORBIDDEN|not a name|may not call/);
+  const refuses = (g: ReturnType<typeof hostGuard>, host: string | undefined, origin?: string) =>
+    assert.throws(() => g.check(host, origin), /FORBIDDEN|not a name|may not call/);
   it("loopback binding: loopback names on any port, no foreign Host or Origin", () => {
     const g = hostGuard(loadConfig({}));
     for (const h of ["127.0.0.1:8080", "localhost:8080", "[::1]:8080", "LOCALHOST"]) g.check(h, undefined);

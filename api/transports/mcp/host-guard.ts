@@ -36,7 +36,11 @@ export function hostGuard(config: Pick<Config, "HOST" | "PUBLIC_URL" | "MCP_ALLO
   return {
     check(host, origin) {
       if (!host || !names.has(hostname(host))) {
-        throw new ApiError("FORBIDDEN", `Host ${JSON.stringify(host ?? "")} is not a name of this MCP server (allowed: ${[...names].join(", ")}; set PUBLIC_URL to the public name)`, { reason: "HOST_NOT_ALLOWED" });
+        throw new ApiError(
+          "FORBIDDEN",
+          `Host ${JSON.stringify(host ?? "")} is not a name of this MCP server (allowed: ${[...names].join(", ")}; set PUBLIC_URL to the public name)`,
+          { reason: "HOST_NOT_ALLOWED" },
+        );
       }
       if (origin === undefined || origins.has(origin)) return;
       let originHost: string;
@@ -46,7 +50,11 @@ export function hostGuard(config: Pick<Config, "HOST" | "PUBLIC_URL" | "MCP_ALLO
         originHost = "";
       }
       if (!originHost || !names.has(hostname(originHost))) {
-        throw new ApiError("FORBIDDEN", `Origin ${JSON.stringify(origin)} may not call this MCP server (browser pages of other sites are refused; list trusted ones in MCP_ALLOWED_ORIGINS)`, { reason: "ORIGIN_NOT_ALLOWED" });
+        throw new ApiError(
+          "FORBIDDEN",
+          `Origin ${JSON.stringify(origin)} may not call this MCP server (browser pages of other sites are refused; list trusted ones in MCP_ALLOWED_ORIGINS)`,
+          { reason: "ORIGIN_NOT_ALLOWED" },
+        );
       }
     },
   };

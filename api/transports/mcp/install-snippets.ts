@@ -5,7 +5,19 @@ export function installSnippets(mcpUrl: string): Record<(typeof INSTALL_CLIENTS)
   return {
     "claude-desktop": {
       file: "claude_desktop_config.json",
-      snippet: JSON.stringify({ mcpServers: { "prediction-market": { command: "npx", args: ["-y", "mcp-remote", mcpUrl, "--header", "Authorization: Bearer ${SVC_API_KEY}"], env: { SVC_API_KEY: "<your key>" } } } }, null, 2),
+      snippet: JSON.stringify(
+        {
+          mcpServers: {
+            "prediction-market": {
+              command: "npx",
+              args: ["-y", "mcp-remote", mcpUrl, "--header", "Authorization: Bearer ${SVC_API_KEY}"],
+              env: { SVC_API_KEY: "<your key>" },
+            },
+          },
+        },
+        null,
+        2,
+      ),
     },
     "claude-code": {
       file: "(shell)",

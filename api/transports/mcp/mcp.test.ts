@@ -78,9 +78,15 @@ describe("MCP server over real HTTP with the SDK client", () => {
   const schema = process.env.DATABASE_URL ? `t_mcp_${Date.now().toString(36)}_${process.pid}` : undefined;
 
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema }), { clock });
+    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema }), {
+      clock,
+    });
     const db = svc.ctx.db;
-    fullAgent = await createAgent(db, { name: "mcp-full", tier: "execute", scopes: [...SCOPES], registrationPath: "admin", walletAddress: account.address }, NOW);
+    fullAgent = await createAgent(
+      db,
+      { name: "mcp-full", tier: "execute", scopes: [...SCOPES], registrationPath: "admin", walletAddress: account.address },
+      NOW,
+    );
     ({ apiKey: fullKey, keyId: fullKeyId } = await issueKey(db, fullAgent, NOW));
     const readAgent = await createAgent(db, { name: "mcp-read", tier: "read-only", scopes: ["markets:read"], registrationPath: "admin" }, NOW);
     ({ apiKey: readKey } = await issueKey(db, readAgent, NOW));
@@ -104,7 +110,10 @@ describe("MCP server over real HTTP with the SDK client", () => {
     assert.equal(client.getServerVersion()?.name, "agent-prediction-market");
     const { tools } = await client.listTools();
     const expected = svc.registry.operations.flatMap((o) => (o.mcpTool ? [o.mcpTool] : []));
-    assert.deepEqual(tools.map((t) => t.name), expected);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      expected,
+    );
     const time = tools.find((t) => t.name === "svc_get_server_time");
     assert.equal(time?.inputSchema.type, "object");
     assert.deepEqual((time?.outputSchema?.properties as Record<string, { type: string }>).serverTime.type, "integer");
@@ -113,7 +122,12 @@ describe("MCP server over real HTTP with the SDK client", () => {
     const res = await fetch(svc.mcpUrl, {
       method: "POST",
       headers: { authorization: `Bearer ${fullKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      }),
     });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("mcp-session-id"), null);
@@ -131,7 +145,8 @@ describe("MCP server over real HTTP with the SDK client", () => {
     assert.equal(meta1.status, 200);
     // GET /time is a public read: never charged to the key (spec rule 4), so it shows no key window.
     assert.equal(meta1.headers?.["ratelimit-limit"], undefined);
-    const balances = async () => (((await client.callTool({ name: "svc_get_balances", arguments: {} })) as CallToolResult)._meta as { headers: Record<string, string> }).headers;
+    const balances = async () =>
+      (((await client.callTool({ name: "svc_get_balances", arguments: {} })) as CallToolResult)._meta as { headers: Record<string, string> }).headers;
     const h1 = await balances();
     assert.equal(h1["ratelimit-limit"], String(svc.ctx.config.RATE_LIMIT_READ_PER_MINUTE));
     const remaining1 = Number(h1["ratelimit-remaining"]);
@@ -144,7 +159,14 @@ describe("MCP server over real HTTP with the SDK client", () => {
     await client.close();
     // /metrics counts the JSON-RPC messages (the first test initialized twice and listed tools once).
     const metrics = await (await fetch(new URL("/metrics", svc.baseUrl))).text();
-    const count = (labels: string) => Number(metrics.split("\n").find((l) => l.startsWith(`mcp_messages_total{${labels}}`))?.split(" ").pop() ?? 0);
+    const count = (labels: string) =>
+      Number(
+        metrics
+          .split("\n")
+          .find((l) => l.startsWith(`mcp_messages_total{${labels}}`))
+          ?.split(" ")
+          .pop() ?? 0,
+      );
     assert.equal(count('method="tools/call",tool="svc_get_server_time"'), 2);
     assert.equal(count('method="tools/call",tool="svc_get_balances"'), 2);
     assert.equal(count('method="tools/list",tool=""'), 3);
@@ -155,7 +177,7 @@ describe("MCP server over real HTTP with the SDK client", () => {
   it("every read tool without required inputs answers, its structured output accepted by the SDK's schema check", async () => {
     const { client } = await connect(svc.mcpUrl, fullKey);
     const { tools } = await client.listTools();
-    const reads = tools.filter((t) => t.annotations?.readOnlyHint && !((t.inputSchema.required as string[] | undefined)?.length));
+    const reads = tools.filter((t) => t.annotations?.readOnlyHint && !(t.inputSchema.required as string[] | undefined)?.length);
     assert.ok(reads.length >= 3);
     for (const t of reads) {
       // callTool throws when structuredContent does not match the tool's outputSchema.
@@ -190,14 +212,21 @@ describe("MCP server over real HTTP with the SDK client", () => {
   it("a response that may be something other than an object gets no output schema", () => {
     const loose = { ...placeThing, response: z.union([z.object({ a: z.string() }), z.string()]) };
     assert.equal(bindingOf(loose).tool.outputSchema, undefined);
-    const objects = { ...placeThing, response: z.union([z.object({ a: z.string() }), z.discriminatedUnion("k", [z.object({ k: z.literal("x") }), z.object({ k: z.literal("y") })])]) };
+    const objects = {
+      ...placeThing,
+      response: z.union([z.object({ a: z.string() }), z.discriminatedUnion("k", [z.object({ k: z.literal("x") }), z.object({ k: z.literal("y") })])]),
+    };
     assert.equal(bindingOf(objects).tool.outputSchema?.type, "object");
   });
 
   it("refuses a connection without a key with 401 and the protected-resource metadata", async () => {
     await assert.rejects(connect(svc.mcpUrl));
     await assert.rejects(connect(svc.mcpUrl, "svc_not-a-real-key"));
-    const res = await fetch(svc.mcpUrl, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const res = await fetch(svc.mcpUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
     assert.equal(res.status, 401);
     assert.equal(((await res.json()) as { code: string }).code, "AUTH_REQUIRED");
     const challenge = res.headers.get("www-authenticate") ?? "";
@@ -207,7 +236,11 @@ describe("MCP server over real HTTP with the SDK client", () => {
     assert.equal(meta.resource, svc.mcpUrl);
     assert.deepEqual(meta.bearer_methods_supported, ["header"]);
     // X-API-Key is accepted as well.
-    const alias = await fetch(svc.mcpUrl, { method: "POST", headers: { "x-api-key": fullKey, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    const alias = await fetch(svc.mcpUrl, {
+      method: "POST",
+      headers: { "x-api-key": fullKey, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
     assert.equal(alias.status, 200);
   });
 
@@ -223,12 +256,30 @@ describe("MCP server over real HTTP with the SDK client", () => {
     const { client } = await connect(customUrl, fullKey);
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === "svc_place_thing");
-    assert.deepEqual([...((tool?.inputSchema.required as string[]) ?? [])].sort(), ["amount", "idempotencyKey", "proofNonce", "signatureTimestamp", "thingId", "walletSignature"]);
+    assert.deepEqual([...((tool?.inputSchema.required as string[]) ?? [])].sort(), [
+      "amount",
+      "idempotencyKey",
+      "proofNonce",
+      "signatureTimestamp",
+      "thingId",
+      "walletSignature",
+    ]);
 
     const intent = { thingId: "t-1", amount: "1500000" };
     const { nonce } = await issueNonce(svc.ctx.db, NOW);
     const ts = Math.floor(NOW / 1000);
-    const message = mcpProofMessage({ agentId: fullAgent, apiKeyId: fullKeyId, tool: "svc_place_thing", scope: "trade:execute", chainId: svc.ctx.config.CHAIN_ID, walletAddress: account.address, resourceId: "t-1", payloadHash: payloadHash(intent), nonce, timestamp: ts });
+    const message = mcpProofMessage({
+      agentId: fullAgent,
+      apiKeyId: fullKeyId,
+      tool: "svc_place_thing",
+      scope: "trade:execute",
+      chainId: svc.ctx.config.CHAIN_ID,
+      walletAddress: account.address,
+      resourceId: "t-1",
+      payloadHash: payloadHash(intent),
+      nonce,
+      timestamp: ts,
+    });
     const walletSignature = await account.signMessage({ message });
     const args = { ...intent, idempotencyKey: "idem-1", walletSignature, signatureTimestamp: ts, proofNonce: nonce };
 
@@ -246,7 +297,20 @@ describe("MCP server over real HTTP with the SDK client", () => {
 
     // A fresh proof with the same idempotency key replays the stored response (the handler does not run again).
     const n2 = (await issueNonce(svc.ctx.db, NOW)).nonce;
-    const sig2 = await account.signMessage({ message: mcpProofMessage({ agentId: fullAgent, apiKeyId: fullKeyId, tool: "svc_place_thing", scope: "trade:execute", chainId: svc.ctx.config.CHAIN_ID, walletAddress: account.address, resourceId: "t-1", payloadHash: payloadHash(intent), nonce: n2, timestamp: ts }) });
+    const sig2 = await account.signMessage({
+      message: mcpProofMessage({
+        agentId: fullAgent,
+        apiKeyId: fullKeyId,
+        tool: "svc_place_thing",
+        scope: "trade:execute",
+        chainId: svc.ctx.config.CHAIN_ID,
+        walletAddress: account.address,
+        resourceId: "t-1",
+        payloadHash: payloadHash(intent),
+        nonce: n2,
+        timestamp: ts,
+      }),
+    });
     const replay = (await client.callTool({ name: "svc_place_thing", arguments: { ...args, walletSignature: sig2, proofNonce: n2 } })) as CallToolResult;
     assert.equal(replay.isError, undefined, text(replay));
     assert.equal((replay.structuredContent as { serial: number }).serial, 1);
@@ -254,21 +318,60 @@ describe("MCP server over real HTTP with the SDK client", () => {
 
     // A signature over a different intent fails (and leaves the nonce unspent).
     const n3 = (await issueNonce(svc.ctx.db, NOW)).nonce;
-    const sig3 = await account.signMessage({ message: mcpProofMessage({ agentId: fullAgent, apiKeyId: fullKeyId, tool: "svc_place_thing", scope: "trade:execute", chainId: svc.ctx.config.CHAIN_ID, walletAddress: account.address, resourceId: "t-1", payloadHash: payloadHash({ ...intent, amount: "1" }), nonce: n3, timestamp: ts }) });
-    const wrong = (await client.callTool({ name: "svc_place_thing", arguments: { ...args, idempotencyKey: "idem-2", walletSignature: sig3, proofNonce: n3 } })) as CallToolResult;
+    const sig3 = await account.signMessage({
+      message: mcpProofMessage({
+        agentId: fullAgent,
+        apiKeyId: fullKeyId,
+        tool: "svc_place_thing",
+        scope: "trade:execute",
+        chainId: svc.ctx.config.CHAIN_ID,
+        walletAddress: account.address,
+        resourceId: "t-1",
+        payloadHash: payloadHash({ ...intent, amount: "1" }),
+        nonce: n3,
+        timestamp: ts,
+      }),
+    });
+    const wrong = (await client.callTool({
+      name: "svc_place_thing",
+      arguments: { ...args, idempotencyKey: "idem-2", walletSignature: sig3, proofNonce: n3 },
+    })) as CallToolResult;
     assert.equal(JSON.parse(text(wrong)).code, "WALLET_AUTH_INVALID");
     const [unspent] = await svc.ctx.db.query<{ used_at: unknown }>(`SELECT used_at FROM api_nonces WHERE nonce = $1`, [n3]);
     assert.equal(unspent.used_at, null);
 
     // Without idempotencyKey the REST chain answers its own problem.
     const n4 = (await issueNonce(svc.ctx.db, NOW)).nonce;
-    const sig4 = await account.signMessage({ message: mcpProofMessage({ agentId: fullAgent, apiKeyId: fullKeyId, tool: "svc_place_thing", scope: "trade:execute", chainId: svc.ctx.config.CHAIN_ID, walletAddress: account.address, resourceId: "t-1", payloadHash: payloadHash(intent), nonce: n4, timestamp: ts }) });
+    const sig4 = await account.signMessage({
+      message: mcpProofMessage({
+        agentId: fullAgent,
+        apiKeyId: fullKeyId,
+        tool: "svc_place_thing",
+        scope: "trade:execute",
+        chainId: svc.ctx.config.CHAIN_ID,
+        walletAddress: account.address,
+        resourceId: "t-1",
+        payloadHash: payloadHash(intent),
+        nonce: n4,
+        timestamp: ts,
+      }),
+    });
     const { idempotencyKey: _drop, ...noKey } = { ...args, walletSignature: sig4, proofNonce: n4 };
     const missing = (await client.callTool({ name: "svc_place_thing", arguments: noKey })) as CallToolResult;
     assert.equal(JSON.parse(text(missing)).code, "IDEMPOTENCY_KEY_REQUIRED");
 
-    const records = await svc.ctx.db.query<{ operation: string; surface: string; status: number }>(`SELECT operation, surface, status FROM api_call_records WHERE agent_id = $1 AND operation = 'placeThing' ORDER BY id`, [fullAgent]);
-    assert.deepEqual(records.map((r) => [r.surface, Number(r.status)]), [["mcp", 200], ["mcp", 200], ["mcp", 400]]);
+    const records = await svc.ctx.db.query<{ operation: string; surface: string; status: number }>(
+      `SELECT operation, surface, status FROM api_call_records WHERE agent_id = $1 AND operation = 'placeThing' ORDER BY id`,
+      [fullAgent],
+    );
+    assert.deepEqual(
+      records.map((r) => [r.surface, Number(r.status)]),
+      [
+        ["mcp", 200],
+        ["mcp", 200],
+        ["mcp", 400],
+      ],
+    );
     await client.close();
   });
 
@@ -278,15 +381,28 @@ describe("MCP server over real HTTP with the SDK client", () => {
     const tool = (await (await connect(svc.mcpUrl, readKey)).client.listTools()).tools.find((t) => t.name === "svc_rotate_api_key");
     assert.deepEqual(Object.keys(tool?.inputSchema.properties ?? {}).sort(), ["idempotencyKey", "keyId"], "no walletAddress a stranger's wallet could satisfy");
     for (const walletAddress of [owner.address, undefined]) {
-      const agentId = await createAgent(db, { name: `mcp-rotate-${walletAddress ? "wallet" : "nowallet"}`, tier: "read-only", scopes: ["keys:read"], registrationPath: "admin", ...(walletAddress ? { walletAddress } : {}) }, NOW);
+      const agentId = await createAgent(
+        db,
+        {
+          name: `mcp-rotate-${walletAddress ? "wallet" : "nowallet"}`,
+          tier: "read-only",
+          scopes: ["keys:read"],
+          registrationPath: "admin",
+          ...(walletAddress ? { walletAddress } : {}),
+        },
+        NOW,
+      );
       const { apiKey, keyId } = await issueKey(db, agentId, NOW);
       const { client } = await connect(svc.mcpUrl, apiKey);
       const rotated = (await client.callTool({ name: "svc_rotate_api_key", arguments: { keyId, idempotencyKey: `rot-${keyId}` } })) as CallToolResult;
       assert.notEqual(rotated.isError, true, text(rotated));
       assert.equal((rotated.structuredContent as { revokedKeyId: string }).revokedKeyId, keyId);
-      const fresh = (rotated.structuredContent as { apiKey: string; keyId: string });
+      const fresh = rotated.structuredContent as { apiKey: string; keyId: string };
       // The same over REST with the new key: one rule on both surfaces.
-      const rest = await fetch(`${svc.baseUrl}/keys/${fresh.keyId}/rotate`, { method: "POST", headers: { authorization: `Bearer ${fresh.apiKey}`, "idempotency-key": `rest-${keyId}` } });
+      const rest = await fetch(`${svc.baseUrl}/keys/${fresh.keyId}/rotate`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${fresh.apiKey}`, "idempotency-key": `rest-${keyId}` },
+      });
       assert.equal(rest.status, 201, await rest.text());
       await client.close();
     }
@@ -295,7 +411,18 @@ describe("MCP server over real HTTP with the SDK client", () => {
   it("a key without the tool's scope gets FORBIDDEN as a tool error, and its nonce stays unspent", async () => {
     const { client } = await connect(customUrl, readKey);
     const { nonce } = await issueNonce(svc.ctx.db, NOW);
-    const r = (await client.callTool({ name: "svc_place_thing", arguments: { thingId: "x", amount: "1", idempotencyKey: "k", walletAddress: account.address, walletSignature: "0x00", signatureTimestamp: 1, proofNonce: nonce } })) as CallToolResult;
+    const r = (await client.callTool({
+      name: "svc_place_thing",
+      arguments: {
+        thingId: "x",
+        amount: "1",
+        idempotencyKey: "k",
+        walletAddress: account.address,
+        walletSignature: "0x00",
+        signatureTimestamp: 1,
+        proofNonce: nonce,
+      },
+    })) as CallToolResult;
     assert.equal(r.isError, true);
     assert.equal(JSON.parse(text(r)).code, "FORBIDDEN");
     const [row] = await svc.ctx.db.query<{ used_at: unknown }>(`SELECT used_at FROM api_nonces WHERE nonce = $1`, [nonce]);
@@ -312,7 +439,10 @@ describe("MCP server over real HTTP with the SDK client", () => {
     assert.equal(extra.isError, true);
     const p1 = JSON.parse(text(extra)) as { code: string; field: string };
     assert.deepEqual([p1.code, p1.field], ["INVALID_PAYLOAD", "verbose"]);
-    const noParam = (await client.callTool({ name: "svc_place_thing", arguments: { amount: "1", idempotencyKey: "k", walletSignature: "0x1", signatureTimestamp: 1, proofNonce: "n" } })) as CallToolResult;
+    const noParam = (await client.callTool({
+      name: "svc_place_thing",
+      arguments: { amount: "1", idempotencyKey: "k", walletSignature: "0x1", signatureTimestamp: 1, proofNonce: "n" },
+    })) as CallToolResult;
     const p2 = JSON.parse(text(noParam)) as { code: string; field: string; location: string };
     assert.deepEqual([p2.code, p2.field, p2.location], ["INVALID_PAYLOAD", "thingId", "params"]);
     await client.close();

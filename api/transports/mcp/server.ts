@@ -104,7 +104,13 @@ async function callTool(s: McpRequestState, b: ToolBinding, args: Record<string,
   try {
     json = JSON.parse(text);
   } catch {
-    json = { type: `${s.origin}/problems/INTERNAL_ERROR`, title: "Internal error", status: 500, detail: "the operation answered no JSON", code: "INTERNAL_ERROR" };
+    json = {
+      type: `${s.origin}/problems/INTERNAL_ERROR`,
+      title: "Internal error",
+      status: 500,
+      detail: "the operation answered no JSON",
+      code: "INTERNAL_ERROR",
+    };
   }
   if (!res.ok) return toolError(json, meta);
   const structured = json && typeof json === "object" && !Array.isArray(json) && b.tool.outputSchema ? (json as Record<string, unknown>) : undefined;
@@ -112,7 +118,10 @@ async function callTool(s: McpRequestState, b: ToolBinding, args: Record<string,
 }
 
 function serverFor(s: McpRequestState): Server {
-  const server = new Server({ name: "agent-prediction-market", title: "Agent prediction-market API", version: CURRENT_VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS });
+  const server = new Server(
+    { name: "agent-prediction-market", title: "Agent prediction-market API", version: CURRENT_VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS },
+  );
   const tools = toolBindings(s.registry);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools.values()].map((b) => b.tool) }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
@@ -130,7 +139,20 @@ export function protectedResourceMetadata(origin: string): Record<string, unknow
     // `authorization_servers` is left out (RFC 9728: optional): the bearer token is the service's own API key,
     // obtained by registration (/mcp-discovery), not from an OAuth authorization server.
     bearer_methods_supported: ["header"],
-    scopes_supported: ["markets:read", "forecasts:write", "markets:propose", "markets:create", "trade:quote", "trade:execute", "resolution:execute", "fees:claim", "portfolio:read", "social:write", "webhooks:manage", "keys:read"],
+    scopes_supported: [
+      "markets:read",
+      "forecasts:write",
+      "markets:propose",
+      "markets:create",
+      "trade:quote",
+      "trade:execute",
+      "resolution:execute",
+      "fees:claim",
+      "portfolio:read",
+      "social:write",
+      "webhooks:manage",
+      "keys:read",
+    ],
     resource_documentation: `${origin}/api/agent/v1/docs`,
   };
 }
@@ -153,7 +175,17 @@ function observe(body: unknown, registry: Registry, onMessage: McpMessageObserve
 export function mountMcp(app: Hono, ctx: ServiceContext, registry: Registry, onMessage?: McpMessageObserver): void {
   app.get(PROTECTED_RESOURCE_PATH, (c) => c.json(protectedResourceMetadata(originOf(c, ctx.config.PUBLIC_URL))));
   // Stateless: no standalone SSE stream to open and no session to delete.
-  app.on(["GET", "DELETE"], MCP_PATH, (c) => problemResponse(new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${MCP_PATH}: this MCP server is stateless; POST JSON-RPC messages`, { allowed: ["POST"] }, { Allow: "POST" }), c.req.url));
+  app.on(["GET", "DELETE"], MCP_PATH, (c) =>
+    problemResponse(
+      new ApiError(
+        "METHOD_NOT_ALLOWED",
+        `${c.req.method} is not allowed on ${MCP_PATH}: this MCP server is stateless; POST JSON-RPC messages`,
+        { allowed: ["POST"] },
+        { Allow: "POST" },
+      ),
+      c.req.url,
+    ),
+  );
   const guard = hostGuard(ctx.config);
   app.post(MCP_PATH, async (c) => {
     guard.check(c.req.header("host"), c.req.header("origin"));

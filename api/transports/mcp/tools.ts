@@ -90,7 +90,8 @@ export function bindingOf(op: AnyOperation): ToolBinding {
   if (op.request.body) {
     const bodySchema = part("Body", op.request.body) as JsonSchema;
     const body = objectParts(bodySchema);
-    if (body && (bodySchema.additionalProperties === undefined || bodySchema.additionalProperties === false)) bodyKeys = add("body", body.properties, body.required);
+    if (body && (bodySchema.additionalProperties === undefined || bodySchema.additionalProperties === false))
+      bodyKeys = add("body", body.properties, body.required);
     else {
       bodyKeys = "whole";
       add("body", { body: bodySchema }, ["body"]);
@@ -150,7 +151,9 @@ export function toolBindings(registry: Registry): Map<string, ToolBinding> {
  */
 export function argumentErrors(b: ToolBinding, args: Record<string, unknown>): FieldError[] {
   const known = Object.keys((b.tool.inputSchema.properties ?? {}) as Record<string, unknown>);
-  const errors: FieldError[] = Object.keys(args).filter((k) => !known.includes(k)).map((field) => ({ location: "body" as const, field, message: "unknown property" }));
+  const errors: FieldError[] = Object.keys(args)
+    .filter((k) => !known.includes(k))
+    .map((field) => ({ location: "body" as const, field, message: "unknown property" }));
   for (const k of b.paramKeys) {
     if (args[k] === undefined || args[k] === null || args[k] === "") errors.push({ location: "params", field: k, message: "required" });
   }

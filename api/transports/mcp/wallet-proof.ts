@@ -23,7 +23,11 @@ export const PROOF_FIELDS = ["walletAddress", "walletSignature", "signatureTimes
 export const NON_INTENT_FIELDS: readonly string[] = [...PROOF_FIELDS, "idempotencyKey"];
 
 export const proofFieldsSchema = z.object({
-  walletAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address").optional().describe("Omit when the key has a bound wallet"),
+  walletAddress: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address")
+    .optional()
+    .describe("Omit when the key has a bound wallet"),
   walletSignature: z.string().min(1).describe("EIP-191 signature of the svc-mcp-auth challenge"),
   signatureTimestamp: z.number().int().positive().describe("Unix seconds the challenge was signed at"),
   proofNonce: z.string().min(1).max(256).describe("Single-use nonce from POST /api/auth/nonce"),
@@ -73,7 +77,15 @@ export function resourceIdOf(op: AnyOperation, args: Record<string, unknown>): s
 }
 
 /** The challenge fields of a call, everything but what the caller supplies in the proof. */
-export function challengeOf(op: AnyOperation, principal: KeyPrincipal, args: Record<string, unknown>, chainId: number, walletAddress: string, nonce: string, timestamp: number): ChallengeFields {
+export function challengeOf(
+  op: AnyOperation,
+  principal: KeyPrincipal,
+  args: Record<string, unknown>,
+  chainId: number,
+  walletAddress: string,
+  nonce: string,
+  timestamp: number,
+): ChallengeFields {
   return {
     agentId: principal.agentId,
     apiKeyId: principal.keyId,
@@ -102,10 +114,15 @@ export async function verifyMcpWalletProof(
   const bound = input.principal.walletAddress?.toLowerCase() ?? null;
   const wallet = (proof.walletAddress?.toLowerCase() ?? bound) as `0x${string}` | null;
   if (!wallet) throw new ApiError("WALLET_REQUIRED", "this tool needs a wallet proof: pass walletAddress (the key has no bound wallet)");
-  if (bound && wallet !== bound) throw new ApiError("WALLET_ADDRESS_MISMATCH", `walletAddress ${wallet} is not the wallet bound to this key`, { field: "walletAddress" });
+  if (bound && wallet !== bound)
+    throw new ApiError("WALLET_ADDRESS_MISMATCH", `walletAddress ${wallet} is not the wallet bound to this key`, { field: "walletAddress" });
   const nowSec = Math.floor(input.nowMs / 1000);
   if (Math.abs(nowSec - proof.signatureTimestamp) > PROOF_WINDOW_SECONDS) {
-    throw new ApiError("WALLET_AUTH_INVALID", `signatureTimestamp ${proof.signatureTimestamp} is outside the ${PROOF_WINDOW_SECONDS} s window around the server time ${nowSec}`, { field: "signatureTimestamp" });
+    throw new ApiError(
+      "WALLET_AUTH_INVALID",
+      `signatureTimestamp ${proof.signatureTimestamp} is outside the ${PROOF_WINDOW_SECONDS} s window around the server time ${nowSec}`,
+      { field: "signatureTimestamp" },
+    );
   }
   const message = mcpProofMessage(challengeOf(input.op, input.principal, input.args, input.chainId, wallet, proof.proofNonce, proof.signatureTimestamp));
   let signer: string;
@@ -115,11 +132,16 @@ export async function verifyMcpWalletProof(
     throw new ApiError("WALLET_AUTH_INVALID", "walletSignature is not a valid EIP-191 signature", { field: "walletSignature" });
   }
   if (signer.toLowerCase() !== wallet) {
-    throw new ApiError("WALLET_AUTH_INVALID", "walletSignature does not sign the svc-mcp-auth challenge of this call with this wallet", { field: "walletSignature", expectedMessage: message });
+    throw new ApiError("WALLET_AUTH_INVALID", "walletSignature does not sign the svc-mcp-auth challenge of this call with this wallet", {
+      field: "walletSignature",
+      expectedMessage: message,
+    });
   }
   // Single-use: consumed only now that the signature is good, so a wrong signature does not burn the nonce.
   if (!(await consumeNonce(db, proof.proofNonce, `mcp:${input.op.mcpTool ?? input.op.id}`, input.nowMs))) {
-    throw new ApiError("WALLET_AUTH_INVALID", "proofNonce is unknown, already used or expired (300 s): get a fresh one from POST /api/auth/nonce", { field: "proofNonce" });
+    throw new ApiError("WALLET_AUTH_INVALID", "proofNonce is unknown, already used or expired (300 s): get a fresh one from POST /api/auth/nonce", {
+      field: "proofNonce",
+    });
   }
   return wallet;
 }

@@ -38,7 +38,13 @@ describe("/metrics", () => {
 
   it("is not an agent API operation", async () => {
     const doc = (await (await fetch(`${svc.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    assert.equal(Object.keys(doc.paths).some((p) => p.includes("metrics")), false);
-    assert.equal(svc.registry.operations.some((o) => o.path.includes("metrics")), false);
+    assert.equal(
+      Object.keys(doc.paths).some((p) => p.includes("metrics")),
+      false,
+    );
+    assert.equal(
+      svc.registry.operations.some((o) => o.path.includes("metrics")),
+      false,
+    );
   });
 });

@@ -26,9 +26,25 @@ export function createMetrics(apiRegistry: Registry): Metrics {
   const registry = new PromRegistry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ["operation", "method", "status", "surface"] as const;
-  const requests = new Counter({ name: "http_requests_total", help: "HTTP requests by operation, method, status and surface", labelNames, registers: [registry] });
-  const duration = new Histogram({ name: "http_request_duration_seconds", help: "HTTP request duration by operation, method, status and surface", labelNames, registers: [registry], buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5] });
-  const mcpMessages = new Counter({ name: "mcp_messages_total", help: "MCP JSON-RPC messages by method and tool", labelNames: ["method", "tool"] as const, registers: [registry] });
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests by operation, method, status and surface",
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request duration by operation, method, status and surface",
+    labelNames,
+    registers: [registry],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  });
+  const mcpMessages = new Counter({
+    name: "mcp_messages_total",
+    help: "MCP JSON-RPC messages by method and tool",
+    labelNames: ["method", "tool"] as const,
+    registers: [registry],
+  });
   const byRoute = new Map(apiRegistry.operations.map((op) => [`${op.method} ${honoPath(fullPath(op))}`, op.id]));
 
   const middleware: MiddlewareHandler = async function metricsMiddleware(c, next) {

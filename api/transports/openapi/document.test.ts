@@ -20,7 +20,10 @@ function structuralProblems(doc: OpenApiDocument): string[] {
   const resolve = (ref: string): unknown => {
     if (!ref.startsWith("#/")) return undefined;
     let node: unknown = doc;
-    for (const part of ref.slice(2).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))) {
+    for (const part of ref
+      .slice(2)
+      .split("/")
+      .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))) {
       if (!node || typeof node !== "object" || !(part in (node as Json))) return undefined;
       node = (node as Json)[part];
     }
@@ -95,9 +98,15 @@ describe("OpenAPI document from the registry", () => {
 
   it("lists the API base both absolute and relative in servers; host-root operations name the origin instead", async () => {
     const origin = new URL(svc.baseUrl).origin;
-    assert.deepEqual((doc.servers as Json[]).map((s) => s.url), [`${origin}/api/agent/v1`, "/api/agent/v1"]);
+    assert.deepEqual(
+      (doc.servers as Json[]).map((s) => s.url),
+      [`${origin}/api/agent/v1`, "/api/agent/v1"],
+    );
     const nonce = doc.paths["/api/auth/nonce"] as Json;
-    assert.deepEqual((nonce.servers as Json[]).map((s) => s.url), [origin, "/"]);
+    assert.deepEqual(
+      (nonce.servers as Json[]).map((s) => s.url),
+      [origin, "/"],
+    );
     assert.equal((doc.paths["/time"] as Json).servers, undefined);
     // Every operation is reached at server + path, with either server (the relative one resolved against the host).
     for (const op of new Registry(OPERATIONS).operations) {
@@ -115,7 +124,10 @@ describe("OpenAPI document from the registry", () => {
 
   it("follows the origin the client used when PUBLIC_URL is unset", async () => {
     const other = buildOpenApi(new Registry(OPERATIONS), "http://agents.internal.test:8443");
-    assert.deepEqual((other.servers as Json[]).map((s) => s.url), ["http://agents.internal.test:8443/api/agent/v1", "/api/agent/v1"]);
+    assert.deepEqual(
+      (other.servers as Json[]).map((s) => s.url),
+      ["http://agents.internal.test:8443/api/agent/v1", "/api/agent/v1"],
+    );
   });
 
   it("describes every registry operation with its x- fields, security and a problem default", () => {
@@ -131,14 +143,21 @@ describe("OpenAPI document from the registry", () => {
       assert.equal(o["x-mcp-tool"], op.mcpTool);
       const security = o.security as Json[];
       const keyed = op.permission === "api-key-read" || op.permission === "api-key-execute";
-      assert.deepEqual(security.some((s) => Object.keys(s).length === 0), !keyed, `${op.id} security`);
+      assert.deepEqual(
+        security.some((s) => Object.keys(s).length === 0),
+        !keyed,
+        `${op.id} security`,
+      );
       assert.ok(security.some((s) => "bearerAuth" in s) && security.some((s) => "apiKeyHeader" in s));
       assert.deepEqual((o.responses as Json).default, { $ref: "#/components/responses/Problem" });
       const codes = o["x-error-codes"] as string[];
       assert.ok(codes.includes("RATE_LIMITED") && codes.includes("INTERNAL_ERROR"));
       if (keyed) assert.ok(codes.includes("AUTH_REQUIRED") && (o.responses as Json)["401"], `${op.id} documents 401`);
       if (op.idempotency === "required" && op.method !== "GET") {
-        assert.ok((o.parameters as Json[]).some((p) => p.$ref === "#/components/parameters/IdempotencyKey"), `${op.id} Idempotency-Key`);
+        assert.ok(
+          (o.parameters as Json[]).some((p) => p.$ref === "#/components/parameters/IdempotencyKey"),
+          `${op.id} Idempotency-Key`,
+        );
       }
     }
   });
@@ -157,17 +176,28 @@ describe("OpenAPI document from the registry", () => {
     const schemas = doc.components.schemas as Json;
     /** The object branches of a (nested) oneOf, each with the values of its discriminating consts. */
     const leaves = (s: Json): Json[] => (Array.isArray(s.oneOf) ? (s.oneOf as Json[]).flatMap(leaves) : [s]);
-    const tag = (leaf: Json, keys: string[]) => keys.map((k) => (((leaf.properties as Json)[k] as Json | undefined)?.const as string | undefined) ?? "*").join("/");
+    const tag = (leaf: Json, keys: string[]) =>
+      keys.map((k) => (((leaf.properties as Json)[k] as Json | undefined)?.const as string | undefined) ?? "*").join("/");
     const expected: Record<string, [string[], string[]]> = {
-      QuoteTradeResponse: [["lane", "pricingModel", "side"], ["committed/automated/buy", "committed/automated/sell", "committed/ORDERBOOK/*", "onchain/*/*"]],
-      PrepareTradeResponse: [["lane", "pricingModel", "side"], ["committed/automated/buy", "committed/automated/sell", "committed/ORDERBOOK/*", "onchain/*/*"]],
+      QuoteTradeResponse: [
+        ["lane", "pricingModel", "side"],
+        ["committed/automated/buy", "committed/automated/sell", "committed/ORDERBOOK/*", "onchain/*/*"],
+      ],
+      PrepareTradeResponse: [
+        ["lane", "pricingModel", "side"],
+        ["committed/automated/buy", "committed/automated/sell", "committed/ORDERBOOK/*", "onchain/*/*"],
+      ],
       GetTradeIntentResponse: [["status"], ["executed", "*"]],
     };
     for (const [name, [keys, tags]] of Object.entries(expected)) {
       const schema = schemas[name] as Json;
       assert.ok(Array.isArray(schema.oneOf), name);
       const branches = leaves(schema);
-      assert.deepEqual(branches.map((b) => tag(b, keys)), tags, name);
+      assert.deepEqual(
+        branches.map((b) => tag(b, keys)),
+        tags,
+        name,
+      );
       for (const b of branches) {
         assert.equal(b.type, "object", name);
         assert.equal(b.additionalProperties, undefined, `${name}: a branch open to any property`);
@@ -179,13 +209,20 @@ describe("OpenAPI document from the registry", () => {
     // Amounts are integer strings and order-book prices basis-point strings.
     const book = leaves(schemas.QuoteTradeResponse as Json).find((b) => tag(b, ["pricingModel"]) === "ORDERBOOK")!.properties as Record<string, Json>;
     assert.equal(book.fee.pattern, "^\\d+$");
-    assert.deepEqual((book.limitPriceBps.anyOf as Json[]).map((x) => x.type), ["string", "null"]);
+    assert.deepEqual(
+      (book.limitPriceBps.anyOf as Json[]).map((x) => x.type),
+      ["string", "null"],
+    );
   });
 
   it("documents the response schema of GET /time as the registry declares it", () => {
     const o = doc.paths["/time"].get as Json;
     const ref = (((o.responses as Json)["200"] as Json).content as Json)["application/json"] as Json;
-    const schema = (doc.components.schemas as Json)[String((ref.schema as Json).$ref).split("/").pop() as string] as Json;
+    const schema = (doc.components.schemas as Json)[
+      String((ref.schema as Json).$ref)
+        .split("/")
+        .pop() as string
+    ] as Json;
     assert.deepEqual(schema.required, ["serverTime"]);
     assert.equal(((schema.properties as Json).serverTime as Json).type, "integer");
   });
@@ -193,7 +230,16 @@ describe("OpenAPI document from the registry", () => {
 
 describe("OpenAPI of a registry with params, body, recursion and a deprecated operation", () => {
   const Node: z.ZodType<{ label: string; children: unknown[] }> = z.lazy(() => z.object({ label: z.string(), children: z.array(Node) }));
-  const base = { category: "test", tier: "read-only", scopes: [], rateClass: "read", charged: true, request: {}, mcpTool: null, handler: async () => ({}) as never } as const;
+  const base = {
+    category: "test",
+    tier: "read-only",
+    scopes: [],
+    rateClass: "read",
+    charged: true,
+    request: {},
+    mcpTool: null,
+    handler: async () => ({}) as never,
+  } as const;
   const ops: AnyOperation[] = [
     defineOperation({
       ...base,
@@ -204,7 +250,10 @@ describe("OpenAPI of a registry with params, body, recursion and a deprecated op
       permission: "api-key-read",
       scopes: ["markets:read"],
       idempotency: "exempt",
-      request: { params: z.object({ thingId: z.string().describe("The thing") }), query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional() }) },
+      request: {
+        params: z.object({ thingId: z.string().describe("The thing") }),
+        query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional() }),
+      },
       response: z.object({ id: z.string(), tree: Node }),
       mcpTool: "svc_get_thing",
     }),
@@ -232,7 +281,13 @@ describe("OpenAPI of a registry with params, body, recursion and a deprecated op
 
   it("declares path and query parameters from the zod schemas", () => {
     const params = (doc.paths["/things/{thingId}"].get.parameters as Json[]).filter((p) => !p.$ref);
-    assert.deepEqual(params.map((p) => [p.name, p.in, p.required]), [["thingId", "path", true], ["limit", "query", false]]);
+    assert.deepEqual(
+      params.map((p) => [p.name, p.in, p.required]),
+      [
+        ["thingId", "path", true],
+        ["limit", "query", false],
+      ],
+    );
     assert.equal(params[0].description, "The thing");
   });
 
@@ -244,7 +299,8 @@ describe("OpenAPI of a registry with params, body, recursion and a deprecated op
     assert.equal(o["x-deprecation-replacement"], "POST /things/{thingId}");
     assert.equal(o["x-wallet-proof"], true);
     const codes = o["x-error-codes"] as string[];
-    for (const c of ["MARKET_NOT_FOUND", "MARKET_CLOSED", "IDEMPOTENCY_KEY_REQUIRED", "WALLET_AUTH_INVALID", "EMAIL_NOT_VERIFIED"]) assert.ok(codes.includes(c), c);
+    for (const c of ["MARKET_NOT_FOUND", "MARKET_CLOSED", "IDEMPOTENCY_KEY_REQUIRED", "WALLET_AUTH_INVALID", "EMAIL_NOT_VERIFIED"])
+      assert.ok(codes.includes(c), c);
     const r404 = (o.responses as Json)["404"] as Json;
     assert.match(String(r404.description), /MARKET_NOT_FOUND/);
     assert.ok(((o.responses as Json)["200"] as Json).headers && "Sunset" in (((o.responses as Json)["200"] as Json).headers as Json));

@@ -55,12 +55,21 @@ function capitalized(id: string): string {
 function operationObject(op: AnyOperation, book: SchemaBook): JsonSchema {
   const name = capitalized(op.id);
   const parameters: JsonSchema[] = [];
-  for (const [location, schema] of [["path", op.request.params], ["query", op.request.query]] as const) {
+  for (const [location, schema] of [
+    ["path", op.request.params],
+    ["query", op.request.query],
+  ] as const) {
     if (!schema) continue;
     const { properties, required } = objectShape(book.inline(`${name}${location === "path" ? "Params" : "Query"}`, schema));
     for (const [pname, pschema] of Object.entries(properties)) {
       const { description, ...rest } = pschema as JsonSchema & { description?: string };
-      parameters.push({ name: pname, in: location, required: location === "path" || required.includes(pname), ...(description ? { description } : {}), schema: rest });
+      parameters.push({
+        name: pname,
+        in: location,
+        required: location === "path" || required.includes(pname),
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
     }
   }
   if (op.idempotency === "required" && op.method !== "GET") parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
@@ -141,8 +150,20 @@ function components(book: SchemaBook): JsonSchema {
       Problem: { description: "Any error, as an RFC 9457 problem", content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: "#/components/schemas/Problem" } } } },
     },
     parameters: {
-      IdempotencyKey: { name: "Idempotency-Key", in: "header", required: true, description: "1..256 characters; replays within 24 hours return the stored response", schema: { type: "string", minLength: 1, maxLength: 256 } },
-      SvcVersion: { name: "Svc-Version", in: "header", required: false, description: "Pin a date-version (YYYY-MM-DD); the newest version on or before it is served", schema: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$", examples: [...API_VERSIONS] } },
+      IdempotencyKey: {
+        name: "Idempotency-Key",
+        in: "header",
+        required: true,
+        description: "1..256 characters; replays within 24 hours return the stored response",
+        schema: { type: "string", minLength: 1, maxLength: 256 },
+      },
+      SvcVersion: {
+        name: "Svc-Version",
+        in: "header",
+        required: false,
+        description: "Pin a date-version (YYYY-MM-DD); the newest version on or before it is served",
+        schema: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$", examples: [...API_VERSIONS] },
+      },
     },
     headers: {
       "X-Request-Id": { description: "Request id (echoed, or generated)", schema: { type: "string" } },
@@ -190,7 +211,7 @@ export function buildOpenApi(registry: Registry, origin: string): OpenApiDocumen
     // (A path item's `servers` is a list, not an operation; the map's type is kept for readers of operations.)
     paths[path] ??= op.root ? ({ servers: servers.root } as unknown as Record<string, JsonSchema>) : {};
     // A host-root path and an API path could share a key only by accident; the document would then be wrong.
-    if (("servers" in paths[path]) !== Boolean(op.root)) throw new Error(`openapi: ${path} is both a host-root and an API path`);
+    if ("servers" in paths[path] !== Boolean(op.root)) throw new Error(`openapi: ${path} is both a host-root and an API path`);
     paths[path][op.method.toLowerCase()] = operationObject(op, book);
   }
   const categories = [...new Set(registry.operations.map((o) => o.category))].sort();

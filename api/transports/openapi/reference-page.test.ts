@@ -48,7 +48,12 @@ describe("API reference page and security headers", () => {
     assert.equal(res.status, 200);
     assert.match(String(res.headers.get("content-type")), /^application\/javascript/);
     assert.match(String(res.headers.get("cache-control")), /immutable/);
-    assert.equal(createHash("sha256").update(Buffer.from(await res.arrayBuffer())).digest("hex"), PINNED_SHA256);
+    assert.equal(
+      createHash("sha256")
+        .update(Buffer.from(await res.arrayBuffer()))
+        .digest("hex"),
+      PINNED_SHA256,
+    );
   });
 
   it("JSON answers and problems carry the headers too, with a CSP that allows nothing", async () => {

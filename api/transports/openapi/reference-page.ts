@@ -23,7 +23,9 @@ interface Page {
 
 /** The CSP of the reference page: own scripts plus the inline configuration (by hash), own fetches, no framing. */
 function pageCsp(html: string): string {
-  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash("sha256").update(m[1]!).digest("base64")}'`);
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${createHash("sha256").update(m[1]!).digest("base64")}'`,
+  );
   return [
     "default-src 'none'",
     `script-src 'self' ${inline.join(" ")}`.trim(),
@@ -43,7 +45,10 @@ export function mountReferencePage(app: Hono): void {
   let bundle: Buffer | undefined;
   app.get(SCALAR_BUNDLE.path, (c) => {
     bundle ??= readFileSync(bundleFile);
-    return c.body(new Uint8Array(bundle), 200, { "content-type": "application/javascript; charset=utf-8", "cache-control": "public, max-age=31536000, immutable" });
+    return c.body(new Uint8Array(bundle), 200, {
+      "content-type": "application/javascript; charset=utf-8",
+      "cache-control": "public, max-age=31536000, immutable",
+    });
   });
   const render = Scalar({
     url: `${API_BASE_PATH}/openapi.json`,

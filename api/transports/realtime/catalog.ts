@@ -41,7 +41,19 @@ const executionReport = {
     channel: "execution",
     seq: 42,
     at: 1_767_225_600_000,
-    data: { account: "0x1111111111111111111111111111111111111111", seq: 42, at: 1_767_225_600_000, kind: "fill", orderId: "o_123", clientOrderId: "my-1", marketId: "7", status: "partially_filled", priceBps: "6200", size: "5000000", remaining: "5000000" },
+    data: {
+      account: "0x1111111111111111111111111111111111111111",
+      seq: 42,
+      at: 1_767_225_600_000,
+      kind: "fill",
+      orderId: "o_123",
+      clientOrderId: "my-1",
+      marketId: "7",
+      status: "partially_filled",
+      priceBps: "6200",
+      size: "5000000",
+      remaining: "5000000",
+    },
   },
 };
 
@@ -50,12 +62,18 @@ const marketKinds = [
     type: "book:snapshot",
     channel: "market:<marketId>",
     description: "The full book at `seq`, sent first on every (re)subscription and again after any gap in the live events. Replace your book with it.",
-    data: { marketId: "decimal string", seq: "the book's market seq", at: "epoch ms", bids: "[{priceBps, size}] best first", asks: "[{priceBps, size}] best first" },
+    data: {
+      marketId: "decimal string",
+      seq: "the book's market seq",
+      at: "epoch ms",
+      bids: "[{priceBps, size}] best first",
+      asks: "[{priceBps, size}] best first",
+    },
   },
   {
     type: "book:delta",
     channel: "market:<marketId>",
-    description: "One price level changed; `size` is the level's new total, \"0\" removes it. Apply only when seq = last + 1.",
+    description: 'One price level changed; `size` is the level\'s new total, "0" removes it. Apply only when seq = last + 1.',
     data: { marketId: "decimal string", side: "bid | ask", priceBps: "1..9999", size: "integer string" },
   },
   {
@@ -80,22 +98,33 @@ const controlKinds = [
   { type: "unsubscribed", transport: "websocket", description: "{channel, id}" },
   { type: "heartbeat", transport: "both", description: "{at} every heartbeatMs. Two missed heartbeats: reconnect and resume." },
   { type: "pong", transport: "websocket", description: "{id, at}: answer to a ping message." },
-  { type: "error", transport: "both", description: "{code, detail, request?}: an API error code (docs/errors.md); the connection stays open unless it is an auth failure (close 4401)." },
+  {
+    type: "error",
+    transport: "both",
+    description: "{code, detail, request?}: an API error code (docs/errors.md); the connection stays open unless it is an auth failure (close 4401).",
+  },
 ];
 
 export function heartbeatOf(heartbeatMs: number) {
-  return { intervalMs: heartbeatMs, sse: "event `heartbeat`", websocket: "frame {\"type\":\"heartbeat\"} plus a protocol ping; answer pings (every ws library does) or the server drops you after two intervals", clientRule: "no frame for 2 x intervalMs: reconnect and resume" };
+  return {
+    intervalMs: heartbeatMs,
+    sse: "event `heartbeat`",
+    websocket: 'frame {"type":"heartbeat"} plus a protocol ping; answer pings (every ws library does) or the server drops you after two intervals',
+    clientRule: "no frame for 2 x intervalMs: reconnect and resume",
+  };
 }
 
 const gapRepair = {
   persist: "Persist the last execution seq you processed, durably, per ledger account.",
   reconnect: [
     "SSE: reconnect with `Last-Event-ID: <last seq>` (EventSource does it for you) or `?fromSeq=<last seq + 1>`.",
-    "WebSocket: authenticate, then {\"type\":\"subscribe\",\"channel\":\"execution\",\"fromSeq\":<last seq + 1>}.",
+    'WebSocket: authenticate, then {"type":"subscribe","channel":"execution","fromSeq":<last seq + 1>}.',
     "The server replays every committed report from that seq, then continues live: no gap, no duplicate.",
   ],
-  onGap: "If you still see seq > last + 1 (or after a long outage), call POST /orderbook/events (MCP svc_list_order_events) from your last seq and apply those events before the stream's.",
-  marketChannels: "Market channels are not replayed: every (re)subscription starts with book:snapshot; drop your book and apply deltas with seq = snapshot seq + 1, + 2, ... A gap in live events makes the server send a fresh snapshot.",
+  onGap:
+    "If you still see seq > last + 1 (or after a long outage), call POST /orderbook/events (MCP svc_list_order_events) from your last seq and apply those events before the stream's.",
+  marketChannels:
+    "Market channels are not replayed: every (re)subscription starts with book:snapshot; drop your book and apply deltas with seq = snapshot seq + 1, + 2, ... A gap in live events makes the server send a fresh snapshot.",
   duplicates: "Within one connection seqs never repeat; across reconnects ignore any seq <= your persisted one.",
 };
 
@@ -128,14 +157,31 @@ export function eventsDiscovery(origin: string, cfg: { heartbeatMs: number; wsAu
           { type: "unsubscribe", shape: { type: "unsubscribe", channel: "execution | market", marketId: "for market", id: "optional" } },
           { type: "ping", shape: { type: "ping", id: "optional" } },
         ],
-        closeCodes: { "4401": "authentication failed or timed out", "4429": "the agent holds its maximum of open streams", "1001": "server shutting down: reconnect and resume", "1009": "message over 64 KiB", "1013": "slow consumer (over 8 MiB unsent): reconnect and resume" },
+        closeCodes: {
+          "4401": "authentication failed or timed out",
+          "4429": "the agent holds its maximum of open streams",
+          "1001": "server shutting down: reconnect and resume",
+          "1009": "message over 64 KiB",
+          "1013": "slow consumer (over 8 MiB unsent): reconnect and resume",
+        },
         limits: { maxMessageBytes: 65536, maxMarketSubscriptions: 50 },
       },
-      webhooks: { discovery: `${base}/webhooks/discovery`, description: "Signed HTTP POSTs (Standard Webhooks) of execution reports: the fallback when no connection can stay open." },
+      webhooks: {
+        discovery: `${base}/webhooks/discovery`,
+        description: "Signed HTTP POSTs (Standard Webhooks) of execution reports: the fallback when no connection can stay open.",
+      },
     },
     channels: [
       { name: "execution", topic: "execution:<ledgerAccount>", kinds: ["execution:report"], sequence: "per account, gap-free from 1", replay: true },
-      { name: "market", topic: "market:<marketId>", kinds: marketKinds.map((k) => k.type), sequence: "per market, shared by every kind, gap-free", replay: false, snapshotFirst: true, discovery: `${base}/market-data/discovery` },
+      {
+        name: "market",
+        topic: "market:<marketId>",
+        kinds: marketKinds.map((k) => k.type),
+        sequence: "per market, shared by every kind, gap-free",
+        replay: false,
+        snapshotFirst: true,
+        discovery: `${base}/market-data/discovery`,
+      },
     ],
     eventKinds: [executionReport, ...marketKinds],
     controlMessages: controlKinds,
@@ -175,7 +221,11 @@ export function webhooksDiscovery(origin: string) {
     scheme: "Standard Webhooks (https://www.standardwebhooks.com), symmetric v1 signatures (HMAC-SHA256)",
     scope: "webhooks:manage",
     eventTypes: [
-      { type: "execution:report", description: "One execution report of the subscription's ledger account.", data: { channel: "execution", seq: "per-account seq", at: "epoch ms", report: executionReport.data } },
+      {
+        type: "execution:report",
+        description: "One execution report of the subscription's ledger account.",
+        data: { channel: "execution", seq: "per-account seq", at: "epoch ms", report: executionReport.data },
+      },
       { type: "webhook.test", description: "Sent by POST /webhooks/{webhookId}/test.", data: { webhookId: "string", message: "string" } },
     ].filter((e) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(e.type)),
     body: { type: "event type", timestamp: "ISO 8601 instant the event was queued", data: "the event's payload" },
@@ -185,7 +235,8 @@ export function webhooksDiscovery(origin: string) {
       "webhook-signature": "space-separated `v1,<base64>` signatures, one per live secret (several during a rotation)",
     },
     verify: "new Webhook(secret).verify(rawBody, headers) from the `standardwebhooks` package (any language's Standard Webhooks library)",
-    secrets: "whsec_ + base64 of 32 bytes; shown once at creation and at rotation. Rotation keeps the previous secrets signing for graceSeconds (default 86400).",
+    secrets:
+      "whsec_ + base64 of 32 bytes; shown once at creation and at rotation. Rotation keeps the previous secrets signing for graceSeconds (default 86400).",
     retries: {
       scheduleSeconds: [0, ...STANDARD_RETRY_SCHEDULE_MS.map((ms) => ms / 1000)],
       attempts: STANDARD_RETRY_SCHEDULE_MS.length + 1,

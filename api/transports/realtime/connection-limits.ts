@@ -13,7 +13,12 @@ export class ConnectionLimits {
   acquire(agentId: string): () => void {
     const n = this.open.get(agentId) ?? 0;
     if (n >= this.perAgent) {
-      throw new ApiError("RATE_LIMITED", `at most ${this.perAgent} open streams per agent; close one first`, { limit: this.perAgent, retryAfter: 1 }, { "Retry-After": "1" });
+      throw new ApiError(
+        "RATE_LIMITED",
+        `at most ${this.perAgent} open streams per agent; close one first`,
+        { limit: this.perAgent, retryAfter: 1 },
+        { "Retry-After": "1" },
+      );
     }
     this.open.set(agentId, n + 1);
     let released = false;

@@ -35,7 +35,10 @@ export class ExchangeMarketEvents implements MarketEventSource {
   private readonly listeners = new Set<(e: MarketEvent[]) => void>();
   private readonly off: () => void;
 
-  constructor(private readonly exchange: { engine: EngineBookReader; onReports(l: (r: FillLike[]) => void): () => void }, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly exchange: { engine: EngineBookReader; onReports(l: (r: FillLike[]) => void): () => void },
+    private readonly now: () => number = Date.now,
+  ) {
     this.off = exchange.onReports((reports) => this.onBatch(reports));
   }
 
@@ -68,7 +71,13 @@ export class ExchangeMarketEvents implements MarketEventSource {
       t.asks = now.asks;
       for (const r of reports) {
         if (r.marketId !== marketId || r.kind !== "fill" || r.liquidity !== "taker" || r.fillPriceBps === undefined) continue;
-        push("market:trade", { tradeId: r.tradeId ?? null, outcome: r.outcome ?? 0, priceBps: String(r.fillPriceBps), size: (r.fillSize ?? 0n).toString(), takerSide: r.action ?? null });
+        push("market:trade", {
+          tradeId: r.tradeId ?? null,
+          outcome: r.outcome ?? 0,
+          priceBps: String(r.fillPriceBps),
+          size: (r.fillSize ?? 0n).toString(),
+          takerSide: r.action ?? null,
+        });
         const yes = r.outcome === 1 ? 10_000 - r.fillPriceBps : r.fillPriceBps;
         push("market:price", { outcome: 0, priceBps: String(yes) });
       }

@@ -35,7 +35,18 @@ describe("exchange -> realtime wiring", () => {
       expectAccepted(await ex.submit({ type: "openAccount", account, signupAt: now }));
       expectAccepted(await ex.submit({ type: "credit", account, amount: 10n ** 15n, reason: "GRANT" }));
     }
-    expectAccepted(await ex.submit({ type: "createMarket", marketId: M, pricing: "ORDERBOOK", outcomes: 2, feeModel: "notional-v1", takerFeeBps: 50, sellExitFeeBps: 0, winningsExitFeeBps: 0 }));
+    expectAccepted(
+      await ex.submit({
+        type: "createMarket",
+        marketId: M,
+        pricing: "ORDERBOOK",
+        outcomes: 2,
+        feeModel: "notional-v1",
+        takerFeeBps: 50,
+        sellExitFeeBps: 0,
+        winningsExitFeeBps: 0,
+      }),
+    );
   });
   after(async () => {
     await stopTestService(t);
@@ -49,11 +60,38 @@ describe("exchange -> realtime wiring", () => {
     const [snap] = await c.messages.waitFor((m) => m.type === "book:snapshot");
     assert.deepEqual((snap.data as { bids: unknown[] }).bids, []);
 
-    expectAccepted(await ex.submit({ type: "placeOrder", account: alice.ledgerAccount as Address, marketId: M, outcome: 0, action: "buy", priceBps: 4500, size: 40_000n, tif: "GTC", clientOrderId: "a1" }));
-    expectAccepted(await ex.submit({ type: "placeOrder", account: counterparty, marketId: M, outcome: 1, action: "buy", priceBps: 5500, size: 10_000n, tif: "IOC", clientOrderId: "c1" }));
+    expectAccepted(
+      await ex.submit({
+        type: "placeOrder",
+        account: alice.ledgerAccount as Address,
+        marketId: M,
+        outcome: 0,
+        action: "buy",
+        priceBps: 4500,
+        size: 40_000n,
+        tif: "GTC",
+        clientOrderId: "a1",
+      }),
+    );
+    expectAccepted(
+      await ex.submit({
+        type: "placeOrder",
+        account: counterparty,
+        marketId: M,
+        outcome: 1,
+        action: "buy",
+        priceBps: 5500,
+        size: 10_000n,
+        tif: "IOC",
+        clientOrderId: "c1",
+      }),
+    );
     const isReport = (m: WsMessage) => m.type === "execution:report";
     const reports = await c.messages.waitFor(isReport, 2);
-    assert.deepEqual(reports.map((m) => m.seq), [1, 2]);
+    assert.deepEqual(
+      reports.map((m) => m.seq),
+      [1, 2],
+    );
     const [placed, fill] = reports.map((m) => m.data as Record<string, unknown>);
     assert.equal(placed.kind, "new");
     assert.equal(placed.clientOrderId, "a1");
@@ -62,8 +100,14 @@ describe("exchange -> realtime wiring", () => {
     assert.equal(fill.remainingSize, "30000");
 
     const live = await c.messages.waitFor((m) => m.channel === `market:${M}` && ["book:delta", "market:trade", "market:price"].includes(m.type), 4);
-    assert.deepEqual(live.map((m) => m.seq), [1, 2, 3, 4]);
-    assert.deepEqual(live.map((m) => m.type), ["book:delta", "book:delta", "market:trade", "market:price"]);
+    assert.deepEqual(
+      live.map((m) => m.seq),
+      [1, 2, 3, 4],
+    );
+    assert.deepEqual(
+      live.map((m) => m.type),
+      ["book:delta", "book:delta", "market:trade", "market:price"],
+    );
     assert.deepEqual(live[0].data, { marketId: String(M), side: "bid", priceBps: "4500", size: "40000" });
     assert.deepEqual(live[1].data, { marketId: String(M), side: "bid", priceBps: "4500", size: "30000" });
     assert.equal((live[3].data as { priceBps: string }).priceBps, "4500", "price frame in YES terms");
@@ -71,8 +115,15 @@ describe("exchange -> realtime wiring", () => {
 
     const s = await openSse(`${svc.baseUrl}/events/stream?fromSeq=1`, { authorization: `Bearer ${alice.apiKey}` });
     const replayed = await s.events.waitFor((e) => e.event === "execution:report", 2);
-    assert.deepEqual(replayed.map((e) => e.id), ["1", "2"]);
-    assert.deepEqual(replayed.map((e) => e.data.data), reports.map((m) => m.data), "replay from the journal equals what was pushed live");
+    assert.deepEqual(
+      replayed.map((e) => e.id),
+      ["1", "2"],
+    );
+    assert.deepEqual(
+      replayed.map((e) => e.data.data),
+      reports.map((m) => m.data),
+      "replay from the journal equals what was pushed live",
+    );
     s.close();
   });
 });

@@ -32,7 +32,11 @@ export class MemoryBus implements EventBus {
 export class RedisBus implements EventBus {
   readonly kind = "redis";
   private fn: (batch: HubEvent[]) => void = () => {};
-  private constructor(private readonly pub: Redis, private readonly sub: Redis, private readonly channel: string) {
+  private constructor(
+    private readonly pub: Redis,
+    private readonly sub: Redis,
+    private readonly channel: string,
+  ) {
     sub.on("message", (ch: string, message: string) => {
       if (ch === this.channel) this.fn(JSON.parse(message) as HubEvent[]);
     });
@@ -69,12 +73,20 @@ export class EventHub {
   /** Book snapshots for market subscriptions. */
   market: Pick<MarketEventSource, "bookSnapshot"> | null = null;
 
-  constructor(readonly bus: EventBus, private readonly onError: (err: unknown) => void = () => {}, readonly connections = new ConnectionLimits(Number.MAX_SAFE_INTEGER)) {
+  constructor(
+    readonly bus: EventBus,
+    private readonly onError: (err: unknown) => void = () => {},
+    readonly connections = new ConnectionLimits(Number.MAX_SAFE_INTEGER),
+  ) {
     bus.onBatch((batch) => this.deliver(batch));
   }
 
   static async create(opts: { redisUrl?: string; prefix?: string; onError?: (err: unknown) => void; maxStreamsPerAgent?: number }): Promise<EventHub> {
-    return new EventHub(opts.redisUrl ? await RedisBus.connect(opts.redisUrl, opts.prefix) : new MemoryBus(), opts.onError, new ConnectionLimits(opts.maxStreamsPerAgent ?? Number.MAX_SAFE_INTEGER));
+    return new EventHub(
+      opts.redisUrl ? await RedisBus.connect(opts.redisUrl, opts.prefix) : new MemoryBus(),
+      opts.onError,
+      new ConnectionLimits(opts.maxStreamsPerAgent ?? Number.MAX_SAFE_INTEGER),
+    );
   }
 
   subscribe(topic: string, listener: Listener): () => void {
@@ -117,7 +129,13 @@ export class EventHub {
     this.market = source;
     if (opts.live === false) return () => {};
     const off = source.onMarketEvents((events) => {
-      const batch = events.map((e) => ({ topic: marketTopic(e.marketId), type: e.type, seq: e.seq, at: e.at, data: jsonSafe({ marketId: e.marketId, ...e.data }) }));
+      const batch = events.map((e) => ({
+        topic: marketTopic(e.marketId),
+        type: e.type,
+        seq: e.seq,
+        at: e.at,
+        data: jsonSafe({ marketId: e.marketId, ...e.data }),
+      }));
       this.publish(batch).catch(this.onError);
     });
     this.detachers.push(off);

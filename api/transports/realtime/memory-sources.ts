@@ -90,7 +90,9 @@ export class MemoryBooks implements MarketEventSource {
     const b = this.books.get(marketId);
     if (!b) return null;
     const levels = (m: Map<string, bigint>, desc: boolean): BookLevel[] =>
-      [...m].sort((x, y) => (desc ? Number(y[0]) - Number(x[0]) : Number(x[0]) - Number(y[0]))).map(([priceBps, size]) => ({ priceBps, size: size.toString() }));
+      [...m]
+        .sort((x, y) => (desc ? Number(y[0]) - Number(x[0]) : Number(x[0]) - Number(y[0])))
+        .map(([priceBps, size]) => ({ priceBps, size: size.toString() }));
     return { marketId, seq: b.seq, at: this.now(), bids: levels(b.bids, true), asks: levels(b.asks, false) };
   }
 

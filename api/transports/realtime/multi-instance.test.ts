@@ -36,7 +36,19 @@ describe("two API instances: Redis fan-out and a shared webhook queue", () => {
   const start = async () => {
     const dir = mkdtempSync(join(tmpdir(), "pm-rtmi-"));
     dirs.push(dir);
-    return startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL, WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_POLL_MS: "3600000" }), { clock: systemClock, redisPrefix: prefix });
+    return startService(
+      loadConfig({
+        PORT: "0",
+        DATA_DIR: dir,
+        LOG_LEVEL: "silent",
+        DATABASE_URL,
+        DATABASE_SCHEMA: schema,
+        REDIS_URL,
+        WEBHOOKS_ALLOW_PRIVATE: "true",
+        WEBHOOKS_POLL_MS: "3600000",
+      }),
+      { clock: systemClock, redisPrefix: prefix },
+    );
   };
 
   before(async () => {
@@ -61,7 +73,10 @@ describe("two API instances: Redis fan-out and a shared webhook queue", () => {
     await s.events.waitFor((e) => e.event === "execution:report", 1);
     for (let i = 0; i < 10; i++) log.append([{ account: agent.ledgerAccount, kind: "fill", orderId: "o1", marketId: "1", status: "partially_filled" }]);
     const got = await s.events.waitFor((e) => e.event === "execution:report", 11);
-    assert.deepEqual(got.map((e) => e.data.seq), Array.from({ length: 11 }, (_, i) => i + 1));
+    assert.deepEqual(
+      got.map((e) => e.data.seq),
+      Array.from({ length: 11 }, (_, i) => i + 1),
+    );
     assert.equal(b.services.hub.bus.kind, "redis");
     s.close();
   });

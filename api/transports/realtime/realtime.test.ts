@@ -28,7 +28,10 @@ describe("realtime streams over real HTTP", () => {
   const log = new MemoryReportLog();
   const books = new MemoryBooks();
   const report = (account: string, n = 1, opts: { silent?: boolean } = {}) =>
-    log.append(Array.from({ length: n }, (_, i) => ({ account, kind: "fill", orderId: `o_${i}`, marketId: "1", status: "filled", size: 5_000_000n, priceBps: 6200 })), opts);
+    log.append(
+      Array.from({ length: n }, (_, i) => ({ account, kind: "fill", orderId: `o_${i}`, marketId: "1", status: "filled", size: 5_000_000n, priceBps: 6200 })),
+      opts,
+    );
 
   before(async () => {
     t = await startTestService({ REALTIME_HEARTBEAT_MS: String(HEARTBEAT_MS), REALTIME_WS_AUTH_TIMEOUT_MS: "400" }, { clock: systemClock });
@@ -56,8 +59,14 @@ describe("realtime streams over real HTTP", () => {
     await s1.events.waitFor(reportsOf, 3);
     report(alice.ledgerAccount, 2);
     const got1 = await s1.events.waitFor(reportsOf, 5);
-    assert.deepEqual(got1.map((e) => e.data.seq), range(1, 5));
-    assert.deepEqual(got1.map((e) => e.id), range(1, 5).map(String));
+    assert.deepEqual(
+      got1.map((e) => e.data.seq),
+      range(1, 5),
+    );
+    assert.deepEqual(
+      got1.map((e) => e.id),
+      range(1, 5).map(String),
+    );
     const first = got1[0].data as unknown as StreamMessage & { data: Record<string, unknown> };
     assert.equal(first.channel, "execution");
     assert.equal(first.data.account, alice.ledgerAccount);
@@ -83,7 +92,10 @@ describe("realtime streams over real HTTP", () => {
     report(alice.ledgerAccount, 2, { silent: true }); // committed, never published
     report(alice.ledgerAccount, 1);
     const got = await s.events.waitFor(reportsOf, 4);
-    assert.deepEqual(got.map((e) => e.data.seq), range(start + 1, start + 4));
+    assert.deepEqual(
+      got.map((e) => e.data.seq),
+      range(start + 1, start + 4),
+    );
     s.close();
   });
 
@@ -115,9 +127,18 @@ describe("realtime streams over real HTTP", () => {
     books.setLevel("1", "bid", 6100, 0n);
     books.trade("1", { tradeId: "t1", outcome: 0, priceBps: 6300, size: 7n, takerSide: "buy" });
     const live = await s.events.waitFor((e) => e.data.channel === "market:1" && e.event !== "book:snapshot", 3);
-    assert.deepEqual(live.map((e) => e.event), ["book:delta", "market:trade", "market:price"]);
-    assert.deepEqual(live.map((e) => e.data.seq), [snapSeq + 1, snapSeq + 2, snapSeq + 3]);
-    assert.ok(live.every((e) => e.id === null), "market events do not move Last-Event-ID");
+    assert.deepEqual(
+      live.map((e) => e.event),
+      ["book:delta", "market:trade", "market:price"],
+    );
+    assert.deepEqual(
+      live.map((e) => e.data.seq),
+      [snapSeq + 1, snapSeq + 2, snapSeq + 3],
+    );
+    assert.ok(
+      live.every((e) => e.id === null),
+      "market events do not move Last-Event-ID",
+    );
     s.close();
   });
 
@@ -131,7 +152,10 @@ describe("realtime streams over real HTTP", () => {
     await c.messages.waitFor(isReport, have);
     report(bob.ledgerAccount, 2);
     const got = await c.messages.waitFor(isReport, have + 2);
-    assert.deepEqual(got.map((m) => m.seq), range(1, have + 2));
+    assert.deepEqual(
+      got.map((m) => m.seq),
+      range(1, have + 2),
+    );
     const subscribedAt = c.messages.items.findIndex((m) => m.type === "subscribed");
     assert.ok(subscribedAt >= 0 && subscribedAt < c.messages.items.findIndex(isReport), "subscribed comes before the first report");
     c.close();
@@ -151,7 +175,10 @@ describe("realtime streams over real HTTP", () => {
     report(bob.ledgerAccount, 1);
     await c2.messages.waitFor(isReport, 4);
     await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(c2.messages.items.filter(isReport).map((m) => m.seq), range(have + 3, have + 6));
+    assert.deepEqual(
+      c2.messages.items.filter(isReport).map((m) => m.seq),
+      range(have + 3, have + 6),
+    );
     c2.send({ type: "unsubscribe", channel: "execution" });
     await c2.messages.waitFor((m) => m.type === "unsubscribed");
     report(bob.ledgerAccount, 1);
@@ -170,13 +197,23 @@ describe("realtime streams over real HTTP", () => {
     books.setLevel("1", "bid", 6000, 3n);
     books.setLevel("1", "bid", 6000, 4n);
     const deltas = await c.messages.waitFor((m) => m.type === "book:delta", 2);
-    assert.deepEqual(deltas.map((m) => m.seq), [s0 + 1, s0 + 2]);
+    assert.deepEqual(
+      deltas.map((m) => m.seq),
+      [s0 + 1, s0 + 2],
+    );
     books.setLevel("1", "ask", 6400, 9n, { silent: true }); // lost
     books.setLevel("1", "ask", 6500, 1n);
     const snaps = await c.messages.waitFor((m) => m.type === "book:snapshot", 2);
     assert.equal(snaps[1].seq, s0 + 4, "the gap is closed by a new snapshot at the latest seq");
     const asks = (snaps[1].data as { asks: { priceBps: string; size: string }[] }).asks;
-    assert.deepEqual(asks.filter((l) => l.priceBps !== "6300"), [{ priceBps: "6400", size: "9" }, { priceBps: "6500", size: "1" }], "the snapshot holds the lost level");
+    assert.deepEqual(
+      asks.filter((l) => l.priceBps !== "6300"),
+      [
+        { priceBps: "6400", size: "9" },
+        { priceBps: "6500", size: "1" },
+      ],
+      "the snapshot holds the lost level",
+    );
     c.send({ type: "subscribe", channel: "market", marketId: "999" });
     const [nf] = await c.messages.waitFor((m) => m.type === "error" && m.code === "MARKET_NOT_FOUND");
     assert.ok(nf);
@@ -193,7 +230,10 @@ describe("realtime streams over real HTTP", () => {
 
   it("catalogs list every event kind, subscription message, heartbeat and the gap-repair protocol", async () => {
     const ev = (await (await fetch(`${svc.baseUrl}/events/discovery`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    assert.deepEqual(ev.eventKinds.map((k: { type: string }) => k.type), ["execution:report", "book:snapshot", "book:delta", "market:trade", "market:price"]);
+    assert.deepEqual(
+      ev.eventKinds.map((k: { type: string }) => k.type),
+      ["execution:report", "book:snapshot", "book:delta", "market:trade", "market:price"],
+    );
     assert.equal(ev.heartbeat.intervalMs, HEARTBEAT_MS);
     assert.equal(ev.transports.websocket.url, wsUrl());
     assert.match(ev.reconnect.onGap, /POST \/orderbook\/events/);
@@ -202,7 +242,10 @@ describe("realtime streams over real HTTP", () => {
     const wh = (await (await fetch(`${svc.baseUrl}/webhooks/discovery`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     assert.deepEqual(wh.retries.scheduleSeconds, [0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
     const caps = svc.registry.operations.filter((o) => o.path.startsWith("/events") || o.path.startsWith("/market-data"));
-    assert.ok(caps.every((o) => o.method === "GET"), "streams are not registry (MCP) operations");
+    assert.ok(
+      caps.every((o) => o.method === "GET"),
+      "streams are not registry (MCP) operations",
+    );
   });
 });
 
@@ -227,7 +270,10 @@ describe("Redis fan-out", () => {
       await got.waitFor(() => true, 1);
       for (let i = 0; i < 20; i++) log.append([{ account: acct, kind: "fill", orderId: `o${i + 2}`, marketId: "1", status: "filled" }]);
       const all = await got.waitFor(() => true, 21);
-      assert.deepEqual(all.map((m) => m.seq), Array.from({ length: 21 }, (_, i) => i + 1));
+      assert.deepEqual(
+        all.map((m) => m.seq),
+        Array.from({ length: 21 }, (_, i) => i + 1),
+      );
       assert.equal(a.bus.kind, "redis");
       assert.equal(strayOther.items.length, 0, "another prefix (deployment) hears nothing");
       feed.close();

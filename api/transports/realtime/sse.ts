@@ -26,9 +26,18 @@ function seqParam(raw: string | undefined, name: string): number | null {
 
 export function parseMarkets(raw: string | undefined): string[] {
   if (!raw) return [];
-  const ids = [...new Set(raw.split(",").map((s) => s.trim()).filter(Boolean))];
+  const ids = [
+    ...new Set(
+      raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (ids.length > MAX_MARKETS) throw new ApiError("INVALID_PAYLOAD", `at most ${MAX_MARKETS} markets per stream`, { field: "markets" });
-  for (const id of ids) if (!/^[1-9]\d{0,19}$/.test(id)) throw new ApiError("INVALID_PAYLOAD", `markets must be comma-separated market ids; got ${JSON.stringify(id)}`, { field: "markets" });
+  for (const id of ids)
+    if (!/^[1-9]\d{0,19}$/.test(id))
+      throw new ApiError("INVALID_PAYLOAD", `markets must be comma-separated market ids; got ${JSON.stringify(id)}`, { field: "markets" });
   return ids;
 }
 
@@ -69,10 +78,20 @@ export function mountSse(app: Hono, ctx: ServiceContext, services: Services): vo
         stream.abort();
       };
       const done = new Promise<void>((resolve) => stream.onAbort(resolve));
-      await stream.writeSSE({ event: "ready", retry: 3000, data: JSON.stringify({ type: "ready", account: who.account, fromSeq, markets, heartbeatMs, at: ctx.clock.now() }) });
+      await stream.writeSSE({
+        event: "ready",
+        retry: 3000,
+        data: JSON.stringify({ type: "ready", account: who.account, fromSeq, markets, heartbeatMs, at: ctx.clock.now() }),
+      });
       try {
         // Execution messages carry `id:` so the browser's Last-Event-ID is always the last report seq.
-        if (execution) closers.push(((f) => () => f.close())(new ExecutionFeed(hub, who.account, fromSeq, (m) => write(m, m.seq), feedError)));
+        if (execution)
+          closers.push(
+            (
+              (f) => () =>
+                f.close()
+            )(new ExecutionFeed(hub, who.account, fromSeq, (m) => write(m, m.seq), feedError)),
+          );
         for (const marketId of markets) {
           const f = await MarketFeed.open(hub, marketId, (m) => write(m), feedError);
           closers.push(() => f.close());

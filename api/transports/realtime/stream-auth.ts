@@ -10,7 +10,14 @@ import type { KeyPrincipal } from "../../domain/auth/principal";
 import type { AnyOperation } from "../../registry/types";
 
 /** The permission a stream needs: any live key of any tier, no scope (an agent reads only its own reports). */
-const STREAM_PERMISSION = { id: "streamEvents", method: "GET", path: "/events/stream", permission: "api-key-read", tier: "read-only", scopes: [] } as unknown as AnyOperation;
+const STREAM_PERMISSION = {
+  id: "streamEvents",
+  method: "GET",
+  path: "/events/stream",
+  permission: "api-key-read",
+  tier: "read-only",
+  scopes: [],
+} as unknown as AnyOperation;
 
 export interface StreamIdentity {
   principal: KeyPrincipal;

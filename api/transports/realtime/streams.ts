@@ -37,10 +37,17 @@ export class ExecutionFeed {
   private retry: NodeJS.Timeout | null = null;
 
   /** `fromSeq` = the first seq wanted (inclusive), or null for live reports only. */
-  constructor(private readonly hub: EventHub, readonly account: string, fromSeq: number | null, private readonly send: (m: StreamMessage) => void, private readonly onError: (err: unknown) => void = () => {}) {
+  constructor(
+    private readonly hub: EventHub,
+    readonly account: string,
+    fromSeq: number | null,
+    private readonly send: (m: StreamMessage) => void,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {
     this.next = fromSeq;
     this.needRead = fromSeq !== null;
-    if (fromSeq !== null && !hub.reports) throw new ApiError("SERVICE_UNAVAILABLE", "execution report replay is not available on this instance yet; connect without fromSeq");
+    if (fromSeq !== null && !hub.reports)
+      throw new ApiError("SERVICE_UNAVAILABLE", "execution report replay is not available on this instance yet; connect without fromSeq");
     this.off = hub.subscribe(executionTopic(account), (e) => {
       if (this.next !== null && e.seq < this.next) return;
       this.buffer.set(e.seq, e);
@@ -120,7 +127,12 @@ export class MarketFeed {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
 
-  private constructor(private readonly hub: EventHub, readonly marketId: string, private readonly send: (m: StreamMessage) => void, onError: (err: unknown) => void) {
+  private constructor(
+    private readonly hub: EventHub,
+    readonly marketId: string,
+    private readonly send: (m: StreamMessage) => void,
+    onError: (err: unknown) => void,
+  ) {
     this.off = hub.subscribe(marketTopic(marketId), (e) => {
       if (this.last === null) {
         this.buffer.push(e);

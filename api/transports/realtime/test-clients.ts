@@ -24,7 +24,10 @@ export class Collector<T> {
     if (got.length >= n) return Promise.resolve(got);
     return new Promise((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`timed out waiting for ${n} matching messages; have ${JSON.stringify(this.items.slice(-5))}`)), timeoutMs);
-      this.waiters.push({ pred, n, resolve: (v) => {
+      this.waiters.push({
+        pred,
+        n,
+        resolve: (v) => {
           clearTimeout(t);
           resolve(v);
         },
@@ -39,7 +42,10 @@ export interface SseEvent {
   data: Record<string, unknown>;
 }
 
-export async function openSse(url: string, headers: Record<string, string>): Promise<{ status: number; events: Collector<SseEvent>; body: string | null; close(): void }> {
+export async function openSse(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; events: Collector<SseEvent>; body: string | null; close(): void }> {
   const ac = new AbortController();
   const res = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: ac.signal });
   const events = new Collector<SseEvent>();
@@ -72,7 +78,10 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
 
 export type WsMessage = Record<string, unknown> & { type: string };
 
-export async function openWs(url: string, headers: Record<string, string> = {}): Promise<{ ws: WebSocket; messages: Collector<WsMessage>; closed: Promise<{ code: number; reason: string }>; send(m: unknown): void; close(): void }> {
+export async function openWs(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ ws: WebSocket; messages: Collector<WsMessage>; closed: Promise<{ code: number; reason: string }>; send(m: unknown): void; close(): void }> {
   const ws = new WebSocket(url, { headers });
   const messages = new Collector<WsMessage>();
   ws.on("message", (d) => messages.push(JSON.parse(d.toString()) as WsMessage));

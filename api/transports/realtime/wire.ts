@@ -10,7 +10,11 @@ import type { Services } from "../../services";
 import { attachWebhookDispatch } from "../webhooks/dispatch";
 import type { MarketEventSource, ReportSource } from "./types";
 
-export function connectRealtimeSources(ctx: ServiceContext, services: Services, src: { reports?: ReportSource; market?: MarketEventSource; live?: boolean }): () => void {
+export function connectRealtimeSources(
+  ctx: ServiceContext,
+  services: Services,
+  src: { reports?: ReportSource; market?: MarketEventSource; live?: boolean },
+): () => void {
   const live = src.live !== false;
   const offs: (() => void)[] = [];
   const onError = (err: unknown) => ctx.log.error({ err }, "realtime source");

@@ -50,7 +50,11 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
       return;
     }
     if (url.searchParams.has("apiKey") || url.searchParams.has("api_key")) {
-      return refuse(socket, new ApiError("INVALID_PAYLOAD", "do not put the API key in the URL; send it in a header or the first auth message", { field: "apiKey" }), ctx.config.publicUrl + path);
+      return refuse(
+        socket,
+        new ApiError("INVALID_PAYLOAD", "do not put the API key in the URL; send it in a header or the first auth message", { field: "apiKey" }),
+        ctx.config.publicUrl + path,
+      );
     }
     const raw = presentedKey(header(req, "authorization"), header(req, "x-api-key"));
     const accept = (who: StreamIdentity | null) => wss.handleUpgrade(req, socket, head, (ws) => session(ws, who));
@@ -101,7 +105,7 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
     };
 
     const authTimer = who ? null : setTimeout(() => ws.close(4401, "auth timeout"), ctx.config.REALTIME_WS_AUTH_TIMEOUT_MS);
-    if (!who) send({ type: "hello", auth: "send {\"type\":\"auth\",\"apiKey\":\"...\"}", at: ctx.clock.now() });
+    if (!who) send({ type: "hello", auth: 'send {"type":"auth","apiKey":"..."}', at: ctx.clock.now() });
     else if (!authenticated(who)) who = null;
 
     const beat = setInterval(() => {
@@ -116,10 +120,12 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
     let queue: Promise<void> = Promise.resolve();
     ws.on("message", (data: RawData, isBinary: boolean) => {
       alive = true;
-      queue = queue.then(() => handle(data, isBinary)).catch((err) => {
-        onError(err);
-        fail(new ApiError("INTERNAL_ERROR", "message failed"));
-      });
+      queue = queue
+        .then(() => handle(data, isBinary))
+        .catch((err) => {
+          onError(err);
+          fail(new ApiError("INTERNAL_ERROR", "message failed"));
+        });
     });
 
     async function handle(data: RawData, isBinary: boolean): Promise<void> {
@@ -147,8 +153,9 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
         if (!authenticated(who)) who = null;
         return;
       }
-      if (!who) return fail(new ApiError("AUTH_REQUIRED", "authenticate first: {\"type\":\"auth\",\"apiKey\":\"...\"}"), msg.type);
-      if (msg.type !== "subscribe" && msg.type !== "unsubscribe") return fail(new ApiError("INVALID_PAYLOAD", `unknown message type ${JSON.stringify(msg.type)}`), msg.type);
+      if (!who) return fail(new ApiError("AUTH_REQUIRED", 'authenticate first: {"type":"auth","apiKey":"..."}'), msg.type);
+      if (msg.type !== "subscribe" && msg.type !== "unsubscribe")
+        return fail(new ApiError("INVALID_PAYLOAD", `unknown message type ${JSON.stringify(msg.type)}`), msg.type);
       const id = msg.id;
       if (msg.channel === "execution") {
         execution?.close();
@@ -170,7 +177,8 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
       }
       if (msg.channel === "market") {
         const marketId = typeof msg.marketId === "number" ? String(msg.marketId) : msg.marketId;
-        if (typeof marketId !== "string" || !/^[1-9]\d{0,19}$/.test(marketId)) return fail(new ApiError("INVALID_PAYLOAD", "marketId must be a market id", { field: "marketId" }), id);
+        if (typeof marketId !== "string" || !/^[1-9]\d{0,19}$/.test(marketId))
+          return fail(new ApiError("INVALID_PAYLOAD", "marketId must be a market id", { field: "marketId" }), id);
         markets.get(marketId)?.close();
         markets.delete(marketId);
         if (msg.type === "unsubscribe") return send({ type: "unsubscribed", channel: `market:${marketId}`, id });
@@ -221,6 +229,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 function refuse(socket: Duplex, e: ApiError, url: string): void {
   const body = JSON.stringify(problemOf(e, url));
-  const extra = Object.entries(e.headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
-  socket.end(`HTTP/1.1 ${e.status} ${e.title}\r\nContent-Type: application/problem+json\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const extra = Object.entries(e.headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
+  socket.end(
+    `HTTP/1.1 ${e.status} ${e.title}\r\nContent-Type: application/problem+json\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

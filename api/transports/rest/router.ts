@@ -87,7 +87,9 @@ function operationHandler(op: AnyOperation, ctx: ServiceContext, services: Servi
     if (!shared || !checkedBodies.has(body)) {
       const checked = op.response.safeParse(body);
       if (!checked.success) {
-        throw new Error(`response of ${op.id} does not match its schema: ${checked.error.issues.map((i: { path: PropertyKey[]; message: string }) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+        throw new Error(
+          `response of ${op.id} does not match its schema: ${checked.error.issues.map((i: { path: PropertyKey[]; message: string }) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+        );
       }
       if (shared) checkedBodies.add(body);
     }

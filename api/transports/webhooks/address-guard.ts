@@ -12,13 +12,34 @@ import { ApiError } from "../../platform/errors/api-error";
 
 const blocked = new BlockList();
 for (const [net, bits] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24],
-  ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) blocked.addSubnet(net, bits, "ipv4");
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  blocked.addSubnet(net, bits, "ipv4");
 for (const [net, bits] of [
-  ["::", 128], ["::1", 128], ["64:ff9b::", 96], ["100::", 64], ["2001:db8::", 32], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8],
-] as const) blocked.addSubnet(net, bits, "ipv6");
+  ["::", 128],
+  ["::1", 128],
+  ["64:ff9b::", 96],
+  ["100::", 64],
+  ["2001:db8::", 32],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const)
+  blocked.addSubnet(net, bits, "ipv6");
 
 /** True for an address a webhook must not reach. IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as its IPv4. */
 export function isBlockedAddress(ip: string): boolean {
@@ -52,7 +73,11 @@ export async function checkTargetUrl(raw: string, allowPrivate: boolean): Promis
     }
   }
   const bad = addresses.find(isBlockedAddress);
-  if (bad !== undefined) throw new ApiError("INVALID_PAYLOAD", `url host ${host} resolves to ${bad}, a private, loopback, link-local or reserved address`, { field: "url", reason: "private_address" });
+  if (bad !== undefined)
+    throw new ApiError("INVALID_PAYLOAD", `url host ${host} resolves to ${bad}, a private, loopback, link-local or reserved address`, {
+      field: "url",
+      reason: "private_address",
+    });
   return url;
 }
 

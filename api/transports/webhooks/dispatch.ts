@@ -66,7 +66,10 @@ export async function enqueueReports(db: Database, clock: Clock, reports: readon
 }
 
 /** Subscribes to the source; each batch is queued and the worker woken. */
-export function attachWebhookDispatch(source: Pick<ReportSource, "onReports">, deps: { db: Database; clock: Clock; wake: () => void; onError: (err: unknown) => void }): () => void {
+export function attachWebhookDispatch(
+  source: Pick<ReportSource, "onReports">,
+  deps: { db: Database; clock: Clock; wake: () => void; onError: (err: unknown) => void },
+): () => void {
   let chain: Promise<unknown> = Promise.resolve();
   return source.onReports((reports) => {
     chain = chain

@@ -8,7 +8,11 @@ export const JITTER = 0.1;
 export const MAX_RETRY_AFTER_MS = 86_400_000;
 
 /** Delay before the next attempt after `failedAttempts` failures (1-based), or null when the schedule is spent. */
-export function retryDelay(failedAttempts: number, schedule: readonly number[] = STANDARD_RETRY_SCHEDULE_MS, random: () => number = Math.random): number | null {
+export function retryDelay(
+  failedAttempts: number,
+  schedule: readonly number[] = STANDARD_RETRY_SCHEDULE_MS,
+  random: () => number = Math.random,
+): number | null {
   const base = schedule[failedAttempts - 1];
   if (base === undefined) return null;
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()));

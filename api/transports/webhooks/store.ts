@@ -74,9 +74,14 @@ export function liveSecrets(s: Pick<Subscription, "secrets">, now: number): stri
 
 export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
 
-export async function createSubscription(db: SqlRunner, a: { agentId: string; account: string; url: string; eventTypes: string[]; description: string }, now: number): Promise<{ sub: Subscription; secret: string }> {
+export async function createSubscription(
+  db: SqlRunner,
+  a: { agentId: string; account: string; url: string; eventTypes: string[]; description: string },
+  now: number,
+): Promise<{ sub: Subscription; secret: string }> {
   const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_webhook_subscriptions WHERE agent_id = $1`, [a.agentId]);
-  if (n >= MAX_SUBSCRIPTIONS_PER_AGENT) throw new ApiError("CONFLICT", `an agent may hold at most ${MAX_SUBSCRIPTIONS_PER_AGENT} webhook subscriptions`, { limit: MAX_SUBSCRIPTIONS_PER_AGENT });
+  if (n >= MAX_SUBSCRIPTIONS_PER_AGENT)
+    throw new ApiError("CONFLICT", `an agent may hold at most ${MAX_SUBSCRIPTIONS_PER_AGENT} webhook subscriptions`, { limit: MAX_SUBSCRIPTIONS_PER_AGENT });
   const secret = newWebhookSecret();
   const secrets: StoredSecret[] = [{ secret, createdAt: now, expiresAt: null }];
   const [row] = await db.query<SubscriptionRow>(
@@ -98,7 +103,13 @@ export async function subscriptionsOf(db: SqlRunner, agentId: string): Promise<S
   return rows.map(toSubscription);
 }
 
-export async function updateSubscription(db: SqlRunner, agentId: string, id: string, patch: { url?: string; eventTypes?: string[]; description?: string; enabled?: boolean }, now: number): Promise<Subscription> {
+export async function updateSubscription(
+  db: SqlRunner,
+  agentId: string,
+  id: string,
+  patch: { url?: string; eventTypes?: string[]; description?: string; enabled?: boolean },
+  now: number,
+): Promise<Subscription> {
   const cur = await subscriptionOf(db, agentId, id);
   const status = patch.enabled === undefined ? cur.status : patch.enabled ? "enabled" : "disabled";
   const reason = status === "enabled" ? null : patch.enabled === false ? "disabled by owner" : cur.disabledReason;
@@ -125,7 +136,10 @@ export async function rotateSecret(db: SqlRunner, agentId: string, id: string, g
     .map((s) => ({ ...s, expiresAt: Math.min(s.expiresAt ?? Infinity, now + graceMs) }))
     .filter((s) => s.expiresAt > now);
   const secrets: StoredSecret[] = [{ secret, createdAt: now, expiresAt: null }, ...older].slice(0, MAX_SECRETS);
-  const [row] = await db.query<SubscriptionRow>(`UPDATE api_webhook_subscriptions SET secrets = $3::text::jsonb, updated_at = $4 WHERE id = $1 AND agent_id = $2 RETURNING *`, [id, agentId, JSON.stringify(secrets), now]);
+  const [row] = await db.query<SubscriptionRow>(
+    `UPDATE api_webhook_subscriptions SET secrets = $3::text::jsonb, updated_at = $4 WHERE id = $1 AND agent_id = $2 RETURNING *`,
+    [id, agentId, JSON.stringify(secrets), now],
+  );
   return { sub: toSubscription(row), secret };
 }
 
@@ -135,14 +149,20 @@ export async function disableSubscription(db: SqlRunner, id: string, reason: str
 }
 
 async function cancelPending(db: SqlRunner, subscriptionId: string, now: number): Promise<void> {
-  await db.query(`UPDATE api_webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, completed_at = $2 WHERE subscription_id = $1 AND status = 'pending'`, [subscriptionId, now]);
+  await db.query(
+    `UPDATE api_webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, completed_at = $2 WHERE subscription_id = $1 AND status = 'pending'`,
+    [subscriptionId, now],
+  );
 }
 
 /** Queues one message to one subscription (sent by the worker at once). Returns the message id (webhook-id). */
 export async function enqueueDelivery(db: SqlRunner, subscriptionId: string, eventType: string, data: unknown, now: number): Promise<string> {
   const id = newId("msg");
   const payload = JSON.stringify({ type: eventType, timestamp: new Date(now).toISOString(), data });
-  await db.query(`INSERT INTO api_webhook_deliveries (id, subscription_id, event_type, payload, status, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, 'pending', $5, $5)`, [id, subscriptionId, eventType, payload, now]);
+  await db.query(
+    `INSERT INTO api_webhook_deliveries (id, subscription_id, event_type, payload, status, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, 'pending', $5, $5)`,
+    [id, subscriptionId, eventType, payload, now],
+  );
   return id;
 }
 
@@ -161,14 +181,22 @@ export interface DeliveryView {
 }
 
 /** The newest deliveries of a subscription, with every attempt; keyset by (created_at, id) descending. */
-export async function deliveryLog(db: SqlRunner, subscriptionId: string, limit: number, before: { createdAt: number; id: string } | null): Promise<DeliveryView[]> {
+export async function deliveryLog(
+  db: SqlRunner,
+  subscriptionId: string,
+  limit: number,
+  before: { createdAt: number; id: string } | null,
+): Promise<DeliveryView[]> {
   const rows = await db.query<Record<string, string | number | null>>(
     `SELECT * FROM api_webhook_deliveries WHERE subscription_id = $1 AND ($2::bigint IS NULL OR (created_at, id) < ($2::bigint, $3::text))
      ORDER BY created_at DESC, id DESC LIMIT $4`,
     [subscriptionId, before?.createdAt ?? null, before?.id ?? "", limit],
   );
   if (rows.length === 0) return [];
-  const attempts = await db.query<Record<string, string | number | null>>(`SELECT * FROM api_webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY attempt`, [rows.map((r) => r.id)]);
+  const attempts = await db.query<Record<string, string | number | null>>(
+    `SELECT * FROM api_webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY attempt`,
+    [rows.map((r) => r.id)],
+  );
   const num = (v: string | number | null) => (v === null ? null : Number(v));
   return rows.map((r) => ({
     id: String(r.id),
@@ -183,6 +211,13 @@ export async function deliveryLog(db: SqlRunner, subscriptionId: string, limit: 
     payload: String(r.payload),
     attemptLog: attempts
       .filter((a) => a.delivery_id === r.id)
-      .map((a) => ({ attempt: Number(a.attempt), at: Number(a.at), responseStatus: num(a.response_status), error: a.error === null ? null : String(a.error), durationMs: Number(a.duration_ms), nextAttemptAt: num(a.next_attempt_at) })),
+      .map((a) => ({
+        attempt: Number(a.attempt),
+        at: Number(a.at),
+        responseStatus: num(a.response_status),
+        error: a.error === null ? null : String(a.error),
+        durationMs: Number(a.duration_ms),
+        nextAttemptAt: num(a.next_attempt_at),
+      })),
   }));
 }

@@ -49,7 +49,11 @@ async function receiver(): Promise<{ url: string; got: Received[]; script(path: 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, got, script, server };
 }
 
-const headersOf = (r: Received) => ({ "webhook-id": String(r.headers["webhook-id"]), "webhook-timestamp": String(r.headers["webhook-timestamp"]), "webhook-signature": String(r.headers["webhook-signature"]) });
+const headersOf = (r: Received) => ({
+  "webhook-id": String(r.headers["webhook-id"]),
+  "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+  "webhook-signature": String(r.headers["webhook-signature"]),
+});
 const verify = (secret: string, r: Received) => new Webhook(secret).verify(r.body, headersOf(r)) as Json;
 
 describe("webhooks over real HTTP", () => {
@@ -144,7 +148,10 @@ describe("webhooks over real HTTP", () => {
     assert.equal(hits.length, 3);
     assert.equal(new Set(hits.map((h) => h.headers["webhook-id"])).size, 1, "one message id across retries");
     for (const h of hits) assert.equal(verify(c.json.secret, h).type, "webhook.test");
-    assert.deepEqual(d.attemptLog.map((a: Json) => a.responseStatus), [500, 503, 502]);
+    assert.deepEqual(
+      d.attemptLog.map((a: Json) => a.responseStatus),
+      [500, 503, 502],
+    );
     await call("DELETE", `/webhooks/${c.json.id}`, alice.apiKey);
     clock.set(Date.now() - 240_000);
   });
@@ -249,7 +256,10 @@ describe("webhooks over real HTTP", () => {
     assert.equal((await call("POST", "/webhooks", alice.apiKey, { url: "ftp://example.com/x" })).status, 400);
     assert.equal((await call("POST", "/webhooks", alice.apiKey, { url: `${rx.url}/x`, eventTypes: ["nope"] })).status, 400);
     const list = await call("GET", "/webhooks", alice.apiKey);
-    assert.deepEqual(list.json.webhooks.map((w: Json) => w.id), [c.json.id]);
+    assert.deepEqual(
+      list.json.webhooks.map((w: Json) => w.id),
+      [c.json.id],
+    );
     assert.equal((await call("DELETE", `/webhooks/${c.json.id}`, alice.apiKey)).status, 200);
     assert.equal((await call("GET", `/webhooks/${c.json.id}`, alice.apiKey)).status, 404);
   });
@@ -257,12 +267,34 @@ describe("webhooks over real HTTP", () => {
 
 describe("webhook SSRF guard", () => {
   it("classifies private, loopback, link-local, CGNAT, mapped and public addresses", () => {
-    for (const ip of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "224.0.0.1", "::"]) assert.ok(isBlockedAddress(ip), ip);
+    for (const ip of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "fe80::1",
+      "fd00::1",
+      "::ffff:127.0.0.1",
+      "224.0.0.1",
+      "::",
+    ])
+      assert.ok(isBlockedAddress(ip), ip);
     for (const ip of ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) assert.ok(!isBlockedAddress(ip), ip);
   });
 
   it("refuses private targets at save time (DNS resolved) unless WEBHOOKS_ALLOW_PRIVATE", async () => {
-    for (const u of ["http://127.0.0.1:9/x", "http://localhost/x", "http://[::1]/x", "http://169.254.169.254/latest", "http://10.0.0.5/", "https://user:pw@example.com/"]) {
+    for (const u of [
+      "http://127.0.0.1:9/x",
+      "http://localhost/x",
+      "http://[::1]/x",
+      "http://169.254.169.254/latest",
+      "http://10.0.0.5/",
+      "https://user:pw@example.com/",
+    ]) {
       await assert.rejects(checkTargetUrl(u, false), (e: Json) => e.code === "INVALID_PAYLOAD" && e.extensions.field === "url", u);
     }
     await checkTargetUrl("http://127.0.0.1:9/x", true);
@@ -276,7 +308,11 @@ describe("webhook SSRF guard", () => {
     const rx = await receiver();
     try {
       const a = await createLocalAgent(svc.ctx.db, clock, { name: "ssrf" });
-      const res = await fetch(`${svc.baseUrl}/webhooks`, { method: "POST", headers: { authorization: `Bearer ${a.apiKey}`, "content-type": "application/json", "idempotency-key": randomUUID() }, body: JSON.stringify({ url: `${rx.url}/x` }) });
+      const res = await fetch(`${svc.baseUrl}/webhooks`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${a.apiKey}`, "content-type": "application/json", "idempotency-key": randomUUID() },
+        body: JSON.stringify({ url: `${rx.url}/x` }),
+      });
       assert.equal(res.status, 400);
       const p = (await res.json()) as Json;
       assert.equal(p.code, "INVALID_PAYLOAD");
@@ -284,13 +320,23 @@ describe("webhook SSRF guard", () => {
       // A target that passed the check earlier (or whose name now resolves privately) is refused by the socket lookup.
       await svc.ctx.db.query(
         `INSERT INTO api_webhook_subscriptions (id, agent_id, account, url, event_types, secrets, created_at, updated_at) VALUES ('wh_000000000000000000000001', $1, $2, $3, '["webhook.test"]', $4::text::jsonb, 0, 0)`,
-        [a.agentId, a.ledgerAccount, `http://localhost:${new URL(rx.url).port}/x`, JSON.stringify([{ secret: `whsec_${Buffer.alloc(32, 1).toString("base64")}`, createdAt: 0, expiresAt: null }])],
+        [
+          a.agentId,
+          a.ledgerAccount,
+          `http://localhost:${new URL(rx.url).port}/x`,
+          JSON.stringify([{ secret: `whsec_${Buffer.alloc(32, 1).toString("base64")}`, createdAt: 0, expiresAt: null }]),
+        ],
       );
-      const t = await fetch(`${svc.baseUrl}/webhooks/wh_000000000000000000000001/test`, { method: "POST", headers: { authorization: `Bearer ${a.apiKey}`, "idempotency-key": randomUUID() } });
+      const t = await fetch(`${svc.baseUrl}/webhooks/wh_000000000000000000000001/test`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${a.apiKey}`, "idempotency-key": randomUUID() },
+      });
       assert.equal(t.status, 202);
       await svc.services.webhooks.runDue();
       assert.equal(rx.got.length, 0, "nothing reached the private address");
-      const [row] = await svc.ctx.db.query<{ last_error: string; status: string }>(`SELECT last_error, status FROM api_webhook_deliveries WHERE subscription_id = 'wh_000000000000000000000001'`);
+      const [row] = await svc.ctx.db.query<{ last_error: string; status: string }>(
+        `SELECT last_error, status FROM api_webhook_deliveries WHERE subscription_id = 'wh_000000000000000000000001'`,
+      );
       assert.equal(row.status, "pending");
       assert.match(row.last_error, /EBLOCKEDADDRESS/);
     } finally {
@@ -304,8 +350,14 @@ describe("retry schedule", () => {
   it("is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h with +-10 % jitter, then null", () => {
     assert.deepEqual([...STANDARD_RETRY_SCHEDULE_MS], [5e3, 3e5, 1.8e6, 7.2e6, 1.8e7, 3.6e7, 3.6e7]);
     STANDARD_RETRY_SCHEDULE_MS.forEach((ms, i) => {
-      assert.equal(retryDelay(i + 1, undefined, () => 0), Math.round(ms * 0.9));
-      assert.equal(retryDelay(i + 1, undefined, () => 1), Math.round(ms * 1.1));
+      assert.equal(
+        retryDelay(i + 1, undefined, () => 0),
+        Math.round(ms * 0.9),
+      );
+      assert.equal(
+        retryDelay(i + 1, undefined, () => 1),
+        Math.round(ms * 1.1),
+      );
     });
     assert.equal(retryDelay(8), null);
   });

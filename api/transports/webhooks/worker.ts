@@ -131,7 +131,10 @@ export class WebhookWorker {
     }
     const error = result.error ?? (status === "succeeded" ? null : `HTTP ${result.status}`);
     await db.transaction(async (tx) => {
-      await tx.query(`INSERT INTO api_webhook_attempts (delivery_id, attempt, at, response_status, error, duration_ms, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [d.id, attempt, now, result.status, error, durationMs, next]);
+      await tx.query(
+        `INSERT INTO api_webhook_attempts (delivery_id, attempt, at, response_status, error, duration_ms, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [d.id, attempt, now, result.status, error, durationMs, next],
+      );
       await tx.query(
         `UPDATE api_webhook_deliveries SET status = $2, attempts = $3, next_attempt_at = $4, last_response_status = $5, last_error = $6, completed_at = $7 WHERE id = $1`,
         [d.id, status, attempt, next, result.status, error, status === "pending" ? null : after],
@@ -164,7 +167,9 @@ export class WebhookWorker {
         },
       );
       req.on("timeout", () => req.destroy(new Error("timeout")));
-      req.on("error", (err: Error & { code?: string }) => resolve({ status: null, retryAfter: null, error: `${err.code ?? "error"}: ${err.message}`.slice(0, MAX_ERROR_CHARS) }));
+      req.on("error", (err: Error & { code?: string }) =>
+        resolve({ status: null, retryAfter: null, error: `${err.code ?? "error"}: ${err.message}`.slice(0, MAX_ERROR_CHARS) }),
+      );
       req.end(body);
     });
   }

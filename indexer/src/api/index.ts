@@ -39,7 +39,10 @@ app.get("/onchain/markets", async (c) => {
 });
 
 app.get("/onchain/markets/:address", async (c) => {
-  const rows = await db.select().from(schema.lmsrMarket).where(eq(schema.lmsrMarket.address, addr(c.req.param("address"))));
+  const rows = await db
+    .select()
+    .from(schema.lmsrMarket)
+    .where(eq(schema.lmsrMarket.address, addr(c.req.param("address"))));
   return c.json({ market: rows[0] ? json(rows[0]) : null });
 });
 
@@ -61,14 +64,22 @@ app.get("/onchain/markets/:address/trades", async (c) => {
 });
 
 app.get("/onchain/markets/:address/holders", async (c) => {
-  const market = (await db.select().from(schema.lmsrMarket).where(eq(schema.lmsrMarket.address, addr(c.req.param("address")))))[0];
+  const market = (
+    await db
+      .select()
+      .from(schema.lmsrMarket)
+      .where(eq(schema.lmsrMarket.address, addr(c.req.param("address"))))
+  )[0];
   if (!market) return c.json({ holders: [] });
   const rows = await db.select().from(schema.outcomeHolder).where(eq(schema.outcomeHolder.marketId, market.marketId));
   return c.json({ holders: json(rows.filter((r) => r.balance !== 0n)) });
 });
 
 app.get("/onchain/intents/:digest", async (c) => {
-  const rows = await db.select().from(schema.intentExecution).where(eq(schema.intentExecution.digest, addr(c.req.param("digest"))));
+  const rows = await db
+    .select()
+    .from(schema.intentExecution)
+    .where(eq(schema.intentExecution.digest, addr(c.req.param("digest"))));
   return c.json({ executions: json(rows) });
 });
 

@@ -75,20 +75,31 @@ export function workedExamples(): WorkedExample[] {
       "Challenger right",
       "Seed 500 PM; the creator proposes YES; a challenger posts the bond; five voters: three NO, two YES; the council stays silent, so the unique result NO stands.",
       { creator: "-50", challenger: "+25", treasury: "+12.500001", v1: "+10.833333", v2: "+10.833333", v3: "+10.833333", v4: "-10", v5: "-10" },
-      new Life(500n * PM_UNIT).do(proposeYes).do(challengeIt).votes([NO, NO, NO, YES, YES], voteOpen + HOUR).until(END),
+      new Life(500n * PM_UNIT)
+        .do(proposeYes)
+        .do(challengeIt)
+        .votes([NO, NO, NO, YES, YES], voteOpen + HOUR)
+        .until(END),
     ),
     example(
       "Challenger wrong",
       "Seed 500 PM; the creator proposes YES; a challenger posts the bond; four voters: three YES, one NO; the council decides YES.",
       { creator: "+25", challenger: "-50", treasury: "+12.5", v1: "+7.5", v2: "+7.5", v3: "+7.5", v4: "-10" },
-      new Life(500n * PM_UNIT).do(proposeYes).do(challengeIt).votes([YES, YES, YES, NO], voteOpen + HOUR)
+      new Life(500n * PM_UNIT)
+        .do(proposeYes)
+        .do(challengeIt)
+        .votes([YES, YES, YES, NO], voteOpen + HOUR)
         .do((m) => councilDecide(m, { verdict: YES, at: voteEnd + HOUR, quorum: Q })),
     ),
     example(
       "Neutral void",
       "Seed 500 PM; proposal YES; challenged; four voters split two YES, two NO (a deadlock); the council stays silent.",
       { creator: "0", challenger: "0", v1: "0", v2: "0", v3: "0", v4: "0" },
-      new Life(500n * PM_UNIT).do(proposeYes).do(challengeIt).votes([YES, YES, NO, NO], voteOpen + HOUR).until(END),
+      new Life(500n * PM_UNIT)
+        .do(proposeYes)
+        .do(challengeIt)
+        .votes([YES, YES, NO, NO], voteOpen + HOUR)
+        .until(END),
     ),
     example(
       "Creator missing, a keeper declares it",
@@ -112,14 +123,20 @@ export function workedExamples(): WorkedExample[] {
       "No correct voter",
       "Seed 500 PM; proposal YES; challenged; three voters vote NO; the council overrules them and decides YES (the session reached quorum and the market resolved to an outcome, so it binds).",
       { creator: "+25", challenger: "-50", treasury: "+55", v1: "-10", v2: "-10", v3: "-10" },
-      new Life(500n * PM_UNIT).do(proposeYes).do(challengeIt).votes([NO, NO, NO], voteOpen + HOUR)
+      new Life(500n * PM_UNIT)
+        .do(proposeYes)
+        .do(challengeIt)
+        .votes([NO, NO, NO], voteOpen + HOUR)
         .do((m) => councilDecide(m, { verdict: YES, at: voteEnd + HOUR, quorum: Q })),
     ),
     example(
       "Council restart",
       "Seed 500 PM; proposal YES; challenged; three voters vote YES; the council restarts the vote for integrity; in the second session three voters vote NO and the council is silent.",
       { creator: "-50", challenger: "+25", treasury: "+12.500002", v1: "+4.166666", v2: "+4.166666", v3: "+4.166666" },
-      new Life(500n * PM_UNIT).do(proposeYes).do(challengeIt).votes([YES, YES, YES], voteOpen + HOUR)
+      new Life(500n * PM_UNIT)
+        .do(proposeYes)
+        .do(challengeIt)
+        .votes([YES, YES, YES], voteOpen + HOUR)
         .do((m) => councilRestart(m, { at: voteEnd + HOUR, quorum: Q }))
         .votes([NO, NO, NO], voteEnd + 2 * HOUR)
         .until(END),
@@ -170,7 +187,12 @@ function when(at: number): string {
   if (at === T0) return "open";
   const d = at - CLOSE;
   const abs = Math.abs(d);
-  const parts = [[DAY, "d"], [HOUR, "h"], [60_000, "min"], [1, "ms"]] as const;
+  const parts = [
+    [DAY, "d"],
+    [HOUR, "h"],
+    [60_000, "min"],
+    [1, "ms"],
+  ] as const;
   let rest = abs;
   const text = parts.flatMap(([unit, label]) => {
     const n = Math.floor(rest / unit);
@@ -202,7 +224,9 @@ export function renderExamples(examples: readonly WorkedExample[] = workedExampl
     .map((ex, i) => {
       const rows = ex.steps.map((s) => `| ${when(s.at)} | ${s.via} | ${stepState(s)} | ${s.transfers.map(transferText).join("<br>") || "none"} |`);
       const net = [...netByParty(ex.steps)].map(([who, v]) => `${who} ${v > 0n ? "+" : ""}${formatPm(v)}`).join(", ");
-      return [`### ${i + 1}. ${ex.title}`, "", ex.story, "", "| When | Step | State | Transfers (PM) |", "|---|---|---|---|", ...rows, "", `Net: ${net}.`].join("\n");
+      return [`### ${i + 1}. ${ex.title}`, "", ex.story, "", "| When | Step | State | Transfers (PM) |", "|---|---|---|---|", ...rows, "", `Net: ${net}.`].join(
+        "\n",
+      );
     })
     .join("\n\n");
 }
@@ -223,12 +247,21 @@ export function renderValues(): string {
     ["Challenge window (challengeBy)", hours(WINDOWS.challengeSeconds)],
     ["Vote session (humanVote.endsAt)", hours(WINDOWS.humanVoteWindowSeconds)],
     ["Council review (councilReviewEndsAt)", hours(WINDOWS.councilReviewSeconds)],
-    ["Creation bond", `${pct(CREATOR_BOND.ratioOfSeedBps)} of the seed, at least ${formatPm(CREATOR_BOND.minUnits)} PM, at most ${formatPm(CREATOR_BOND.maxUnits)} PM; ORDERBOOK: ${formatPm(CREATOR_BOND.minUnits)} PM`],
+    [
+      "Creation bond",
+      `${pct(CREATOR_BOND.ratioOfSeedBps)} of the seed, at least ${formatPm(CREATOR_BOND.minUnits)} PM, at most ${formatPm(CREATOR_BOND.maxUnits)} PM; ORDERBOOK: ${formatPm(CREATOR_BOND.minUnits)} PM`,
+    ],
     ["Challenge bond", "the creation bond"],
     ["Vote stake per ballot", `${formatPm(VOTE_STAKE_UNITS)} PM`],
     ["Quorum", `${QUORUM.lowExposure} ballots; ${QUORUM.highExposure} when the locked collateral is above the high-exposure threshold`],
-    ["Losing bond after a challenge", `${pct(CHALLENGE_SPLIT.winnerBps)} to the winner, ${pct(CHALLENGE_SPLIT.voterPoolBps)} to the voter pool, ${pct(CHALLENGE_SPLIT.treasuryBps)} and the rounding to the treasury`],
-    ["Missing creator's bond", `keeper ${pct(MIA_SLASH_SPLIT.keeperBps)} (at most ${formatPm(MIA_SLASH_SPLIT.keeperCapUnits)} PM), treasury ${pct(MIA_SLASH_SPLIT.treasuryBps)}, the voter pool the rest`],
+    [
+      "Losing bond after a challenge",
+      `${pct(CHALLENGE_SPLIT.winnerBps)} to the winner, ${pct(CHALLENGE_SPLIT.voterPoolBps)} to the voter pool, ${pct(CHALLENGE_SPLIT.treasuryBps)} and the rounding to the treasury`,
+    ],
+    [
+      "Missing creator's bond",
+      `keeper ${pct(MIA_SLASH_SPLIT.keeperBps)} (at most ${formatPm(MIA_SLASH_SPLIT.keeperCapUnits)} PM), treasury ${pct(MIA_SLASH_SPLIT.treasuryBps)}, the voter pool the rest`,
+    ],
   ];
   return ["| Value | |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
 }

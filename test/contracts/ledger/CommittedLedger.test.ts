@@ -101,8 +101,14 @@ async function commitRoot(f: Awaited<ReturnType<typeof deployFixture>>, newRoot:
 describe("CommittedLedger", () => {
   it("has exactly the spec's functions and events plus the documented extras, with the spec's names and indexed flags", () => {
     const abi = hre.artifacts.readArtifactSync("CommittedLedger").abi as unknown as Abi;
-    const fns = abi.filter((x): x is AbiFunction => x.type === "function").map(describeItem).sort();
-    const events = abi.filter((x): x is AbiEvent => x.type === "event").map(describeItem).sort();
+    const fns = abi
+      .filter((x): x is AbiFunction => x.type === "function")
+      .map(describeItem)
+      .sort();
+    const events = abi
+      .filter((x): x is AbiEvent => x.type === "event")
+      .map(describeItem)
+      .sort();
     expect(fns).to.deep.equal([...SPEC_FUNCTIONS, ...EXTRA_FUNCTIONS].sort());
     expect(events).to.deep.equal([...SPEC_EVENTS, ...EXTRA_EVENTS].sort());
   });
@@ -150,16 +156,30 @@ describe("CommittedLedger", () => {
       { maker, taker, marketId: 7n, side: 0, kind: 0, shares: 20_000n, priceBps: 6_000, fee: 12n },
       { maker, taker, marketId: 7n, side: 1, kind: 2, shares: 10_000n, priceBps: 3_000, fee: 0n },
     ];
-    const credits = [{ account: acct, id: 0n, delta: 5_000_000n, reason: 0 }, { account: acct, id: 0n, delta: -1_000n, reason: 8 }];
+    const credits = [
+      { account: acct, id: 0n, delta: 5_000_000n, reason: 0 },
+      { account: acct, id: 0n, delta: -1_000n, reason: 8 },
+    ];
     await f.asOperator.write.commitBatch([1n, ZERO, keccak256("0x02"), matches, credits, true]);
-    const transfers = (await f.ledger.getEvents.TransferSingle({}, { fromBlock: 0n })).map((l) => [getAddress(l.args.from!), getAddress(l.args.to!), l.args.id, l.args.value]);
+    const transfers = (await f.ledger.getEvents.TransferSingle({}, { fromBlock: 0n })).map((l) => [
+      getAddress(l.args.from!),
+      getAddress(l.args.to!),
+      l.args.id,
+      l.args.value,
+    ]);
     const Z = "0x0000000000000000000000000000000000000000";
     const T = getAddress(f.treasury.account.address);
     const [M, K, A] = [getAddress(maker), getAddress(taker), getAddress(acct)];
     expect(transfers).to.deep.equal([
-      [K, M, 0n, 12_000n], [M, K, (7n << 8n) | 0n, 20_000n], [K, T, 0n, 12n],
-      [M, Z, 0n, 3_000n], [K, Z, 0n, 7_000n], [Z, M, (7n << 8n) | 1n, 10_000n], [Z, K, (7n << 8n) | 0n, 10_000n],
-      [Z, A, 0n, 5_000_000n], [A, Z, 0n, 1_000n],
+      [K, M, 0n, 12_000n],
+      [M, K, (7n << 8n) | 0n, 20_000n],
+      [K, T, 0n, 12n],
+      [M, Z, 0n, 3_000n],
+      [K, Z, 0n, 7_000n],
+      [Z, M, (7n << 8n) | 1n, 10_000n],
+      [Z, K, (7n << 8n) | 0n, 10_000n],
+      [Z, A, 0n, 5_000_000n],
+      [A, Z, 0n, 1_000n],
     ]);
     // Every movement is a TransferSingle; this implementation never groups movements into a TransferBatch.
     expect(await f.ledger.getEvents.TransferBatch({}, { fromBlock: 0n })).to.deep.equal([]);
@@ -180,7 +200,10 @@ describe("CommittedLedger", () => {
     const acceptHash = await f.asNext.write.acceptOperator();
     expect(getAddress(await f.ledger.read.operator())).to.equal(getAddress(f.nextOperator.account.address));
     expect(await f.ledger.read.pendingOperator()).to.equal("0x0000000000000000000000000000000000000000");
-    for (const [entry, hash] of [["transferOperator", proposeHash], ["acceptOperator", acceptHash]] as const) {
+    for (const [entry, hash] of [
+      ["transferOperator", proposeHash],
+      ["acceptOperator", acceptHash],
+    ] as const) {
       console.log(JSON.stringify({ contract: "CommittedLedger", entry, gas: Number((await f.publicClient.waitForTransactionReceipt({ hash })).gasUsed) }));
     }
     await expectCustomError(f.asOperator.write.commitBatch([1n, ZERO, ZERO, [], [], false]), "LedgerUnauthorizedOperator");

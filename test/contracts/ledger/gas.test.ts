@@ -35,9 +35,16 @@ describe("CommittedLedger gas", () => {
     for (const s of proof) node = BigInt(node) < BigInt(s) ? keccak256(`0x${node.slice(2)}${s.slice(2)}`) : keccak256(`0x${s.slice(2)}${node.slice(2)}`);
     await asOperator.write.commitJournalBatch([3n, root2, node, await ledger.read.journalCommitment(), keccak256("0x00"), "0x00"]);
     expect(await ledger.read.verifyBalance([account, 0n, 1_000_000n, proof])).to.equal(true);
-    const verifyGas = await pc.estimateGas({ to: ledger.address, data: encodeFunctionData({ abi: ledger.abi, functionName: "verifyBalance", args: [account, 0n, 1_000_000n, proof] }) });
+    const verifyGas = await pc.estimateGas({
+      to: ledger.address,
+      data: encodeFunctionData({ abi: ledger.abi, functionName: "verifyBalance", args: [account, 0n, 1_000_000n, proof] }),
+    });
 
-    for (const [entry, gas] of [["commitJournalBatch(10kB payload)", journalGas], ["commitBatch(1 match, 1 credit, events)", batchGas], ["verifyBalance(20-level proof)", verifyGas]] as const) {
+    for (const [entry, gas] of [
+      ["commitJournalBatch(10kB payload)", journalGas],
+      ["commitBatch(1 match, 1 credit, events)", batchGas],
+      ["verifyBalance(20-level proof)", verifyGas],
+    ] as const) {
       console.log(JSON.stringify({ contract: "CommittedLedger", entry, gas: Number(gas) }));
     }
     expect(Number(journalGas)).to.be.lessThan(600_000);

@@ -53,7 +53,10 @@ describe("LmsrFactory", () => {
     const setHash = await f.factory.write.setFeeDefaults([1_000, 250]);
     await logGas(f.pc, "LmsrFactory", "setFeeDefaults", setHash);
     const changes = await f.factory.getEvents.FeeDefaultsSet({ fromBlock: 0n });
-    expect(changes.map((e) => [e.args.sellExitFeeBps, e.args.winningsExitFeeBps])).to.deep.equal([[100, 0], [1_000, 250]]);
+    expect(changes.map((e) => [e.args.sellExitFeeBps, e.args.winningsExitFeeBps])).to.deep.equal([
+      [100, 0],
+      [1_000, 250],
+    ]);
     expect(await f.factory.read.feeDefaults()).to.deep.equal([0, 1_000, 250]);
 
     // A market created now is stamped with the new defaults; the earlier market keeps its own.

@@ -47,8 +47,13 @@ describe("LmsrMarket settlement", () => {
     await (await f.as(f.creator)).write.withdrawSurplus();
     expect(await f.market.getEvents.SurplusWithdrawn({}, { fromBlock: 0n })).to.have.length(1);
     for (const [entry, hash] of [
-      ["buy", buyHash], ["sell", sellHash], ["resolve", resolveHash], ["redeem(winner, exit fee)", redeemHash], ["withdrawSurplus(resolved)", withdrawHash],
-    ] as const) await logGas(f.pc, "LmsrMarket(ternary)", entry, hash);
+      ["buy", buyHash],
+      ["sell", sellHash],
+      ["resolve", resolveHash],
+      ["redeem(winner, exit fee)", redeemHash],
+      ["withdrawSurplus(resolved)", withdrawHash],
+    ] as const)
+      await logGas(f.pc, "LmsrMarket(ternary)", entry, hash);
   });
 
   it("voids before close: every share redeems at 1/n and the market stays solvent", async () => {
@@ -64,7 +69,11 @@ describe("LmsrMarket settlement", () => {
     await expectCustomError(m.write.redeem([0]), "LmsrZeroShares");
     const withdrawHash = await (await f.as(f.creator)).write.withdrawSurplus();
     expect(await f.usdc.read.balanceOf([f.market.address])).to.equal(0n);
-    for (const [entry, hash] of [["voidMarket", voidHash], ["redeem(void)", redeemHash], ["withdrawSurplus(void)", withdrawHash]] as const) {
+    for (const [entry, hash] of [
+      ["voidMarket", voidHash],
+      ["redeem(void)", redeemHash],
+      ["withdrawSurplus(void)", withdrawHash],
+    ] as const) {
       await logGas(f.pc, "LmsrMarket(binary)", entry, hash);
     }
   });
@@ -129,7 +138,12 @@ describe("LmsrMarket settlement", () => {
     const f = await fixture(3);
     const [alice] = f.holders;
     const a = await f.as(alice);
-    for (const [o, shares] of [[0, 10n], [1, 11n], [2, 3_000_000_002n]] as const) await a.write.buy([o, shares, BIG, alice.account.address]);
+    for (const [o, shares] of [
+      [0, 10n],
+      [1, 11n],
+      [2, 3_000_000_002n],
+    ] as const)
+      await a.write.buy([o, shares, BIG, alice.account.address]);
     await f.asResolver.write.voidMarket();
     const expected = 10n / 3n + 11n / 3n + 3_000_000_002n / 3n;
     expect(await f.market.read.previewClaim([alice.account.address])).to.deep.equal([expected, 0n]);
@@ -143,7 +157,12 @@ describe("LmsrMarket settlement", () => {
     it(`property (${n} outcomes): after any trades and settlement, a sweep at any point leaves every redemption payable, each paying previewClaim`, async () => {
       let redemptions = 0;
       let sweptBeforeRedemptions = 0;
-      const trade = fc.record({ who: fc.integer({ min: 0, max: 3 }), outcome: fc.integer({ min: 0, max: n - 1 }), buy: fc.boolean(), shares: fc.bigInt({ min: 1n, max: 2_000_000_000n }) });
+      const trade = fc.record({
+        who: fc.integer({ min: 0, max: 3 }),
+        outcome: fc.integer({ min: 0, max: n - 1 }),
+        buy: fc.boolean(),
+        shares: fc.bigInt({ min: 1n, max: 2_000_000_000n }),
+      });
       await fc.assert(
         fc.asyncProperty(
           fc.array(trade, { minLength: 1, maxLength: 8 }),

@@ -27,15 +27,21 @@ describe("LmsrMarket", () => {
     const buyHash = await m.write.buy([0, 100_000_000n, cost, me]);
     expect(await f.outcome.read.balanceOf([me, 256n])).to.equal(100_000_000n);
     const [proceeds, fee] = await f.market.read.quoteSell([0, 50_000_000n]);
-    expect(fee).to.equal((proceeds + fee) * 200n / 10_000n + ((proceeds + fee) * 200n % 10_000n ? 1n : 0n));
+    expect(fee).to.equal(((proceeds + fee) * 200n) / 10_000n + (((proceeds + fee) * 200n) % 10_000n ? 1n : 0n));
     await expectCustomError(m.write.sell([0, 50_000_000n, proceeds + 1n, me]), "LmsrProceedsBelowLimit");
     const sellHash = await m.write.sell([0, 50_000_000n, proceeds, me]);
     expect(await f.usdc.read.balanceOf([f.treasury.account.address])).to.equal(fee);
-    for (const [entry, hash] of [["buy", buyHash], ["sell", sellHash]] as const) {
+    for (const [entry, hash] of [
+      ["buy", buyHash],
+      ["sell", sellHash],
+    ] as const) {
       console.log(JSON.stringify({ contract: "LmsrMarket(binary)", entry, gas: Number((await f.pc.waitForTransactionReceipt({ hash })).gasUsed) }));
     }
     const trades = await f.market.getEvents.Trade({}, { fromBlock: 0n });
-    expect(trades.map((t) => [t.args.isBuy, t.args.shares, t.args.amount])).to.deep.equal([[true, 100_000_000n, cost], [false, 50_000_000n, proceeds]]);
+    expect(trades.map((t) => [t.args.isBuy, t.args.shares, t.args.amount])).to.deep.equal([
+      [true, 100_000_000n, cost],
+      [false, 50_000_000n, proceeds],
+    ]);
     await expectCustomError(m.write.buy([2, 1n, BIG, me]), "LmsrInvalidOutcome");
     await expectCustomError(m.write.buy([0, 0n, BIG, me]), "LmsrZeroShares");
   });
@@ -71,21 +77,24 @@ describe("LmsrMarket", () => {
   for (const n of [2, 3]) {
     it(`property: worst-case loss of the market maker is at most the seed (${n} outcomes), and reaches it`, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.bigInt({ min: 1n, max: 5_000_000_000n })), { minLength: 1, maxLength: 4 }), async (trades) => {
-          const f = await fixture(n);
-          const m = await f.as(f.trader);
-          let paid = 0n;
-          for (const [o, s] of trades) {
-            const cost = await f.market.read.quoteBuy([o, s]);
-            await m.write.buy([o, s, cost, f.trader.account.address]);
-            paid += cost;
-          }
-          const q = await f.market.read.outstanding();
-          const maxPayout = q.reduce((a, x) => (x > a ? x : a), 0n);
-          // Loss = the largest payout minus what traders paid; it never exceeds the seed, and the pool covers it.
-          expect(maxPayout - paid <= SEED).to.equal(true);
-          expect((await f.usdc.read.balanceOf([f.market.address])) >= maxPayout).to.equal(true);
-        }),
+        fc.asyncProperty(
+          fc.array(fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.bigInt({ min: 1n, max: 5_000_000_000n })), { minLength: 1, maxLength: 4 }),
+          async (trades) => {
+            const f = await fixture(n);
+            const m = await f.as(f.trader);
+            let paid = 0n;
+            for (const [o, s] of trades) {
+              const cost = await f.market.read.quoteBuy([o, s]);
+              await m.write.buy([o, s, cost, f.trader.account.address]);
+              paid += cost;
+            }
+            const q = await f.market.read.outstanding();
+            const maxPayout = q.reduce((a, x) => (x > a ? x : a), 0n);
+            // Loss = the largest payout minus what traders paid; it never exceeds the seed, and the pool covers it.
+            expect(maxPayout - paid <= SEED).to.equal(true);
+            expect((await f.usdc.read.balanceOf([f.market.address])) >= maxPayout).to.equal(true);
+          },
+        ),
         { numRuns: 8 },
       );
       // The bound is tight: after 30·b shares of one outcome the loss is b·ln(n) - b·ln(1 + (n-1)e^-30), i.e. the

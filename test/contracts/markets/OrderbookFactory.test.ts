@@ -19,9 +19,16 @@ describe("OrderbookFactory", () => {
     expect((await f.factory.read.ledger()).toLowerCase()).to.equal(f.ledger.account.address.toLowerCase());
     expect([await f.factory.read.MAX_FEE_BPS(), await f.factory.read.PLACE_FEE_BPS()]).to.deep.equal([1_000, 0]);
     const [deployed] = await f.factory.getEvents.FeeDefaultsSet({ fromBlock: 0n });
-    expect([deployed.args.feePolicyVersion, deployed.args.routerTakerFeeBps, deployed.args.operatorBatchFeeBps, deployed.args.winningsExitFeeBps]).to.deep.equal([0, 100, 100, 0]);
+    expect([
+      deployed.args.feePolicyVersion,
+      deployed.args.routerTakerFeeBps,
+      deployed.args.operatorBatchFeeBps,
+      deployed.args.winningsExitFeeBps,
+    ]).to.deep.equal([0, 100, 100, 0]);
     // No payable entry point and no balance: committed markets keep their money in the CommittedLedger.
-    const payable = (f.factory.abi as readonly { type: string; stateMutability?: string }[]).filter((x) => x.type === "function" && x.stateMutability === "payable");
+    const payable = (f.factory.abi as readonly { type: string; stateMutability?: string }[]).filter(
+      (x) => x.type === "function" && x.stateMutability === "payable",
+    );
     expect(payable).to.deep.equal([]);
     expect(await f.pc.getBalance({ address: f.factory.address })).to.equal(0n);
   });

@@ -47,7 +47,14 @@ export async function marketFixture(outcomeCount: number, fees: { sell: number; 
   const pc = await hre.viem.getPublicClient();
   const usdc = await hre.viem.deployContract("TestUSDC", []);
   const outcome = await hre.viem.deployContract("OutcomeToken", [admin.account.address, "uri"]);
-  const factory = await hre.viem.deployContract("LmsrFactory", [admin.account.address, outcome.address, outcomeCount, treasury.account.address, fees.sell, fees.win]);
+  const factory = await hre.viem.deployContract("LmsrFactory", [
+    admin.account.address,
+    outcome.address,
+    outcomeCount,
+    treasury.account.address,
+    fees.sell,
+    fees.win,
+  ]);
   await outcome.write.setFactory([factory.address, true]);
   const setCollateralHash = await factory.write.setCollateral([usdc.address, true]);
   for (const w of [creator, trader, stranger, ...holders.slice(0, 6)]) {
@@ -76,5 +83,25 @@ export async function marketFixture(outcomeCount: number, fees: { sell: number; 
     await testClient.mine({ blocks: 1 });
   };
   const asResolver = await hre.viem.getContractAt("LmsrMarket", marketAddress, { client: { wallet: admin } });
-  return { createGas, setCollateralHash, admin, creator, trader, treasury, stranger, holders: holders.slice(0, 6), pc, usdc, outcome, factory, market, created, closeTime, as, asResolver, close, testClient };
+  return {
+    createGas,
+    setCollateralHash,
+    admin,
+    creator,
+    trader,
+    treasury,
+    stranger,
+    holders: holders.slice(0, 6),
+    pc,
+    usdc,
+    outcome,
+    factory,
+    market,
+    created,
+    closeTime,
+    as,
+    asResolver,
+    close,
+    testClient,
+  };
 }

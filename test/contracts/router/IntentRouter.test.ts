@@ -10,11 +10,28 @@ const expectCustomError = (p: Promise<unknown>, name: string) => expectRevert(p,
 
 const types = {
   TradeIntent: [
-    { name: "trader", type: "address" }, { name: "market", type: "address" }, { name: "outcome", type: "uint8" }, { name: "isBuy", type: "bool" },
-    { name: "amount", type: "uint256" }, { name: "limit", type: "uint256" }, { name: "deadline", type: "uint256" }, { name: "nonce", type: "uint256" },
+    { name: "trader", type: "address" },
+    { name: "market", type: "address" },
+    { name: "outcome", type: "uint8" },
+    { name: "isBuy", type: "bool" },
+    { name: "amount", type: "uint256" },
+    { name: "limit", type: "uint256" },
+    { name: "deadline", type: "uint256" },
+    { name: "nonce", type: "uint256" },
   ],
-  BasketIntent: [{ name: "trader", type: "address" }, { name: "legs", type: "Leg[]" }, { name: "deadline", type: "uint256" }, { name: "nonce", type: "uint256" }],
-  Leg: [{ name: "market", type: "address" }, { name: "outcome", type: "uint8" }, { name: "isBuy", type: "bool" }, { name: "amount", type: "uint256" }, { name: "limit", type: "uint256" }],
+  BasketIntent: [
+    { name: "trader", type: "address" },
+    { name: "legs", type: "Leg[]" },
+    { name: "deadline", type: "uint256" },
+    { name: "nonce", type: "uint256" },
+  ],
+  Leg: [
+    { name: "market", type: "address" },
+    { name: "outcome", type: "uint8" },
+    { name: "isBuy", type: "bool" },
+    { name: "amount", type: "uint256" },
+    { name: "limit", type: "uint256" },
+  ],
 } as const;
 
 async function fixture() {
@@ -47,7 +64,17 @@ async function fixture() {
 
 type F = Awaited<ReturnType<typeof fixture>>;
 function intent(f: F, over: Partial<{ isBuy: boolean; amount: bigint; limit: bigint; deadline: bigint; nonce: bigint }> = {}) {
-  return { trader: f.trader.account.address, market: f.market.address, outcome: 0, isBuy: true, amount: 100_000_000n, limit: BIG, deadline: f.deadline, nonce: 1n, ...over };
+  return {
+    trader: f.trader.account.address,
+    market: f.market.address,
+    outcome: 0,
+    isBuy: true,
+    amount: 100_000_000n,
+    limit: BIG,
+    deadline: f.deadline,
+    nonce: 1n,
+    ...over,
+  };
 }
 const sign = (f: F, message: ReturnType<typeof intent>) => f.trader.signTypedData({ domain: f.domain, types, primaryType: "TradeIntent", message });
 type Leg = { market: Address; outcome: number; isBuy: boolean; amount: bigint; limit: bigint };
@@ -72,7 +99,10 @@ describe("IntentRouter (behind ERC1967Proxy)", () => {
     const sell = intent(f, { isBuy: false, amount: 40_000_000n, limit: 1n, nonce: 2n });
     const sellHash = await f.router.write.executeTradeIntent([sell, await sign(f, sell)]);
     expect(await f.outcome.read.balanceOf([f.trader.account.address, 256n])).to.equal(60_000_000n);
-    for (const [entry, hash] of [["executeTradeIntent(buy)", buyHash], ["executeTradeIntent(sell)", sellHash]] as const) {
+    for (const [entry, hash] of [
+      ["executeTradeIntent(buy)", buyHash],
+      ["executeTradeIntent(sell)", sellHash],
+    ] as const) {
       console.log(JSON.stringify({ contract: "IntentRouter", entry, gas: Number((await f.pc.waitForTransactionReceipt({ hash })).gasUsed) }));
     }
     expect((await f.usdc.read.balanceOf([f.trader.account.address])) > before).to.equal(true);

@@ -5,7 +5,14 @@ import { outcomeTokenAbi, playMoneyAbi, testUSDCAbi } from "../../../generated/a
 import { expectRevert } from "../../support/revert";
 
 const ozErrors = [
-  { type: "error", name: "AccessControlUnauthorizedAccount", inputs: [{ name: "account", type: "address" }, { name: "neededRole", type: "bytes32" }] },
+  {
+    type: "error",
+    name: "AccessControlUnauthorizedAccount",
+    inputs: [
+      { name: "account", type: "address" },
+      { name: "neededRole", type: "bytes32" },
+    ],
+  },
 ] as const;
 
 async function logGas(contract: string, entry: string, hash: Hex) {
@@ -19,7 +26,11 @@ describe("PlayMoney", () => {
     const pm = await hre.viem.deployContract("PlayMoney", [admin.account.address]);
     expect(await pm.read.decimals()).to.equal(6);
     const asMinter = await hre.viem.getContractAt("PlayMoney", pm.address, { client: { wallet: minter } });
-    await expectRevert(asMinter.write.mint([someone.account.address, 1n]), [...(playMoneyAbi as unknown as Abi), ...ozErrors] as Abi, "AccessControlUnauthorizedAccount");
+    await expectRevert(
+      asMinter.write.mint([someone.account.address, 1n]),
+      [...(playMoneyAbi as unknown as Abi), ...ozErrors] as Abi,
+      "AccessControlUnauthorizedAccount",
+    );
     await pm.write.grantRole([await pm.read.MINTER_ROLE(), minter.account.address]);
     await logGas("PlayMoney", "mint(first credit of an account)", await asMinter.write.mint([someone.account.address, 5_000_000n]));
     expect(await pm.read.balanceOf([someone.account.address])).to.equal(5_000_000n);
@@ -53,9 +64,13 @@ describe("OutcomeToken", () => {
     const approvalHash = await (await as(holder)).write.setApprovalForAll([other.account.address, true]);
     // mint and burn are called by an EOA registered as the market here; in production a market calls them inside buy/sell/redeem.
     for (const [entry, hash] of [
-      ["setFactory", setFactoryHash], ["registerMarket", registerHash], ["mint(direct, by the registered market)", mintHash],
-      ["burn(direct, by the registered market)", burnHash], ["setApprovalForAll", approvalHash],
-    ] as const) await logGas("OutcomeToken", entry, hash);
+      ["setFactory", setFactoryHash],
+      ["registerMarket", registerHash],
+      ["mint(direct, by the registered market)", mintHash],
+      ["burn(direct, by the registered market)", burnHash],
+      ["setApprovalForAll", approvalHash],
+    ] as const)
+      await logGas("OutcomeToken", entry, hash);
   });
 });
 
@@ -67,12 +82,25 @@ describe("TestUSDC (EIP-3009)", () => {
     const client = await hre.viem.getPublicClient();
     await logGas("TestUSDC", "mint(first credit of an account)", await usdc.write.mint([payer.account.address, 10_000_000n]));
     const now = (await client.getBlock()).timestamp;
-    const message = { from: payer.account.address, to: payee.account.address, value: 2_500_000n, validAfter: 0n, validBefore: now + 3600n, nonce: keccak256(toHex("n1")) };
+    const message = {
+      from: payer.account.address,
+      to: payee.account.address,
+      value: 2_500_000n,
+      validAfter: 0n,
+      validBefore: now + 3600n,
+      nonce: keccak256(toHex("n1")),
+    };
     const domain = { name: "USD Coin", version: "2", chainId: await client.getChainId(), verifyingContract: usdc.address };
-    const types = { TransferWithAuthorization: [
-      { name: "from", type: "address" }, { name: "to", type: "address" }, { name: "value", type: "uint256" },
-      { name: "validAfter", type: "uint256" }, { name: "validBefore", type: "uint256" }, { name: "nonce", type: "bytes32" },
-    ] } as const;
+    const types = {
+      TransferWithAuthorization: [
+        { name: "from", type: "address" },
+        { name: "to", type: "address" },
+        { name: "value", type: "uint256" },
+        { name: "validAfter", type: "uint256" },
+        { name: "validBefore", type: "uint256" },
+        { name: "nonce", type: "bytes32" },
+      ],
+    } as const;
     const signature = await payer.signTypedData({ domain, types, primaryType: "TransferWithAuthorization", message });
     const asRelayer = await hre.viem.getContractAt("TestUSDC", usdc.address, { client: { wallet: relayer } });
     const args = [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, signature] as const;
@@ -80,11 +108,24 @@ describe("TestUSDC (EIP-3009)", () => {
     expect(await usdc.read.balanceOf([payee.account.address])).to.equal(2_500_000n);
     expect(await usdc.read.authorizationState([payer.account.address, message.nonce])).to.equal(true);
     await expectRevert(asRelayer.write.transferWithAuthorization(args), abi, "TestUSDCAuthorizationUsed");
-    const forged = await relayer.signTypedData({ domain, types, primaryType: "TransferWithAuthorization", message: { ...message, nonce: keccak256(toHex("n2")) } });
-    await expectRevert(asRelayer.write.transferWithAuthorization([message.from, message.to, message.value, 0n, message.validBefore, keccak256(toHex("n2")), forged]), abi, "TestUSDCInvalidSignature");
+    const forged = await relayer.signTypedData({
+      domain,
+      types,
+      primaryType: "TransferWithAuthorization",
+      message: { ...message, nonce: keccak256(toHex("n2")) },
+    });
+    await expectRevert(
+      asRelayer.write.transferWithAuthorization([message.from, message.to, message.value, 0n, message.validBefore, keccak256(toHex("n2")), forged]),
+      abi,
+      "TestUSDCInvalidSignature",
+    );
     const expired = { ...message, validBefore: now - 1n, nonce: keccak256(toHex("n3")) };
     const sig3 = await payer.signTypedData({ domain, types, primaryType: "TransferWithAuthorization", message: expired });
-    await expectRevert(asRelayer.write.transferWithAuthorization([expired.from, expired.to, expired.value, 0n, expired.validBefore, expired.nonce, sig3]), abi, "TestUSDCAuthorizationNotInWindow");
+    await expectRevert(
+      asRelayer.write.transferWithAuthorization([expired.from, expired.to, expired.value, 0n, expired.validBefore, expired.nonce, sig3]),
+      abi,
+      "TestUSDCAuthorizationNotInWindow",
+    );
     expect(await usdc.read.decimals()).to.equal(6);
   });
 
@@ -98,10 +139,16 @@ describe("TestUSDC (EIP-3009)", () => {
     const domain = { name: "USD Coin", version: "2", chainId: await client.getChainId(), verifyingContract: usdc.address };
     const validBefore = (await client.getBlock()).timestamp + 3600n;
     const message = { from: payer.account.address, to: payee.account.address, value: 1_000_000n, validAfter: 0n, validBefore, nonce: keccak256(toHex("r1")) };
-    const types = { ReceiveWithAuthorization: [
-      { name: "from", type: "address" }, { name: "to", type: "address" }, { name: "value", type: "uint256" },
-      { name: "validAfter", type: "uint256" }, { name: "validBefore", type: "uint256" }, { name: "nonce", type: "bytes32" },
-    ] } as const;
+    const types = {
+      ReceiveWithAuthorization: [
+        { name: "from", type: "address" },
+        { name: "to", type: "address" },
+        { name: "value", type: "uint256" },
+        { name: "validAfter", type: "uint256" },
+        { name: "validBefore", type: "uint256" },
+        { name: "nonce", type: "bytes32" },
+      ],
+    } as const;
     const signature = await payer.signTypedData({ domain, types, primaryType: "ReceiveWithAuthorization", message });
     const args = [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, signature] as const;
     const asRelayer = await hre.viem.getContractAt("TestUSDC", usdc.address, { client: { wallet: relayer } });
@@ -111,8 +158,18 @@ describe("TestUSDC (EIP-3009)", () => {
     expect(await usdc.read.balanceOf([payee.account.address])).to.equal(1_000_001n);
 
     const nonce = keccak256(toHex("c1"));
-    const cancelTypes = { CancelAuthorization: [{ name: "authorizer", type: "address" }, { name: "nonce", type: "bytes32" }] } as const;
-    const cancelSig = await payer.signTypedData({ domain, types: cancelTypes, primaryType: "CancelAuthorization", message: { authorizer: payer.account.address, nonce } });
+    const cancelTypes = {
+      CancelAuthorization: [
+        { name: "authorizer", type: "address" },
+        { name: "nonce", type: "bytes32" },
+      ],
+    } as const;
+    const cancelSig = await payer.signTypedData({
+      domain,
+      types: cancelTypes,
+      primaryType: "CancelAuthorization",
+      message: { authorizer: payer.account.address, nonce },
+    });
     await expectRevert(asRelayer.write.cancelAuthorization([payer.account.address, keccak256(toHex("c2")), cancelSig]), abi, "TestUSDCInvalidSignature");
     await logGas("TestUSDC", "cancelAuthorization", await asRelayer.write.cancelAuthorization([payer.account.address, nonce, cancelSig]));
     expect(await usdc.read.authorizationState([payer.account.address, nonce])).to.equal(true);

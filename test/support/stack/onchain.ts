@@ -55,7 +55,8 @@ export async function startOnchainStack(opts: { pollingMs?: number; quiet?: bool
     if (databaseUrl) {
       // Ponder's instance schema and its views schema, and the API's test schema.
       const sql = (await import("postgres")).default(databaseUrl, { max: 1, onnotice: () => {} });
-      for (const schema of [`t_${chainId}`, `indexer_${chainId}`, `t_api_${chainId}`]) await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+      for (const schema of [`t_${chainId}`, `indexer_${chainId}`, `t_api_${chainId}`])
+        await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
       await sql.end();
     }
     rmSync(deploymentFile(chainId), { force: true });
@@ -95,13 +96,25 @@ export async function startOnchainStack(opts: { pollingMs?: number; quiet?: bool
     const ponderUrl = `http://127.0.0.1:${ponderPort}`;
     const until = Date.now() + 120_000;
     for (;;) {
-      const ok = await fetch(`${ponderUrl}/ready`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${ponderUrl}/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > until) throw new Error("ponder did not become ready");
       await new Promise((r) => setTimeout(r, 250));
     }
     svc = await startService(
-      loadConfig({ PORT: "0", DATA_DIR: join(dir, "api"), LOG_LEVEL: "silent", CHAIN_ID: String(chainId), RPC_URL: rpcUrl, PONDER_PORT: String(ponderPort), DATABASE_URL: databaseUrl, DATABASE_SCHEMA: databaseUrl ? `t_api_${chainId}` : undefined }),
+      loadConfig({
+        PORT: "0",
+        DATA_DIR: join(dir, "api"),
+        LOG_LEVEL: "silent",
+        CHAIN_ID: String(chainId),
+        RPC_URL: rpcUrl,
+        PONDER_PORT: String(ponderPort),
+        DATABASE_URL: databaseUrl,
+        DATABASE_SCHEMA: databaseUrl ? `t_api_${chainId}` : undefined,
+      }),
       { redisPrefix: `t-onchain-${chainId}:` },
     );
     const usdc = deployment.contracts.TestUSDC!.address;
@@ -121,8 +134,19 @@ export async function startOnchainStack(opts: { pollingMs?: number; quiet?: bool
       deployer,
       chain,
       async createMarket(seed = 1_000_000_000n, question = "Will the test pass?") {
-        await send(await deployer.writeContract({ chain, account: deployer.account!, address: usdc, abi: testUSDCAbi, functionName: "mint", args: [deployer.account!.address, seed] }));
-        await send(await deployer.writeContract({ chain, account: deployer.account!, address: usdc, abi: testUSDCAbi, functionName: "approve", args: [factory, seed] }));
+        await send(
+          await deployer.writeContract({
+            chain,
+            account: deployer.account!,
+            address: usdc,
+            abi: testUSDCAbi,
+            functionName: "mint",
+            args: [deployer.account!.address, seed],
+          }),
+        );
+        await send(
+          await deployer.writeContract({ chain, account: deployer.account!, address: usdc, abi: testUSDCAbi, functionName: "approve", args: [factory, seed] }),
+        );
         const block = await client.getBlock();
         const { result, request } = await client.simulateContract({
           account: deployer.account!,
@@ -138,7 +162,16 @@ export async function startOnchainStack(opts: { pollingMs?: number; quiet?: bool
       async fundedWallet(key, amount) {
         const account = privateKeyToAccount(key);
         await send(await deployer.sendTransaction({ chain, account: deployer.account!, to: account.address, value: parseEther("1") }));
-        await send(await deployer.writeContract({ chain, account: deployer.account!, address: usdc, abi: testUSDCAbi, functionName: "mint", args: [account.address, amount] }));
+        await send(
+          await deployer.writeContract({
+            chain,
+            account: deployer.account!,
+            address: usdc,
+            abi: testUSDCAbi,
+            functionName: "mint",
+            args: [account.address, amount],
+          }),
+        );
         return createWalletClient({ chain, transport: http(rpcUrl), account });
       },
       ponderFetch: (path) => fetch(`${ponderUrl}${path}`).then((r) => r.json()),

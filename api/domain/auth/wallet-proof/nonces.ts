@@ -15,7 +15,11 @@ const secretCache = new WeakMap<SqlRunner, string>();
 export async function nonceSecret(db: SqlRunner, now: number): Promise<string> {
   const cached = secretCache.get(db);
   if (cached) return cached;
-  await db.query(`INSERT INTO api_secrets (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING`, [SECRET_NAME, randomBytes(32).toString("hex"), now]);
+  await db.query(`INSERT INTO api_secrets (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING`, [
+    SECRET_NAME,
+    randomBytes(32).toString("hex"),
+    now,
+  ]);
   const [row] = await db.query<{ value: string }>(`SELECT value FROM api_secrets WHERE name = $1`, [SECRET_NAME]);
   secretCache.set(db, row.value);
   return row.value;
@@ -48,6 +52,10 @@ export async function issueNonce(db: SqlRunner, now: number): Promise<IssuedNonc
 
 /** Spends a nonce atomically: true once for a live, unused nonce of ours; false when unknown, expired or used. */
 export async function consumeNonce(db: SqlRunner, nonce: string, usedFor: string, now: number): Promise<boolean> {
-  const rows = await db.query(`UPDATE api_nonces SET used_at = $2, used_for = $3 WHERE nonce = $1 AND used_at IS NULL AND expires_at > $2 RETURNING nonce`, [nonce, now, usedFor]);
+  const rows = await db.query(`UPDATE api_nonces SET used_at = $2, used_for = $3 WHERE nonce = $1 AND used_at IS NULL AND expires_at > $2 RETURNING nonce`, [
+    nonce,
+    now,
+    usedFor,
+  ]);
   return rows.length > 0;
 }

@@ -28,11 +28,20 @@ export function siweExample(origin: string, chainId: number, address: `0x${strin
 }
 
 /** Verifies a SIWE message for this host and spends its nonce; returns the signer and chain. */
-export async function verifySiwe(db: SqlRunner, origin: string, message: string, signature: string, now: number): Promise<{ address: string; chainId: number }> {
+export async function verifySiwe(
+  db: SqlRunner,
+  origin: string,
+  message: string,
+  signature: string,
+  now: number,
+): Promise<{ address: string; chainId: number }> {
   const fields = parseSiweMessage(message);
-  if (!fields.address || !fields.nonce || !fields.chainId) throw new ApiError("WALLET_AUTH_INVALID", "message is not an EIP-4361 (SIWE) message with address, chain id and nonce", { field: "message" });
+  if (!fields.address || !fields.nonce || !fields.chainId)
+    throw new ApiError("WALLET_AUTH_INVALID", "message is not an EIP-4361 (SIWE) message with address, chain id and nonce", { field: "message" });
   if (!validateSiweMessage({ message: fields, domain: new URL(origin).host, time: new Date(now) })) {
-    throw new ApiError("WALLET_AUTH_INVALID", `the SIWE message is for another domain than ${new URL(origin).host} or outside its validity window`, { field: "message" });
+    throw new ApiError("WALLET_AUTH_INVALID", `the SIWE message is for another domain than ${new URL(origin).host} or outside its validity window`, {
+      field: "message",
+    });
   }
   let valid = false;
   try {
@@ -42,7 +51,9 @@ export async function verifySiwe(db: SqlRunner, origin: string, message: string,
   }
   if (!valid) throw new ApiError("WALLET_AUTH_INVALID", "signature is not an EIP-191 signature of message by its address", { field: "signature" });
   if (!(await consumeNonce(db, fields.nonce, "siwe", now))) {
-    throw new ApiError("WALLET_AUTH_INVALID", "the nonce is unknown, expired (300 s) or already used; get a fresh one from POST /api/auth/nonce", { field: "message" });
+    throw new ApiError("WALLET_AUTH_INVALID", "the nonce is unknown, expired (300 s) or already used; get a fresh one from POST /api/auth/nonce", {
+      field: "message",
+    });
   }
   return { address: fields.address.toLowerCase(), chainId: fields.chainId };
 }

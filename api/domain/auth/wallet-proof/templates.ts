@@ -8,8 +8,18 @@ export type ProofKind = (typeof PROOF_KINDS)[number];
 
 export const PROOF_TEMPLATES: Record<ProofKind, { prefix: string; template: string; discoveryKind: string; usedBy: string }> = {
   register: { prefix: "svc-register", template: "svc-register:{walletAddressLowercase}:{nonce}", discoveryKind: "agent-register", usedBy: "POST /register" },
-  recovery: { prefix: "svc-api-key-recovery", template: "svc-api-key-recovery:{walletLowercase}:{nonce}", discoveryKind: "agent-key-recovery", usedBy: "POST /keys/recover" },
-  "bind-wallet": { prefix: "svc-bind-wallet", template: "svc-bind-wallet:{agentId}:{walletAddressLowercase}:{nonce}", discoveryKind: "agent-bind-wallet", usedBy: "POST /agents/me/bind-wallet" },
+  recovery: {
+    prefix: "svc-api-key-recovery",
+    template: "svc-api-key-recovery:{walletLowercase}:{nonce}",
+    discoveryKind: "agent-key-recovery",
+    usedBy: "POST /keys/recover",
+  },
+  "bind-wallet": {
+    prefix: "svc-bind-wallet",
+    template: "svc-bind-wallet:{agentId}:{walletAddressLowercase}:{nonce}",
+    discoveryKind: "agent-bind-wallet",
+    usedBy: "POST /agents/me/bind-wallet",
+  },
 };
 
 /** Nonces are 32 lower-case hex characters (128 random bits). */

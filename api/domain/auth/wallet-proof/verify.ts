@@ -21,13 +21,19 @@ export async function verifyWalletProof(db: SqlRunner, kind: ProofKind, proof: W
   const parsed = parseProofMessage(kind, proof.signedMessage);
   const template = PROOF_TEMPLATES[kind].template;
   if (!parsed) {
-    throw new ApiError("WALLET_AUTH_INVALID", `signedMessage must be exactly ${template} with a nonce from POST /api/auth/nonce`, { field: "signedMessage", template });
+    throw new ApiError("WALLET_AUTH_INVALID", `signedMessage must be exactly ${template} with a nonce from POST /api/auth/nonce`, {
+      field: "signedMessage",
+      template,
+    });
   }
   if (parsed.wallet !== wallet) {
     throw new ApiError("WALLET_ADDRESS_MISMATCH", `the signed message names ${parsed.wallet}, not walletAddress ${wallet}`, { field: "walletAddress" });
   }
   if (kind === "bind-wallet" && parsed.agentId !== agentId) {
-    throw new ApiError("WALLET_AUTH_INVALID", `the signed message names agent ${parsed.agentId}, not this key's agent ${agentId}`, { field: "signedMessage", template });
+    throw new ApiError("WALLET_AUTH_INVALID", `the signed message names agent ${parsed.agentId}, not this key's agent ${agentId}`, {
+      field: "signedMessage",
+      template,
+    });
   }
   let valid = false;
   try {
@@ -35,9 +41,12 @@ export async function verifyWalletProof(db: SqlRunner, kind: ProofKind, proof: W
   } catch {
     valid = false;
   }
-  if (!valid) throw new ApiError("WALLET_AUTH_INVALID", "walletSignature is not an EIP-191 signature of signedMessage by walletAddress", { field: "walletSignature" });
+  if (!valid)
+    throw new ApiError("WALLET_AUTH_INVALID", "walletSignature is not an EIP-191 signature of signedMessage by walletAddress", { field: "walletSignature" });
   if (!(await consumeNonce(db, parsed.nonce, kind, now))) {
-    throw new ApiError("WALLET_AUTH_INVALID", "the nonce is unknown, expired (300 s) or already used; get a fresh one from POST /api/auth/nonce", { field: "signedMessage" });
+    throw new ApiError("WALLET_AUTH_INVALID", "the nonce is unknown, expired (300 s) or already used; get a fresh one from POST /api/auth/nonce", {
+      field: "signedMessage",
+    });
   }
   return wallet;
 }

@@ -27,7 +27,12 @@ export function contentFailure(text: string, field: string): CheckFailure | null
     return null;
   } catch (err) {
     if (err instanceof ApiError && err.code === "CONTENT_BLOCKED") {
-      return { code: "CONTENT_BLOCKED", field, message: err.detail.replace(/^a comment|^the comment/, `the ${field}`), reason: String(err.extensions.reason ?? "") };
+      return {
+        code: "CONTENT_BLOCKED",
+        field,
+        message: err.detail.replace(/^a comment|^the comment/, `the ${field}`),
+        reason: String(err.extensions.reason ?? ""),
+      };
     }
     throw err;
   }
@@ -37,20 +42,28 @@ export function contentFailure(text: string, field: string): CheckFailure | null
 export function textFailures(title: string, description: string, outcomes: string[]): CheckFailure[] {
   const out: CheckFailure[] = [];
   const t = normaliseTitle(title);
-  if (t.length < TITLE_MIN || t.length > TITLE_MAX) out.push({ code: "INVALID_PAYLOAD", field: "title", message: `the title has ${t.length} characters once normalised; ${TITLE_MIN}..${TITLE_MAX} are allowed` });
+  if (t.length < TITLE_MIN || t.length > TITLE_MAX)
+    out.push({
+      code: "INVALID_PAYLOAD",
+      field: "title",
+      message: `the title has ${t.length} characters once normalised; ${TITLE_MIN}..${TITLE_MAX} are allowed`,
+    });
   else {
     const c = contentFailure(t, "title");
     if (c) out.push(c);
   }
-  if (description.length > DESCRIPTION_MAX) out.push({ code: "INVALID_PAYLOAD", field: "description", message: `the description has ${description.length} characters; at most ${DESCRIPTION_MAX}` });
+  if (description.length > DESCRIPTION_MAX)
+    out.push({ code: "INVALID_PAYLOAD", field: "description", message: `the description has ${description.length} characters; at most ${DESCRIPTION_MAX}` });
   else if (description.trim().length > 0) {
     const c = contentFailure(description, "description");
     if (c) out.push(c);
   }
   const labels = outcomes.map((o) => o.replace(INVISIBLE, "").trim());
   labels.forEach((l, i) => {
-    if (l.length < 1 || l.length > OUTCOME_LABEL_MAX) out.push({ code: "INVALID_PAYLOAD", field: `outcomes.${i}`, message: `an outcome label has 1..${OUTCOME_LABEL_MAX} characters` });
+    if (l.length < 1 || l.length > OUTCOME_LABEL_MAX)
+      out.push({ code: "INVALID_PAYLOAD", field: `outcomes.${i}`, message: `an outcome label has 1..${OUTCOME_LABEL_MAX} characters` });
   });
-  if (new Set(labels.map((l) => l.toLowerCase())).size !== labels.length) out.push({ code: "INVALID_PAYLOAD", field: "outcomes", message: "outcome labels must differ" });
+  if (new Set(labels.map((l) => l.toLowerCase())).size !== labels.length)
+    out.push({ code: "INVALID_PAYLOAD", field: "outcomes", message: "outcome labels must differ" });
   return out;
 }

@@ -92,7 +92,10 @@ describe(`market creation, committed lane, over HTTP (${process.env.DATABASE_URL
     assert.equal(pmOf(agent.ledgerAccount).available, before - 110n * PM, "seed + bond left the creator's available PM");
 
     const listed = await api("GET", `/discover/markets?creator=${agent.ledgerAccount}`);
-    assert.deepEqual(listed.json.markets.map((m: Json) => m.address), [committed.market.address]);
+    assert.deepEqual(
+      listed.json.markets.map((m: Json) => m.address),
+      [committed.market.address],
+    );
     const exists = await api("GET", "/discover/markets/exists?externalId=btc-lmsr");
     assert.equal(exists.json.exists, true);
 
@@ -114,16 +117,40 @@ describe(`market creation, committed lane, over HTTP (${process.env.DATABASE_URL
     assert.equal(proposed.terms.bond.amount, String(10n * PM), "an order book pays the minimum bond");
     const maker = apiClient(t, (await createLocalAgent(t.svc.ctx.db, t.clock, { name: "maker-1" })).apiKey);
     const taker = apiClient(t, (await createLocalAgent(t.svc.ctx.db, t.clock, { name: "taker-1" })).apiKey);
-    const placed = await maker("POST", "/orderbook/place-order", { market: committed.market.address, outcome: 0, side: "buy", priceBps: "5500", size: String(PM) });
+    const placed = await maker("POST", "/orderbook/place-order", {
+      market: committed.market.address,
+      outcome: 0,
+      side: "buy",
+      priceBps: "5500",
+      size: String(PM),
+    });
     assert.equal(placed.status, 200, JSON.stringify(placed.json));
-    const took = await taker("POST", "/orderbook/place-order", { market: committed.market.address, outcome: 1, side: "buy", priceBps: "4500", size: String(PM), timeInForce: "IOC" });
+    const took = await taker("POST", "/orderbook/place-order", {
+      market: committed.market.address,
+      outcome: 1,
+      side: "buy",
+      priceBps: "4500",
+      size: String(PM),
+      timeInForce: "IOC",
+    });
     assert.equal(took.status, 200, JSON.stringify(took.json));
     assert.equal(took.json.orders[0].status, "filled", JSON.stringify(took.json));
   });
 
   it("answers every failed check at once, and each refusal locks nothing", async () => {
     const before = pmOf(agent.ledgerAccount);
-    const pre = await api("POST", "/negotiate/preflight", request({ externalId: "btc-lmsr", closeTime: t.clock.now() - HOUR, collateral: "DOGE", seed: String(1_000_000n * PM), resolutionSource: { type: "oracle" }, category: "NOPE" }));
+    const pre = await api(
+      "POST",
+      "/negotiate/preflight",
+      request({
+        externalId: "btc-lmsr",
+        closeTime: t.clock.now() - HOUR,
+        collateral: "DOGE",
+        seed: String(1_000_000n * PM),
+        resolutionSource: { type: "oracle" },
+        category: "NOPE",
+      }),
+    );
     assert.equal(pre.status, 200);
     assert.equal(pre.json.ok, false);
     const codes = (pre.json.failures as Json[]).map((f) => `${f.code}:${f.field}`).sort();
@@ -197,12 +224,14 @@ describe(`market creation, committed lane, over HTTP (${process.env.DATABASE_URL
       assert.equal(p.status, 201, JSON.stringify(p.json));
       ids.push(p.json.id);
     }
-    const results = await Promise.all(ids.map(async (id) => {
-      const acc = await call("POST", `/negotiate/${id}/accept`, {});
-      if (acc.status !== 200) return acc.json.code as string;
-      const c = await call("POST", `/negotiate/${id}/commit-deploy`, {});
-      return c.status === 201 ? "deployed" : (c.json.code as string);
-    }));
+    const results = await Promise.all(
+      ids.map(async (id) => {
+        const acc = await call("POST", `/negotiate/${id}/accept`, {});
+        if (acc.status !== 200) return acc.json.code as string;
+        const c = await call("POST", `/negotiate/${id}/commit-deploy`, {});
+        return c.status === 201 ? "deployed" : (c.json.code as string);
+      }),
+    );
     assert.equal(results.filter((r) => r === "deployed").length, limit, JSON.stringify(results));
     assert.ok(results.filter((r) => r !== "deployed").every((r) => r === "CONCURRENT_MARKET_LIMIT"));
     const after = await call("GET", "/discover/reputation");
@@ -227,12 +256,23 @@ describe(`market creation, committed lane, over HTTP (${process.env.DATABASE_URL
     await client.connect(new StreamableHTTPClientTransport(new URL(t.svc.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${agent.apiKey}` } } }));
     try {
       const names = (await client.listTools()).tools.map((x) => x.name);
-      for (const n of ["svc_negotiate_preflight", "svc_negotiate_propose", "svc_negotiate_prepare_deploy", "svc_negotiate_commit_deploy", "svc_get_resolution_sources", "svc_get_reputation"]) assert.ok(names.includes(n), n);
+      for (const n of [
+        "svc_negotiate_preflight",
+        "svc_negotiate_propose",
+        "svc_negotiate_prepare_deploy",
+        "svc_negotiate_commit_deploy",
+        "svc_get_resolution_sources",
+        "svc_get_reputation",
+      ])
+        assert.ok(names.includes(n), n);
       assert.ok(!names.some((n) => /accept|reject/.test(n)));
       const r = await client.callTool({ name: "svc_negotiate_preflight", arguments: request({ externalId: "btc-lmsr" }) });
       const sc = r.structuredContent as Json;
       assert.equal(sc.ok, false);
-      assert.deepEqual((sc.failures as Json[]).map((f) => f.code), ["EXTERNAL_ID_TAKEN"]);
+      assert.deepEqual(
+        (sc.failures as Json[]).map((f) => f.code),
+        ["EXTERNAL_ID_TAKEN"],
+      );
     } finally {
       await client.close();
     }

@@ -13,7 +13,12 @@ async function ensureCreator(db: SqlRunner, creator: string, now: number): Promi
 }
 
 /** Grants `tier` (or, with null, returns the creator to the rule over its history). */
-export async function setCreatorTier(db: SqlRunner, creator: string, tier: CreatorTier | null, now: number): Promise<{ creator: string; tierOverride: CreatorTier | null }> {
+export async function setCreatorTier(
+  db: SqlRunner,
+  creator: string,
+  tier: CreatorTier | null,
+  now: number,
+): Promise<{ creator: string; tierOverride: CreatorTier | null }> {
   if (tier !== null && !isCreatorTier(tier)) throw new ApiError("INVALID_PAYLOAD", `unknown creator tier ${String(tier)}`, { field: "tier" });
   await ensureCreator(db, creator, now);
   await db.query(`UPDATE market_creators SET tier_override = $2, updated_at = $3 WHERE creator = $1`, [creator.toLowerCase(), tier, now]);
@@ -24,7 +29,9 @@ export async function setCreatorTier(db: SqlRunner, creator: string, tier: Creat
 export async function grantCreatorSlot(db: Database, creator: string, now: number): Promise<{ creator: string; slot: "held"; ordinal: number }> {
   return db.transaction(async (tx) => {
     await ensureCreator(tx, creator, now);
-    const [row] = await tx.query<{ slot: string; slot_ordinal: unknown }>(`SELECT slot, slot_ordinal FROM market_creators WHERE creator = $1 FOR UPDATE`, [creator.toLowerCase()]);
+    const [row] = await tx.query<{ slot: string; slot_ordinal: unknown }>(`SELECT slot, slot_ordinal FROM market_creators WHERE creator = $1 FOR UPDATE`, [
+      creator.toLowerCase(),
+    ]);
     if (row?.slot === "held") return { creator: creator.toLowerCase(), slot: "held" as const, ordinal: Number(row.slot_ordinal) };
     const ordinal = await nextOrdinal(tx);
     await tx.query(`UPDATE market_creators SET slot = 'held', slot_ordinal = $2, updated_at = $3 WHERE creator = $1`, [creator.toLowerCase(), ordinal, now]);
@@ -64,10 +71,17 @@ export async function admitCreator(tx: SqlRunner, creator: string, granted: bool
   if (granted || row?.slot === "held") return true;
   if (row?.slot === "revoked") return false;
   // Serialise admissions on the cohort row so two creators never take the last slot twice.
-  await tx.query(`INSERT INTO market_creator_cohort (id, slot_limit, updated_at) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING`, [(await cohortOf(tx)).limit, now]);
+  await tx.query(`INSERT INTO market_creator_cohort (id, slot_limit, updated_at) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING`, [
+    (await cohortOf(tx)).limit,
+    now,
+  ]);
   await tx.query(`SELECT slot_limit FROM market_creator_cohort WHERE id = 1 FOR UPDATE`);
   const { limit, occupied } = await cohortOf(tx);
   if (occupied >= limit) return false;
-  await tx.query(`UPDATE market_creators SET slot = 'held', slot_ordinal = $2, updated_at = $3 WHERE creator = $1`, [creator.toLowerCase(), await nextOrdinal(tx), now]);
+  await tx.query(`UPDATE market_creators SET slot = 'held', slot_ordinal = $2, updated_at = $3 WHERE creator = $1`, [
+    creator.toLowerCase(),
+    await nextOrdinal(tx),
+    now,
+  ]);
   return true;
 }

@@ -65,7 +65,10 @@ async function historyOf(db: SqlRunner, creator: string, outcomeOf: OutcomeOf): 
 
 export async function creatorStanding(db: SqlRunner, creator: string, now: number, outcomeOf: OutcomeOf): Promise<CreatorStanding> {
   const account = creator.toLowerCase();
-  const [row] = await db.query<{ tier_override: string | null; slot: "none" | "held" | "revoked" }>(`SELECT tier_override, slot FROM market_creators WHERE creator = $1`, [account]);
+  const [row] = await db.query<{ tier_override: string | null; slot: "none" | "held" | "revoked" }>(
+    `SELECT tier_override, slot FROM market_creators WHERE creator = $1`,
+    [account],
+  );
   const [counts] = await db.query<{ active: unknown; reserved: unknown }>(
     `SELECT (SELECT COUNT(*) FROM markets WHERE creator = $1 AND state NOT IN ('resolved', 'void')) AS active,
             (SELECT COUNT(*) FROM market_negotiations WHERE creator = $1 AND status = 'accepted' AND expires_at > $2) AS reserved`,
@@ -99,4 +102,3 @@ export async function creatorStanding(db: SqlRunner, creator: string, now: numbe
 export function reputationView(s: CreatorStanding) {
   return { creatorTier: s.creatorTier, jurorTier: s.jurorTier, tierGates: s.tierGates, creation: s.creation };
 }
-

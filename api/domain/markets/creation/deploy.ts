@@ -26,7 +26,10 @@ const running = new Map<string, Promise<unknown>>();
 function serialised<T>(id: string, fn: () => Promise<T>): Promise<T> {
   const prev = running.get(id) ?? Promise.resolve();
   const next = prev.then(fn, fn);
-  const settled = next.then(() => {}, () => {});
+  const settled = next.then(
+    () => {},
+    () => {},
+  );
   running.set(id, settled);
   void settled.then(() => {
     if (running.get(id) === settled) running.delete(id);
@@ -48,8 +51,10 @@ async function reserveId(d: CreationDeps, n: Negotiation): Promise<bigint> {
 }
 
 function deployable(d: CreationDeps, n: Negotiation): void {
-  if (n.status !== "accepted") throw new ApiError("NEGOTIATION_STATE", `negotiation ${n.id} is ${n.status}; deploying needs accepted terms`, { status: n.status, negotiationId: n.id });
-  if (d.ctx.clock.now() >= n.expiresAt) throw new ApiError("NEGOTIATION_EXPIRED", `the accepted terms had to be deployed by ${iso(n.expiresAt)}; propose again`, { negotiationId: n.id });
+  if (n.status !== "accepted")
+    throw new ApiError("NEGOTIATION_STATE", `negotiation ${n.id} is ${n.status}; deploying needs accepted terms`, { status: n.status, negotiationId: n.id });
+  if (d.ctx.clock.now() >= n.expiresAt)
+    throw new ApiError("NEGOTIATION_EXPIRED", `the accepted terms had to be deployed by ${iso(n.expiresAt)}; propose again`, { negotiationId: n.id });
 }
 
 export function prepareDeploy(d: CreationDeps, principal: KeyPrincipal, id: string) {
@@ -103,7 +108,8 @@ export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: strin
       }
       return n.result;
     }
-    if (n.lane === "onchain" && !body.txHash) throw new ApiError("INVALID_PAYLOAD", "an on-chain commit-deploy takes the factory transaction's txHash", { field: "txHash" });
+    if (n.lane === "onchain" && !body.txHash)
+      throw new ApiError("INVALID_PAYLOAD", "an on-chain commit-deploy takes the factory transaction's txHash", { field: "txHash" });
     deployable(d, n);
     // Verify the chain's receipt before anything is reserved, locked or listed.
     const verified = n.lane === "onchain" ? await verifyCreation(d.ctx.config, n, body.txHash as `0x${string}`) : null;
@@ -171,4 +177,3 @@ function deployedResult(n: Negotiation, m: CatalogMarket, txHash: string | null,
     deployedAt: iso(now),
   };
 }
-

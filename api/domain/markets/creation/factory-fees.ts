@@ -54,7 +54,13 @@ export class FactoryFeeReader {
     const orderbookFactory = d.contracts.OrderbookFactory?.address ?? null;
     const ternaryFactory = d.contracts.TernaryFactory?.address ?? null;
     if (!lmsrFactory && !orderbookFactory) {
-      return { chainId: this.config.CHAIN_ID, lmsr: { ...FEE_DEFAULTS.lmsr }, lmsrTernary: { ...FEE_DEFAULTS.lmsr }, orderbook: { ...FEE_DEFAULTS.orderbook }, source: { lmsrFactory: null, orderbookFactory: null, blockNumber: null } };
+      return {
+        chainId: this.config.CHAIN_ID,
+        lmsr: { ...FEE_DEFAULTS.lmsr },
+        lmsrTernary: { ...FEE_DEFAULTS.lmsr },
+        orderbook: { ...FEE_DEFAULTS.orderbook },
+        source: { lmsrFactory: null, orderbookFactory: null, blockNumber: null },
+      };
     }
     const client = createPublicClient({ chain: rpcChain(this.config.CHAIN_ID, this.config.rpcUrl), transport: http(this.config.rpcUrl, { retryCount: 1 }) });
     try {
@@ -73,12 +79,28 @@ export class FactoryFeeReader {
         lmsr: lmsr ? { buyFeeBps: 0, sellExitFeeBps: lmsr[1], winningsExitFeeBps: lmsr[2] } : { ...FEE_DEFAULTS.lmsr },
         lmsrTernary: ternary ? { buyFeeBps: 0, sellExitFeeBps: ternary[1], winningsExitFeeBps: ternary[2] } : { ...FEE_DEFAULTS.lmsr },
         orderbook: ob
-          ? { feePolicyVersion: FEE_POLICY_VERSIONS[ob[0]] ?? "notional-v1", placeFeeBps: 0, routerTakerFeeBps: ob[2], operatorBatchFeeBps: ob[3], winningsExitFeeBps: ob[4] }
+          ? {
+              feePolicyVersion: FEE_POLICY_VERSIONS[ob[0]] ?? "notional-v1",
+              placeFeeBps: 0,
+              routerTakerFeeBps: ob[2],
+              operatorBatchFeeBps: ob[3],
+              winningsExitFeeBps: ob[4],
+            }
           : { ...FEE_DEFAULTS.orderbook },
-        source: { lmsrFactory: lmsrFactory?.toLowerCase() ?? null, orderbookFactory: orderbookFactory?.toLowerCase() ?? null, blockNumber: blockNumber.toString() },
+        source: {
+          lmsrFactory: lmsrFactory?.toLowerCase() ?? null,
+          orderbookFactory: orderbookFactory?.toLowerCase() ?? null,
+          blockNumber: blockNumber.toString(),
+        },
       };
     } catch (err) {
-      throw new ApiError("SERVICE_UNAVAILABLE", `the factories' fee defaults cannot be read from chain ${this.config.CHAIN_ID}: ${(err as Error).message.split("\n")[0]}`, {}, {}, { cause: err });
+      throw new ApiError(
+        "SERVICE_UNAVAILABLE",
+        `the factories' fee defaults cannot be read from chain ${this.config.CHAIN_ID}: ${(err as Error).message.split("\n")[0]}`,
+        {},
+        {},
+        { cause: err },
+      );
     }
   }
 }

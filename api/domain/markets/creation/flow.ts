@@ -48,13 +48,25 @@ async function creatorOf(d: CreationDeps, principal: KeyPrincipal) {
   return { account, now, standing: await creatorStanding(d.ctx.db, account, now, d.outcomeOf) };
 }
 
-export async function runPreflight(d: CreationDeps, principal: KeyPrincipal, request: CreationRequest): Promise<PreflightAnswer & { account: string; now: number }> {
+export async function runPreflight(
+  d: CreationDeps,
+  principal: KeyPrincipal,
+  request: CreationRequest,
+): Promise<PreflightAnswer & { account: string; now: number }> {
   const { account, now, standing } = await creatorOf(d, principal);
   await releaseExpired(d.ctx.db, account, request.externalId, now);
   const listed = await getMarketByExternalId(d.ctx.db, account, request.externalId, now);
   const taken = listed !== null || (await externalIdHeld(d.ctx.db, account, request.externalId, now));
   const availablePm = d.venue.exchange.engine.balance(account as Address, COLLATERAL_ASSET).available;
-  const { failures, plan } = preflight({ request, now, standing, availablePm, externalIdTaken: taken, walletAddress: principal.walletAddress, collaterals: servedCollaterals(d.ctx.config) });
+  const { failures, plan } = preflight({
+    request,
+    now,
+    standing,
+    availablePm,
+    externalIdTaken: taken,
+    walletAddress: principal.walletAddress,
+    collaterals: servedCollaterals(d.ctx.config),
+  });
   return { ok: failures.length === 0, lane: plan?.lane ?? null, failures, standing, plan, account, now };
 }
 
@@ -63,7 +75,15 @@ export async function propose(d: CreationDeps, principal: KeyPrincipal, request:
   if (!pre.plan) throw refusal(pre.failures);
   const fees = await d.fees.read();
   const id = randomUUID();
-  const terms = buildTerms({ negotiationId: id, chainId: d.ctx.config.CHAIN_ID, creator: pre.account, externalId: request.externalId, plan: pre.plan, fees, proposedAt: pre.now });
+  const terms = buildTerms({
+    negotiationId: id,
+    chainId: d.ctx.config.CHAIN_ID,
+    creator: pre.account,
+    externalId: request.externalId,
+    plan: pre.plan,
+    fees,
+    proposedAt: pre.now,
+  });
   return insertNegotiation(d.ctx.db, {
     id,
     agentId: principal.agentId,
@@ -84,7 +104,11 @@ export async function requireNegotiation(d: CreationDeps, principal: KeyPrincipa
 }
 
 const stateError = (n: Negotiation, step: string) =>
-  new ApiError("NEGOTIATION_STATE", `negotiation ${n.id} is ${n.status}; ${step} needs ${step === "accept" || step === "reject" ? "proposed" : "accepted"} terms`, { status: n.status, negotiationId: n.id });
+  new ApiError(
+    "NEGOTIATION_STATE",
+    `negotiation ${n.id} is ${n.status}; ${step} needs ${step === "accept" || step === "reject" ? "proposed" : "accepted"} terms`,
+    { status: n.status, negotiationId: n.id },
+  );
 
 /**
  * Accepts the terms: under the creator's row lock the gates are checked again (the concurrent limit counts live
@@ -97,7 +121,11 @@ export async function accept(d: CreationDeps, principal: KeyPrincipal, id: strin
   if (first.status === "accepted" || first.status === "deployed") return first;
   if (first.status !== "proposed") throw stateError(first, "accept");
   const now = clock.now();
-  if (now >= first.expiresAt) throw new ApiError("NEGOTIATION_EXPIRED", `the terms expired at ${new Date(first.expiresAt).toISOString()}; propose again`, { negotiationId: id, expiresAt: new Date(first.expiresAt).toISOString() });
+  if (now >= first.expiresAt)
+    throw new ApiError("NEGOTIATION_EXPIRED", `the terms expired at ${new Date(first.expiresAt).toISOString()}; propose again`, {
+      negotiationId: id,
+      expiresAt: new Date(first.expiresAt).toISOString(),
+    });
   await releaseExpired(db, first.creator, first.externalId, now);
   try {
     await db.transaction(async (tx) => {
@@ -107,17 +135,32 @@ export async function accept(d: CreationDeps, principal: KeyPrincipal, id: strin
       if (n?.status !== "proposed") throw stateError(n ?? first, "accept");
       const standing = await creatorStanding(tx, n.creator, now, d.outcomeOf);
       const failures: CheckFailure[] = [];
-      if (!standing.tierGates.canCreate) failures.push({ code: "CREATION_NOT_ALLOWED", field: "creator", message: "creation is closed to you now; see GET /discover/reputation" });
-      else if (standing.creation.remaining <= 0) failures.push({ code: "CONCURRENT_MARKET_LIMIT", field: "creator", message: `your limit of ${standing.creation.effectiveConcurrentLimit} live markets and accepted terms is reached` });
+      if (!standing.tierGates.canCreate)
+        failures.push({ code: "CREATION_NOT_ALLOWED", field: "creator", message: "creation is closed to you now; see GET /discover/reputation" });
+      else if (standing.creation.remaining <= 0)
+        failures.push({
+          code: "CONCURRENT_MARKET_LIMIT",
+          field: "creator",
+          message: `your limit of ${standing.creation.effectiveConcurrentLimit} live markets and accepted terms is reached`,
+        });
       const listed = await tx.query(`SELECT 1 FROM markets WHERE creator = $1 AND external_id = $2`, [n.creator, n.externalId]);
-      if (listed.length > 0) failures.push({ code: "EXTERNAL_ID_TAKEN", field: "externalId", message: `you already created a market with externalId ${JSON.stringify(n.externalId)}` });
+      if (listed.length > 0)
+        failures.push({
+          code: "EXTERNAL_ID_TAKEN",
+          field: "externalId",
+          message: `you already created a market with externalId ${JSON.stringify(n.externalId)}`,
+        });
       if (failures.length > 0) throw refusal(failures);
-      if (!(await admitCreator(tx, n.creator, standing.granted, now))) throw refusal([{ code: "CREATION_NOT_ALLOWED", field: "creator", message: "no public creator slot is left", reason: "cohort_full" }]);
+      if (!(await admitCreator(tx, n.creator, standing.granted, now)))
+        throw refusal([{ code: "CREATION_NOT_ALLOWED", field: "creator", message: "no public creator slot is left", reason: "cohort_full" }]);
       await setNegotiationStatus(tx, id, "accepted", { expiresAt: now + DEPLOY_WINDOW_MS, decidedAt: now });
     });
   } catch (err) {
     // The unique (creator, externalId) index of live negotiations: another accepted negotiation holds the externalId.
-    if ((err as { code?: unknown }).code === "23505") throw refusal([{ code: "EXTERNAL_ID_TAKEN", field: "externalId", message: `you already hold accepted terms for externalId ${JSON.stringify(first.externalId)}` }]);
+    if ((err as { code?: unknown }).code === "23505")
+      throw refusal([
+        { code: "EXTERNAL_ID_TAKEN", field: "externalId", message: `you already hold accepted terms for externalId ${JSON.stringify(first.externalId)}` },
+      ]);
     throw err;
   }
   return requireNegotiation(d, principal, id);

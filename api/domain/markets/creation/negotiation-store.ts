@@ -52,7 +52,10 @@ function fromRow(r: Row): Negotiation {
   };
 }
 
-export async function insertNegotiation(db: SqlRunner, n: Pick<Negotiation, "id" | "agentId" | "creator" | "externalId" | "lane" | "terms" | "termsHash" | "createdAt" | "expiresAt">): Promise<Negotiation> {
+export async function insertNegotiation(
+  db: SqlRunner,
+  n: Pick<Negotiation, "id" | "agentId" | "creator" | "externalId" | "lane" | "terms" | "termsHash" | "createdAt" | "expiresAt">,
+): Promise<Negotiation> {
   const rows = await db.query(
     `INSERT INTO market_negotiations (id, agent_id, creator, external_id, lane, status, terms, terms_hash, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, 'proposed', $6::text::jsonb, $7, $8, $9) RETURNING *`,
@@ -68,7 +71,12 @@ export async function loadNegotiation(db: SqlRunner, agentId: string, id: string
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
-export async function setNegotiationStatus(db: SqlRunner, id: string, status: NegotiationStatus, fields: { expiresAt?: number; decidedAt?: number }): Promise<void> {
+export async function setNegotiationStatus(
+  db: SqlRunner,
+  id: string,
+  status: NegotiationStatus,
+  fields: { expiresAt?: number; decidedAt?: number },
+): Promise<void> {
   await db.query(`UPDATE market_negotiations SET status = $2, expires_at = COALESCE($3, expires_at), decided_at = COALESCE($4, decided_at) WHERE id = $1`, [
     id,
     status,
@@ -89,7 +97,11 @@ export async function nextMarketId(db: SqlRunner): Promise<bigint> {
   return BigInt(String(r!.next));
 }
 
-export async function markDeployed(db: SqlRunner, id: string, fields: { marketAddress: string; txHash: string | null; result: Record<string, unknown>; at: number }): Promise<void> {
+export async function markDeployed(
+  db: SqlRunner,
+  id: string,
+  fields: { marketAddress: string; txHash: string | null; result: Record<string, unknown>; at: number },
+): Promise<void> {
   await db.query(
     `UPDATE market_negotiations SET status = 'deployed', market_address = $2, tx_hash = $3, result = $4::text::jsonb, deployed_at = $5 WHERE id = $1`,
     [id, fields.marketAddress, fields.txHash, JSON.stringify(fields.result, (_k, v) => (typeof v === "bigint" ? v.toString() : v)), fields.at],
@@ -107,5 +119,9 @@ export async function externalIdHeld(db: SqlRunner, creator: string, externalId:
 
 /** An accepted negotiation past its deploy-by instant gives its externalId and reservation back (status lapsed). */
 export async function releaseExpired(db: SqlRunner, creator: string, externalId: string, now: number): Promise<void> {
-  await db.query(`UPDATE market_negotiations SET status = 'lapsed' WHERE creator = $1 AND external_id = $2 AND status = 'accepted' AND expires_at <= $3`, [creator, externalId, now]);
+  await db.query(`UPDATE market_negotiations SET status = 'lapsed' WHERE creator = $1 AND external_id = $2 AND status = 'accepted' AND expires_at <= $3`, [
+    creator,
+    externalId,
+    now,
+  ]);
 }

@@ -47,7 +47,11 @@ export function onchainTransactions(config: Pick<Config, "CHAIN_ID">, n: Negotia
     {
       chainId: t.chainId,
       to: factory.toLowerCase(),
-      data: encodeFunctionData({ abi: lmsrFactoryAbi, functionName: "createMarket", args: [t.collateral.token as Address, seed, closeSeconds(n), n.termsHash, t.title] }),
+      data: encodeFunctionData({
+        abi: lmsrFactoryAbi,
+        functionName: "createMarket",
+        args: [t.collateral.token as Address, seed, closeSeconds(n), n.termsHash, t.title],
+      }),
       value: "0" as const,
       description: "create the market (the factory pulls the seed and stamps its fee defaults)",
     },
@@ -62,7 +66,8 @@ export async function verifyCreation(config: Pick<Config, "CHAIN_ID" | "rpcUrl">
   const factory = factoryOf(config, t.outcomes.length).toLowerCase();
   const client = createPublicClient({ chain: rpcChain(config.CHAIN_ID, config.rpcUrl), transport: http(config.rpcUrl, { retryCount: 1 }) });
   const receipt = await client.getTransactionReceipt({ hash: txHash }).catch(() => null);
-  if (!receipt) throw mismatch("not_found", `no mined transaction ${txHash} on chain ${config.CHAIN_ID}; send the prepared transaction and retry once it is mined`);
+  if (!receipt)
+    throw mismatch("not_found", `no mined transaction ${txHash} on chain ${config.CHAIN_ID}; send the prepared transaction and retry once it is mined`);
   if (receipt.status !== "success") throw mismatch("reverted", `transaction ${txHash} reverted`);
   const events = parseEventLogs({ abi: lmsrFactoryAbi, eventName: "MarketCreated", logs: receipt.logs.filter((l) => l.address.toLowerCase() === factory) });
   const e = events[0]?.args;
@@ -75,7 +80,11 @@ export async function verifyCreation(config: Pick<Config, "CHAIN_ID" | "rpcUrl">
     ["close_time", e.closeTime === closeSeconds(n), `closeTime ${e.closeTime} is not ${closeSeconds(n)}`],
     ["question", e.question === t.title, "the question is not the terms' title"],
     ["outcomes", e.outcomeCount === t.outcomes.length, `outcomeCount ${e.outcomeCount} is not ${t.outcomes.length}`],
-    ["fees", e.sellExitFeeBps === t.fees.sellExitFeeBps && e.winningsExitFeeBps === t.fees.winningsExitFeeBps, "the stamped exit fees differ from the terms' (the factory defaults changed): propose again"],
+    [
+      "fees",
+      e.sellExitFeeBps === t.fees.sellExitFeeBps && e.winningsExitFeeBps === t.fees.winningsExitFeeBps,
+      "the stamped exit fees differ from the terms' (the factory defaults changed): propose again",
+    ],
   ];
   const bad = checks.find(([, ok]) => !ok);
   if (bad) throw mismatch(bad[0], bad[2]);
@@ -94,7 +103,18 @@ export async function listOnchainMarket(db: SqlRunner, m: Omit<NewCatalogMarket,
     await db.query(
       `UPDATE markets SET market_id = $3, external_id = $4, title = $5, description = $6, category = $7, outcomes = $8::text::jsonb, resolution_source = $9::text::jsonb, creator = $10
        WHERE chain_id = $1 AND address = $2 AND settlement = 'onchain'`,
-      [m.chainId, m.address!.toLowerCase(), m.marketId!.toString(), m.externalId, m.title, m.description, m.category, JSON.stringify(m.outcomes), JSON.stringify(m.resolutionSource), m.creator],
+      [
+        m.chainId,
+        m.address!.toLowerCase(),
+        m.marketId!.toString(),
+        m.externalId,
+        m.title,
+        m.description,
+        m.category,
+        JSON.stringify(m.outcomes),
+        JSON.stringify(m.resolutionSource),
+        m.creator,
+      ],
     );
     const row = await loadMarket(db, m.chainId, m.address!, m.createdAt);
     if (!row) throw err;

@@ -31,7 +31,11 @@ export const MAX_OPEN_MS = 2 * 365 * 24 * HOUR;
 export const MIN_SEED_UNITS = 10_000_000n;
 
 /** Categories whose names were retired, stored as their successor (spec: "retired names are stored as their successor"). */
-const RETIRED_CATEGORIES: Record<string, (typeof MARKET_CATEGORIES)[number]> = { HEALTH: "SCIENCE_HEALTH", SCIENCE: "SCIENCE_HEALTH", ENTERTAINMENT: "MOVIES_TV" };
+const RETIRED_CATEGORIES: Record<string, (typeof MARKET_CATEGORIES)[number]> = {
+  HEALTH: "SCIENCE_HEALTH",
+  SCIENCE: "SCIENCE_HEALTH",
+  ENTERTAINMENT: "MOVIES_TV",
+};
 
 export interface CreationPlan {
   lane: Lane;
@@ -75,37 +79,60 @@ export function findCollateral(collaterals: readonly ServedCollateral[], wanted:
 export function preflight(input: PreflightInput): { failures: CheckFailure[]; plan: CreationPlan | null } {
   const { request: r, now, standing } = input;
   const failures: CheckFailure[] = [];
-  const fail = (code: CheckFailure["code"], field: string, message: string, reason?: string) => failures.push({ code, field, message, ...(reason ? { reason } : {}) });
+  const fail = (code: CheckFailure["code"], field: string, message: string, reason?: string) =>
+    failures.push({ code, field, message, ...(reason ? { reason } : {}) });
 
   // Reputation gates first (a closed gate is the answer that matters most):: creation allowed, a cohort slot, room under the concurrent limit.
   if (!standing.tierGates.canCreate) {
     const reason = standing.creatorTier === "suspended" ? "tier_suspended" : standing.slotState === "revoked" ? "slot_revoked" : "cohort_full";
     fail("CREATION_NOT_ALLOWED", "creator", `creation is closed to you now (${reason.replace("_", " ")}); see GET /discover/reputation`, reason);
   } else if (standing.creation.remaining <= 0) {
-    fail("CONCURRENT_MARKET_LIMIT", "creator", `you hold ${standing.creation.activeMarkets} live markets and ${standing.reserved} accepted terms; your limit is ${standing.creation.effectiveConcurrentLimit}`);
+    fail(
+      "CONCURRENT_MARKET_LIMIT",
+      "creator",
+      `you hold ${standing.creation.activeMarkets} live markets and ${standing.reserved} accepted terms; your limit is ${standing.creation.effectiveConcurrentLimit}`,
+    );
   }
 
-  if (input.externalIdTaken) fail("EXTERNAL_ID_TAKEN", "externalId", `you already created (or hold accepted terms for) a market with externalId ${JSON.stringify(r.externalId)}`);
+  if (input.externalIdTaken)
+    fail("EXTERNAL_ID_TAKEN", "externalId", `you already created (or hold accepted terms for) a market with externalId ${JSON.stringify(r.externalId)}`);
   failures.push(...textFailures(r.title, r.description, r.outcomes));
   const category = categoryOf(r.category);
   if (!category) fail("INVALID_PAYLOAD", "category", `${JSON.stringify(r.category)} is not a MarketCategory`);
 
   const closeTime = closeTimeMs(r);
-  if (!Number.isFinite(closeTime) || closeTime < now + MIN_OPEN_MS) fail("CLOSE_TIME_OUT_OF_RANGE", "closeTime", `closeTime must be at least ${MIN_OPEN_MS / HOUR} hour after now (${new Date(now).toISOString()})`);
+  if (!Number.isFinite(closeTime) || closeTime < now + MIN_OPEN_MS)
+    fail("CLOSE_TIME_OUT_OF_RANGE", "closeTime", `closeTime must be at least ${MIN_OPEN_MS / HOUR} hour after now (${new Date(now).toISOString()})`);
   else if (closeTime > now + MAX_OPEN_MS) fail("CLOSE_TIME_OUT_OF_RANGE", "closeTime", "closeTime must be within two years of now");
 
   const source = resolutionSourceSchema.safeParse(r.resolutionSource);
-  if (!source.success) fail("RESOLUTION_SOURCE_UNSUPPORTED", "resolutionSource", `not an envelope of GET /discover/resolution-sources: ${source.error.issues[0]?.message ?? "invalid"}`);
+  if (!source.success)
+    fail(
+      "RESOLUTION_SOURCE_UNSUPPORTED",
+      "resolutionSource",
+      `not an envelope of GET /discover/resolution-sources: ${source.error.issues[0]?.message ?? "invalid"}`,
+    );
 
   const collateral = findCollateral(input.collaterals, r.collateral);
-  if (!collateral) fail("COLLATERAL_NOT_SERVED", "collateral", `${r.collateral} is not a collateral of GET /markets/config (served: ${input.collaterals.map((c) => c.symbol).join(", ")})`);
+  if (!collateral)
+    fail(
+      "COLLATERAL_NOT_SERVED",
+      "collateral",
+      `${r.collateral} is not a collateral of GET /markets/config (served: ${input.collaterals.map((c) => c.symbol).join(", ")})`,
+    );
   const lane = collateral?.lane ?? "committed";
   const n = r.outcomes.length;
   const pricing = r.pricingModel === "ORDERBOOK" ? "ORDERBOOK" : "LMSR";
   // The committed ledger is binary (asset ids carry side 0 or 1); ternary markets live on the on-chain lane, and the
   // on-chain lane has no order book.
-  if (lane === "committed" && n !== 2) fail("MARKET_SHAPE_UNSUPPORTED", "outcomes", `committed-lane (${collateral?.symbol ?? "PM"}) markets are binary; use an on-chain collateral for ${n} outcomes`);
-  if (lane === "onchain" && pricing === "ORDERBOOK") fail("MARKET_SHAPE_UNSUPPORTED", "pricingModel", "on-chain markets are LMSR (automated); order books run on the committed lane (PM)");
+  if (lane === "committed" && n !== 2)
+    fail(
+      "MARKET_SHAPE_UNSUPPORTED",
+      "outcomes",
+      `committed-lane (${collateral?.symbol ?? "PM"}) markets are binary; use an on-chain collateral for ${n} outcomes`,
+    );
+  if (lane === "onchain" && pricing === "ORDERBOOK")
+    fail("MARKET_SHAPE_UNSUPPORTED", "pricingModel", "on-chain markets are LMSR (automated); order books run on the committed lane (PM)");
   if (lane === "onchain" && (n < 2 || n > 3)) fail("MARKET_SHAPE_UNSUPPORTED", "outcomes", "on-chain LMSR markets have 2 or 3 outcomes");
   if (lane === "onchain" && !input.walletAddress) fail("WALLET_REQUIRED", "collateral", "on-chain markets are created by your bound wallet; bind one first");
 
@@ -117,13 +144,23 @@ export function preflight(input: PreflightInput): { failures: CheckFailure[]; pl
     seed = BigInt(r.seed);
     const max = maxSeedOf(standing.tierGates);
     if (seed < MIN_SEED_UNITS) fail("INVALID_PAYLOAD", "seed", `the seed is at least ${MIN_SEED_UNITS} units`);
-    else if (standing.tierGates.canCreate && max !== null && seed > max) fail("SEED_ABOVE_LIMIT", "seed", `your tier (${standing.creatorTier}, maxSeedMultiplier ${standing.tierGates.maxSeedMultiplier}) allows a seed of at most ${max} units`);
+    else if (standing.tierGates.canCreate && max !== null && seed > max)
+      fail(
+        "SEED_ABOVE_LIMIT",
+        "seed",
+        `your tier (${standing.creatorTier}, maxSeedMultiplier ${standing.tierGates.maxSeedMultiplier}) allows a seed of at most ${max} units`,
+      );
   }
 
   // PM to lock: the bond always (PM on the committed ledger), plus the seed on the committed lane.
   const bond = creationBond(seed);
   const lock = bond + (lane === "committed" && seed !== null ? seed : 0n);
-  if (input.availablePm < lock) fail("INSUFFICIENT_BALANCE", lane === "committed" && seed !== null ? "seed" : "creator", `locking ${lock} PM units needs that much available; you have ${input.availablePm}`);
+  if (input.availablePm < lock)
+    fail(
+      "INSUFFICIENT_BALANCE",
+      lane === "committed" && seed !== null ? "seed" : "creator",
+      `locking ${lock} PM units needs that much available; you have ${input.availablePm}`,
+    );
 
   if (failures.length > 0 || !collateral || !category || !source.success) return { failures, plan: null };
   return {

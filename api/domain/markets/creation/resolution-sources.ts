@@ -10,7 +10,8 @@ const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x + 64 hex dig
 export const RESOLUTION_SOURCE_KINDS = [
   {
     type: "creator",
-    description: "The market's creator proposes the outcome from the public source it names; the challenge window, the human vote and the council review bound it (GET /discover/rules).",
+    description:
+      "The market's creator proposes the outcome from the public source it names; the challenge window, the human vote and the council review bound it (GET /discover/rules).",
     fields: { type: "constant creator", note: "string 1..500: the public source and how it decides (e.g. a URL and the figure read)" },
     required: ["type", "note"],
     example: { type: "creator", note: "NSIDC September monthly mean extent, https://nsidc.org/arcticseaicenews/" },

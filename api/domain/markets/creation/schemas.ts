@@ -3,13 +3,30 @@ import { z } from "zod";
 
 export const checkFailureSchema = z.object({ code: z.string(), field: z.string(), message: z.string(), reason: z.string().optional() });
 
-const slotsSchema = z.object({ limit: z.number().int(), occupied: z.number().int(), available: z.number().int(), unlimited: z.literal(false), holdsSlot: z.boolean() });
+const slotsSchema = z.object({
+  limit: z.number().int(),
+  occupied: z.number().int(),
+  available: z.number().int(),
+  unlimited: z.literal(false),
+  holdsSlot: z.boolean(),
+});
 
 export const reputationSchema = z.object({
   creatorTier: z.string(),
   jurorTier: z.string(),
-  tierGates: z.object({ canCreate: z.boolean(), canVote: z.boolean(), canChallenge: z.boolean(), concurrentMarketLimit: z.number().int(), maxSeedMultiplier: z.number().nullable() }),
-  creation: z.object({ effectiveConcurrentLimit: z.number().int(), activeMarkets: z.number().int(), remaining: z.number().int(), slots: slotsSchema.nullable() }),
+  tierGates: z.object({
+    canCreate: z.boolean(),
+    canVote: z.boolean(),
+    canChallenge: z.boolean(),
+    concurrentMarketLimit: z.number().int(),
+    maxSeedMultiplier: z.number().nullable(),
+  }),
+  creation: z.object({
+    effectiveConcurrentLimit: z.number().int(),
+    activeMarkets: z.number().int(),
+    remaining: z.number().int(),
+    slots: slotsSchema.nullable(),
+  }),
 });
 
 export const preflightAnswerSchema = z.object({
@@ -24,7 +41,7 @@ export const negotiationSchema = z.object({
   status: z.enum(["proposed", "accepted", "rejected", "lapsed", "deployed"]),
   lane: z.enum(["committed", "onchain"]),
   externalId: z.string(),
-  terms: z.record(z.string(), z.unknown()).describe("the server's terms (docs/market-creation.md \"Terms\")"),
+  terms: z.record(z.string(), z.unknown()).describe('the server\'s terms (docs/market-creation.md "Terms")'),
   termsHash: z.string().regex(/^0x[0-9a-f]{64}$/),
   expiresAt: z.string().describe("proposed: accept by; accepted: deploy by"),
   decidedAt: z.string().nullable(),

@@ -13,6 +13,8 @@ export function servedCollaterals(config: Pick<Config, "CHAIN_ID">): ServedColla
   const pm = tokens.find((t) => t.settlement === "committed");
   return [
     { symbol: "PM", token: pm?.token.toLowerCase() ?? null, decimals: 6, lane: "committed" },
-    ...tokens.filter((t) => t.settlement === "onchain").map((t) => ({ symbol: t.symbol, token: t.token.toLowerCase(), decimals: t.decimals, lane: "onchain" as const })),
+    ...tokens
+      .filter((t) => t.settlement === "onchain")
+      .map((t) => ({ symbol: t.symbol, token: t.token.toLowerCase(), decimals: t.decimals, lane: "onchain" as const })),
   ];
 }

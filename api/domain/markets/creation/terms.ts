@@ -33,8 +33,20 @@ export function buildTerms(t: TermsInput) {
   const lmsr = p.pricing === "LMSR";
   const factoryLmsr = p.outcomes.length === 3 ? t.fees.lmsrTernary : t.fees.lmsr;
   const fees = lmsr
-    ? { feePolicyVersion: "notional-v1" as const, takerFeeBps: 0, buyFeeBps: 0, sellExitFeeBps: factoryLmsr.sellExitFeeBps, winningsExitFeeBps: factoryLmsr.winningsExitFeeBps }
-    : { feePolicyVersion: t.fees.orderbook.feePolicyVersion, takerFeeBps: t.fees.orderbook.routerTakerFeeBps, buyFeeBps: 0, sellExitFeeBps: 0, winningsExitFeeBps: t.fees.orderbook.winningsExitFeeBps };
+    ? {
+        feePolicyVersion: "notional-v1" as const,
+        takerFeeBps: 0,
+        buyFeeBps: 0,
+        sellExitFeeBps: factoryLmsr.sellExitFeeBps,
+        winningsExitFeeBps: factoryLmsr.winningsExitFeeBps,
+      }
+    : {
+        feePolicyVersion: t.fees.orderbook.feePolicyVersion,
+        takerFeeBps: t.fees.orderbook.routerTakerFeeBps,
+        buyFeeBps: 0,
+        sellExitFeeBps: 0,
+        winningsExitFeeBps: t.fees.orderbook.winningsExitFeeBps,
+      };
   const resolveBy = creatorResolveBy(p.closeTime);
   const latestChallengeBy = resolveBy + WINDOWS.challengeSeconds * S;
   const latestVoteEnds = latestChallengeBy + WINDOWS.humanVoteWindowSeconds * S;
@@ -53,11 +65,19 @@ export function buildTerms(t: TermsInput) {
     pricingModel: p.pricingModel,
     collateral: { symbol: p.collateral.symbol, token: p.collateral.token, decimals: p.collateral.decimals },
     seed: p.seed === null ? null : p.seed.toString(),
-    fees: { ...fees, source: lmsr ? (t.fees.source.lmsrFactory ? "lmsr-factory" : "venue-defaults") : t.fees.source.orderbookFactory ? "orderbook-factory" : "venue-defaults", readAtBlock: t.fees.source.blockNumber },
+    fees: {
+      ...fees,
+      source: lmsr ? (t.fees.source.lmsrFactory ? "lmsr-factory" : "venue-defaults") : t.fees.source.orderbookFactory ? "orderbook-factory" : "venue-defaults",
+      readAtBlock: t.fees.source.blockNumber,
+    },
     bond: {
       amount: p.bond.toString(),
       symbol: "PM" as const,
-      rule: { ratioOfSeed: CREATOR_BOND.ratioOfSeedBps / 10_000, minProtocolToken: Number(CREATOR_BOND.minUnits / PM_UNIT), maxProtocolToken: Number(CREATOR_BOND.maxUnits / PM_UNIT) },
+      rule: {
+        ratioOfSeed: CREATOR_BOND.ratioOfSeedBps / 10_000,
+        minProtocolToken: Number(CREATOR_BOND.minUnits / PM_UNIT),
+        maxProtocolToken: Number(CREATOR_BOND.maxUnits / PM_UNIT),
+      },
     },
     /** What commit-deploy locks: PM on the committed ledger (bond, and the seed on the committed lane); the on-chain seed is pulled by the factory. */
     lock: { pm: pmLock.toString(), collateral: p.lane === "onchain" && p.seed !== null ? p.seed.toString() : "0" },

@@ -5,9 +5,32 @@
 import { z } from "zod";
 
 export const MARKET_CATEGORIES = [
-  "CRYPTO", "SPORTS", "POLITICS", "ELECTIONS", "FINANCE", "TECH", "WORLD", "ECONOMY", "CULTURE", "WEATHER", "SCIENCE_HEALTH",
-  "AI", "GAMING", "BUSINESS", "FASHION", "MOVIES_TV", "MUSIC", "SHOPPING", "BEAUTY", "TRAVEL", "CLIMATE", "DAILY_LIFE",
-  "LOCAL", "SOCIAL", "FUN", "OTHER",
+  "CRYPTO",
+  "SPORTS",
+  "POLITICS",
+  "ELECTIONS",
+  "FINANCE",
+  "TECH",
+  "WORLD",
+  "ECONOMY",
+  "CULTURE",
+  "WEATHER",
+  "SCIENCE_HEALTH",
+  "AI",
+  "GAMING",
+  "BUSINESS",
+  "FASHION",
+  "MOVIES_TV",
+  "MUSIC",
+  "SHOPPING",
+  "BEAUTY",
+  "TRAVEL",
+  "CLIMATE",
+  "DAILY_LIFE",
+  "LOCAL",
+  "SOCIAL",
+  "FUN",
+  "OTHER",
 ] as const;
 
 const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x + 64 hex digits");
@@ -37,7 +60,10 @@ export const marketSpecSchema = z.object({
   election: z
     .object({
       region: z.enum(["US", "CA", "WORLD"]),
-      place: z.string().regex(/^([A-Z]{2}|(US|CA)-[A-Z]{2})$/).optional(),
+      place: z
+        .string()
+        .regex(/^([A-Z]{2}|(US|CA)-[A-Z]{2})$/)
+        .optional(),
       office: z.enum(["senate", "house", "governor", "legislature", "provincial_legislature", "mayor", "president", "referendum", "council"]).optional(),
     })
     .optional(),

@@ -22,12 +22,22 @@ describe("demo markets", () => {
 describe("Polymarket-style import", () => {
   it("maps conditionId, token ids and string-encoded arrays, and reports bad entries by index", () => {
     const r = importPolymarketJson([
-      { conditionId: cond, question: "Will it rain in Paris tomorrow?", endDate: "2027-01-01T00:00:00Z", outcomes: '["Yes","No"]', clobTokenIds: '["123","456"]', category: "Weather" },
+      {
+        conditionId: cond,
+        question: "Will it rain in Paris tomorrow?",
+        endDate: "2027-01-01T00:00:00Z",
+        outcomes: '["Yes","No"]',
+        clobTokenIds: '["123","456"]',
+        category: "Weather",
+      },
       { conditionId: "0x12", question: "Bad id", endDate: "2027-01-01" },
       { conditionId: "0x" + "2e".repeat(32), question: "Who wins the three-way derby?", endDate: "2027-02-01T00:00:00Z", outcomes: ["Home", "Draw", "Away"] },
     ]);
     assert.equal(r.markets.length, 2);
-    assert.deepEqual(r.errors.map((e) => e.index), [1]);
+    assert.deepEqual(
+      r.errors.map((e) => e.index),
+      [1],
+    );
     const [rain, derby] = r.markets;
     assert.deepEqual(rain.resolutionSource, { type: "polymarket", conditionId: cond });
     assert.deepEqual(rain.sourceTokenIds, ["123", "456"]);

@@ -51,20 +51,34 @@ describe("LocalFacilitator (@x402/evm exact scheme on TestUSDC)", () => {
   };
   const usdcOf = (who: Address) => client.readContract({ address: usdc, abi: testUSDCAbi, functionName: "balanceOf", args: [who] });
   const pay = async (): Promise<PaymentPayload> => {
-    const spend = x402Client.fromConfig({ schemes: [], spendControls: { allowedAssets: [{ network: `eip155:${chainId}`, asset: usdc, maxAmountPerPayment: PRICE.toString() }] } });
+    const spend = x402Client.fromConfig({
+      schemes: [],
+      spendControls: { allowedAssets: [{ network: `eip155:${chainId}`, asset: usdc, maxAmountPerPayment: PRICE.toString() }] },
+    });
     const x402 = new x402HTTPClient(registerExactEvmScheme(spend, { signer: privateKeyToAccount(payerKey) }));
-    return x402.createPaymentPayload({ x402Version: 2, resource: { url: "http://127.0.0.1/pm/buy", description: "PM", mimeType: "application/json" }, accepts: [requirements] });
+    return x402.createPaymentPayload({
+      x402Version: 2,
+      resource: { url: "http://127.0.0.1/pm/buy", description: "PM", mimeType: "application/json" },
+      accepts: [requirements],
+    });
   };
 
   before(async () => {
     const port = await freePort();
     rpcUrl = `http://127.0.0.1:${port}`;
     chain = await startLocalChain({ port, chainId });
-    const deployment = await deployAll({ rpcUrl, deployerKey: DEV_DEPLOYER_KEY as Hex, operatorAddress: privateKeyToAccount(DEV_OPERATOR_KEY as Hex).address, treasuryAddress: TREASURY });
+    const deployment = await deployAll({
+      rpcUrl,
+      deployerKey: DEV_DEPLOYER_KEY as Hex,
+      operatorAddress: privateKeyToAccount(DEV_OPERATOR_KEY as Hex).address,
+      treasuryAddress: TREASURY,
+    });
     usdc = getAddress(deployment.collaterals.find((c) => c.symbol === "USDC")!.token);
     client = createPublicClient({ chain: rpcChain(chainId, rpcUrl), transport: http(rpcUrl) });
     const deployer = createWalletClient({ chain: rpcChain(chainId, rpcUrl), transport: http(rpcUrl), account: privateKeyToAccount(DEV_DEPLOYER_KEY as Hex) });
-    await client.waitForTransactionReceipt({ hash: await deployer.writeContract({ address: usdc, abi: testUSDCAbi, functionName: "mint", args: [payer, 10n * PRICE] }) });
+    await client.waitForTransactionReceipt({
+      hash: await deployer.writeContract({ address: usdc, abi: testUSDCAbi, functionName: "mint", args: [payer, 10n * PRICE] }),
+    });
     requirements = exactRequirements({ chainId, asset: usdc, payTo: TREASURY, amount: PRICE, domain: { name: "USD Coin", version: "2" } });
   });
   after(async () => {
@@ -76,9 +90,18 @@ describe("LocalFacilitator (@x402/evm exact scheme on TestUSDC)", () => {
     const payment = await pay();
     const other = getAddress(privateKeyToAccount(generatePrivateKey()).address);
     const f = facilitator();
-    assert.equal((await f.verify({ ...payment, accepted: { ...payment.accepted, asset: other } }, requirements)).invalidReason, "invalid_exact_evm_asset_mismatch");
-    assert.equal((await f.verify({ ...payment, accepted: { ...payment.accepted, payTo: other } }, requirements)).invalidReason, "invalid_exact_evm_recipient_mismatch");
-    assert.equal((await f.verify({ ...payment, accepted: { ...payment.accepted, amount: "1" } }, requirements)).invalidReason, "invalid_exact_evm_authorization_value");
+    assert.equal(
+      (await f.verify({ ...payment, accepted: { ...payment.accepted, asset: other } }, requirements)).invalidReason,
+      "invalid_exact_evm_asset_mismatch",
+    );
+    assert.equal(
+      (await f.verify({ ...payment, accepted: { ...payment.accepted, payTo: other } }, requirements)).invalidReason,
+      "invalid_exact_evm_recipient_mismatch",
+    );
+    assert.equal(
+      (await f.verify({ ...payment, accepted: { ...payment.accepted, amount: "1" } }, requirements)).invalidReason,
+      "invalid_exact_evm_authorization_value",
+    );
     assert.deepEqual(await f.verify(payment, requirements), { isValid: true, payer });
   });
 

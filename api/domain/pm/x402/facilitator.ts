@@ -42,7 +42,13 @@ type Parsed = { ok: true; p: ExactEip3009Payload } | { ok: false; reason: string
 
 function parsePayload(payload: PaymentPayload): Parsed {
   const r = exactEip3009PayloadSchema.safeParse(payload.payload);
-  return r.success ? { ok: true, p: r.data } : { ok: false, reason: "invalid_exact_evm_failed_to_parse_signature", message: "payload must be {signature, authorization{from,to,value,validAfter,validBefore,nonce}}" };
+  return r.success
+    ? { ok: true, p: r.data }
+    : {
+        ok: false,
+        reason: "invalid_exact_evm_failed_to_parse_signature",
+        message: "payload must be {signature, authorization{from,to,value,validAfter,validBefore,nonce}}",
+      };
 }
 
 export class LocalFacilitator implements Facilitator {
@@ -76,10 +82,22 @@ export class LocalFacilitator implements Facilitator {
     const p = parsed.p;
     const payer = getAddress(p.authorization.from);
     const token = getAddress(req.asset);
-    const fail = (errorReason: string, errorMessage?: string): SettleResponse => ({ success: false, errorReason, ...(errorMessage ? { errorMessage } : {}), payer, transaction: "", network: req.network });
+    const fail = (errorReason: string, errorMessage?: string): SettleResponse => ({
+      success: false,
+      errorReason,
+      ...(errorMessage ? { errorMessage } : {}),
+      payer,
+      transaction: "",
+      network: req.network,
+    });
     const done = (transaction: Hex): SettleResponse => ({ success: true, payer, transaction, network: req.network, amount: p.authorization.value });
     const run = this.#sending.then(async () => {
-      const used = await this.o.client.readContract({ address: token, abi: testUSDCAbi, functionName: "authorizationState", args: [payer, p.authorization.nonce as Hex] });
+      const used = await this.o.client.readContract({
+        address: token,
+        abi: testUSDCAbi,
+        functionName: "authorizationState",
+        args: [payer, p.authorization.nonce as Hex],
+      });
       if (used) {
         const earlier = await this.#earlierSettlement(token, payer, p);
         return earlier ? done(earlier) : fail("invalid_exact_evm_nonce_already_used", "the authorization was cancelled or used for another transfer");
@@ -98,12 +116,22 @@ export class LocalFacilitator implements Facilitator {
 
   /** The transaction that used this authorization, if it moved exactly the authorized value to the payee. */
   async #earlierSettlement(token: Address, payer: Address, p: ExactEip3009Payload): Promise<Hex | null> {
-    const logs = await this.o.client.getContractEvents({ address: token, abi: testUSDCAbi, eventName: "AuthorizationUsed", args: { authorizer: payer, nonce: p.authorization.nonce as Hex }, fromBlock: this.o.fromBlock });
+    const logs = await this.o.client.getContractEvents({
+      address: token,
+      abi: testUSDCAbi,
+      eventName: "AuthorizationUsed",
+      args: { authorizer: payer, nonce: p.authorization.nonce as Hex },
+      fromBlock: this.o.fromBlock,
+    });
     const hash = logs[0]?.transactionHash;
     if (!hash) return null;
     const receipt = await this.o.client.getTransactionReceipt({ hash });
     const moved = parseEventLogs({ abi: testUSDCAbi, eventName: "Transfer", logs: receipt.logs }).some(
-      (l) => sameAddress(l.address, token) && sameAddress(l.args.from, payer) && sameAddress(l.args.to, p.authorization.to) && l.args.value === BigInt(p.authorization.value),
+      (l) =>
+        sameAddress(l.address, token) &&
+        sameAddress(l.args.from, payer) &&
+        sameAddress(l.args.to, p.authorization.to) &&
+        l.args.value === BigInt(p.authorization.value),
     );
     return moved ? hash : null;
   }

@@ -25,10 +25,26 @@ export function decodePayment(raw: string): PaymentPayload {
   try {
     payload = decodePaymentSignatureHeader(raw);
   } catch (err) {
-    throw new ApiError("INVALID_PAYLOAD", `the ${PAYMENT_SIGNATURE_HEADER} header is not base64 JSON of an x402 payment payload`, { field: PAYMENT_SIGNATURE_HEADER, location: "header" }, {}, { cause: err });
+    throw new ApiError(
+      "INVALID_PAYLOAD",
+      `the ${PAYMENT_SIGNATURE_HEADER} header is not base64 JSON of an x402 payment payload`,
+      { field: PAYMENT_SIGNATURE_HEADER, location: "header" },
+      {},
+      { cause: err },
+    );
   }
-  if (payload?.x402Version !== X402_VERSION || typeof payload.accepted !== "object" || payload.accepted === null || typeof payload.payload !== "object" || payload.payload === null) {
-    throw new ApiError("INVALID_PAYLOAD", `the ${PAYMENT_SIGNATURE_HEADER} header must carry an x402 version ${X402_VERSION} payload with \`accepted\` and \`payload\``, { field: PAYMENT_SIGNATURE_HEADER, location: "header" });
+  if (
+    payload?.x402Version !== X402_VERSION ||
+    typeof payload.accepted !== "object" ||
+    payload.accepted === null ||
+    typeof payload.payload !== "object" ||
+    payload.payload === null
+  ) {
+    throw new ApiError(
+      "INVALID_PAYLOAD",
+      `the ${PAYMENT_SIGNATURE_HEADER} header must carry an x402 version ${X402_VERSION} payload with \`accepted\` and \`payload\``,
+      { field: PAYMENT_SIGNATURE_HEADER, location: "header" },
+    );
   }
   return payload;
 }

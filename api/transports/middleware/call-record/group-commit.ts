@@ -22,7 +22,17 @@ export const CALL_RECORDS_SINK = rowSink(
 );
 
 const recordRow = (r: CallRecordRow): string =>
-  JSON.stringify({ agent_id: r.agentId, operation: r.operation, method: r.method, path: r.path, surface: r.surface, status: r.status, idempotency_key: r.idempotencyKey, body_hash: r.bodyHash, at: r.at });
+  JSON.stringify({
+    agent_id: r.agentId,
+    operation: r.operation,
+    method: r.method,
+    path: r.path,
+    surface: r.surface,
+    status: r.status,
+    idempotency_key: r.idempotencyKey,
+    body_hash: r.bodyHash,
+    at: r.at,
+  });
 
 export async function runGroupCommitted(c: Context, next: Next, db: Database, recordOf: (c: Context) => CallRecordRow | null): Promise<void> {
   const committer = groupCommitterOf(db);
@@ -34,7 +44,18 @@ export async function runGroupCommitted(c: Context, next: Next, db: Database, re
     const request = c.get("idempotentRequest");
     // A forgotten claim (5xx, 429, 402) leaves no record: a retry runs again.
     if (outcome?.kind === "complete" && request) {
-      unit.add(committer, IDEMPOTENCY_SINK, completedRow({ owner: outcome.owner, key: outcome.key, operation: request.operation, requestHash: request.requestHash, response: outcome.response, now: request.at }));
+      unit.add(
+        committer,
+        IDEMPOTENCY_SINK,
+        completedRow({
+          owner: outcome.owner,
+          key: outcome.key,
+          operation: request.operation,
+          requestHash: request.requestHash,
+          response: outcome.response,
+          now: request.at,
+        }),
+      );
     }
     const record = recordOf(c);
     if (record) unit.add(committer, CALL_RECORDS_SINK, recordRow(record));
@@ -43,7 +64,10 @@ export async function runGroupCommitted(c: Context, next: Next, db: Database, re
       await unit.seal();
     } catch (err) {
       c.get("log")?.error({ err }, "group commit failed: the call is answered 503 and left no record");
-      c.res = problemResponse(new ApiError("SERVICE_UNAVAILABLE", "the write could not be made durable; retry with the same Idempotency-Key", {}, { "Retry-After": "1" }), c.req.url);
+      c.res = problemResponse(
+        new ApiError("SERVICE_UNAVAILABLE", "the write could not be made durable; retry with the same Idempotency-Key", {}, { "Retry-After": "1" }),
+        c.req.url,
+      );
     } finally {
       (c.get("idempotencyRelease") as (() => void) | undefined)?.();
     }

@@ -21,7 +21,10 @@ describe("deprecation middleware", () => {
   after(() => s.close());
 
   it("mounts nothing for an operation that is not deprecated", () => {
-    assert.equal(deprecation(undefined, () => ""), null);
+    assert.equal(
+      deprecation(undefined, () => ""),
+      null,
+    );
   });
 
   it("fails when the route is mounted, not on a request, for a malformed date", () => {

@@ -120,7 +120,10 @@ describe("concurrent duplicates of an idempotent write", () => {
       pending.delete(r.p);
       refusals.push(r.res);
     }
-    assert.deepEqual(refusals.map((r) => r.status), [409, 409, 409, 409, 409]);
+    assert.deepEqual(
+      refusals.map((r) => r.status),
+      [409, 409, 409, 409, 409],
+    );
     for (const r of refusals) assert.equal(((await r.json()) as Json).code, "IDEMPOTENCY_REQUEST_IN_FLIGHT");
     gate.resolve();
     const [last] = await Promise.all(pending);

@@ -45,7 +45,9 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
     c.set("idempotencyKey", key ?? null);
     if (!applies) return next();
     if (key === undefined || key.length === 0) {
-      throw new ApiError("IDEMPOTENCY_KEY_REQUIRED", `${op.method} ${op.path} is a write: send an Idempotency-Key header (1..256 characters)`, { field: "Idempotency-Key" });
+      throw new ApiError("IDEMPOTENCY_KEY_REQUIRED", `${op.method} ${op.path} is a write: send an Idempotency-Key header (1..256 characters)`, {
+        field: "Idempotency-Key",
+      });
     }
     if (key.length > 256) throw new ApiError("INVALID_PAYLOAD", "Idempotency-Key must be 1..256 characters", { field: "Idempotency-Key" });
     const principal = c.get("principal");
@@ -86,14 +88,23 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
 }
 
 const inFlight = (key: string) =>
-  new ApiError("IDEMPOTENCY_REQUEST_IN_FLIGHT", "a request with this Idempotency-Key is still being processed; retry after it completes", { idempotencyKey: key }, { "Retry-After": "1" });
+  new ApiError(
+    "IDEMPOTENCY_REQUEST_IN_FLIGHT",
+    "a request with this Idempotency-Key is still being processed; retry after it completes",
+    { idempotencyKey: key },
+    { "Retry-After": "1" },
+  );
 
 /** The stored answer of a group-committed operation's key (null: run it), or its refusal (same rules as the claim). */
 async function findStored(db: SqlRunner, owner: string, key: string, operation: string, requestHash: string, now: number): Promise<StoredResponse | null> {
   const found = await lookupIdempotent(db, owner, key, now);
   if (!found) return null;
   if (found.operation !== operation || found.requestHash !== requestHash) {
-    throw new ApiError("IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was already used within 24 h with a different request; use a new key for a new request", { idempotencyKey: key });
+    throw new ApiError(
+      "IDEMPOTENCY_KEY_REUSED",
+      "this Idempotency-Key was already used within 24 h with a different request; use a new key for a new request",
+      { idempotencyKey: key },
+    );
   }
   if (!found.response) throw inFlight(key);
   return found.response;

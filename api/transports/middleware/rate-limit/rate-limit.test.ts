@@ -63,7 +63,14 @@ describe("per-key rate limits (read and write classes, market-maker tier, batche
     const first = t.clock.now();
     const ok = await repeat(3, () => call("GET", "/orderbook/balances"));
     const reset = String(Math.ceil((first + 60_000) / 1000));
-    assert.deepEqual(ok.map((r) => [r.status, ...windowOf(r)]), [[200, "3", "2", reset], [200, "3", "1", reset], [200, "3", "0", reset]]);
+    assert.deepEqual(
+      ok.map((r) => [r.status, ...windowOf(r)]),
+      [
+        [200, "3", "2", reset],
+        [200, "3", "1", reset],
+        [200, "3", "0", reset],
+      ],
+    );
     t.clock.advance(20_000);
     assertLimited(await call("GET", "/orderbook/balances"), 3, first, /read limit of this key/);
     // The write window of the same key is separate and untouched.
@@ -80,7 +87,13 @@ describe("per-key rate limits (read and write classes, market-maker tier, batche
     const call = await agent("rl-writer");
     const first = t.clock.now();
     const ok = await repeat(2, () => call("POST", "/orderbook/cancel-all", {}));
-    assert.deepEqual(ok.map((r) => [r.status, ...windowOf(r).slice(0, 2)]), [[200, "2", "1"], [200, "2", "0"]]);
+    assert.deepEqual(
+      ok.map((r) => [r.status, ...windowOf(r).slice(0, 2)]),
+      [
+        [200, "2", "1"],
+        [200, "2", "0"],
+      ],
+    );
     const order = { market, orders: [{ outcome: 0, side: "buy", priceBps: "1000", size: "1000000" }] };
     assertLimited(await call("POST", "/orderbook/place-order", order), 2, first, /write limit of this key/);
     const open = await call("GET", "/orderbook/orders");
@@ -97,10 +110,27 @@ describe("per-key rate limits (read and write classes, market-maker tier, batche
 
     const first = t.clock.now();
     const reads = await repeat(5, () => mm("GET", "/orderbook/balances"));
-    assert.deepEqual(reads.map((r) => [r.status, ...windowOf(r).slice(0, 2)]), [[200, "5", "4"], [200, "5", "3"], [200, "5", "2"], [200, "5", "1"], [200, "5", "0"]]);
+    assert.deepEqual(
+      reads.map((r) => [r.status, ...windowOf(r).slice(0, 2)]),
+      [
+        [200, "5", "4"],
+        [200, "5", "3"],
+        [200, "5", "2"],
+        [200, "5", "1"],
+        [200, "5", "0"],
+      ],
+    );
     assertLimited(await mm("GET", "/orderbook/balances"), 5, first, /read limit/);
     const writes = await repeat(4, () => mm("POST", "/orderbook/cancel-all", {}));
-    assert.deepEqual(writes.map((r) => [r.status, ...windowOf(r).slice(0, 2)]), [[200, "4", "3"], [200, "4", "2"], [200, "4", "1"], [200, "4", "0"]]);
+    assert.deepEqual(
+      writes.map((r) => [r.status, ...windowOf(r).slice(0, 2)]),
+      [
+        [200, "4", "3"],
+        [200, "4", "2"],
+        [200, "4", "1"],
+        [200, "4", "0"],
+      ],
+    );
     assertLimited(await mm("POST", "/orderbook/cancel-all", {}), 4, first + 5_000, /write limit/);
 
     const plain = await ordinary("GET", "/orderbook/balances");
@@ -110,7 +140,17 @@ describe("per-key rate limits (read and write classes, market-maker tier, batche
   it("public reads (GET /time, discovery documents and reads) are never charged to the caller's key: only the per-IP window", async () => {
     const call = await agent("rl-public");
     const ipCeiling = String(t.svc.ctx.config.RATE_LIMIT_IP_PER_MINUTE);
-    for (const path of ["/time", "/time", "/time", "/time", "/auth-discovery", "/mcp-discovery", "/discover/fees", `/discover/markets/${market}`, "/discover/markets?pageSize=1"]) {
+    for (const path of [
+      "/time",
+      "/time",
+      "/time",
+      "/time",
+      "/auth-discovery",
+      "/mcp-discovery",
+      "/discover/fees",
+      `/discover/markets/${market}`,
+      "/discover/markets?pageSize=1",
+    ]) {
       const r = await call("GET", path);
       assert.equal(r.status, 200, `${path} ${JSON.stringify(r.json)}`);
       assert.equal(r.headers.get("ratelimit-limit"), ipCeiling, `${path} shows the per-IP window`);

@@ -8,7 +8,12 @@ import { requestId } from "./index";
 /** An app whose access log is captured as parsed pino lines. */
 function appWithLog() {
   const lines: { level: number; status: number; requestId: string }[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
   const log = pino({ level: "debug" }, sink);
   const app = new Hono();
   app.use(requestId({ log, now: () => 0 }));
@@ -29,7 +34,12 @@ describe("request-id middleware", () => {
 
   it("logs successful reads at debug, writes and client errors at info, server errors at warn", async () => {
     const { app, lines } = appWithLog();
-    for (const [path, method] of [["/ok", "GET"], ["/write", "POST"], ["/missing", "GET"], ["/boom", "GET"]] as const) {
+    for (const [path, method] of [
+      ["/ok", "GET"],
+      ["/write", "POST"],
+      ["/missing", "GET"],
+      ["/boom", "GET"],
+    ] as const) {
       await app.request(path, { method, headers: { "x-request-id": `${method}-${path.slice(1)}` } });
     }
     const levelOf = (id: string) => lines.find((l) => l.requestId === id)?.level;

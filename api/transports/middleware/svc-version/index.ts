@@ -16,7 +16,10 @@ export function svcVersion(): MiddlewareHandler {
     const pin = c.req.header("svc-version");
     const version = resolveVersion(pin);
     if (!version) {
-      throw new ApiError("INVALID_PAYLOAD", `Svc-Version must be a date YYYY-MM-DD on or after ${API_VERSIONS[0]}; got ${JSON.stringify(pin)}`, { field: "Svc-Version", supportedVersions: API_VERSIONS });
+      throw new ApiError("INVALID_PAYLOAD", `Svc-Version must be a date YYYY-MM-DD on or after ${API_VERSIONS[0]}; got ${JSON.stringify(pin)}`, {
+        field: "Svc-Version",
+        supportedVersions: API_VERSIONS,
+      });
     }
     c.set("apiVersion", version);
     await next();

@@ -39,7 +39,8 @@ describe("validate middleware", () => {
   });
   after(() => s.close());
 
-  const post = (path: string, body: string, contentType = "application/json") => s.call(path, { method: "POST", headers: { "content-type": contentType }, body });
+  const post = (path: string, body: string, contentType = "application/json") =>
+    s.call(path, { method: "POST", headers: { "content-type": contentType }, body });
   const problem = async (res: Response) => (await res.json()) as { code: string; errors?: { field: string; location: string }[]; field?: string };
 
   it("hands the parsed input and the input as sent to the handler", async () => {
@@ -58,7 +59,10 @@ describe("validate middleware", () => {
     assert.equal(body.code, "INVALID_PAYLOAD");
     const named = (body.errors ?? []).map((e) => `${e.location}:${e.field}`);
     for (const want of ["params:id", "query:limit", "body:size"]) assert.ok(named.includes(want), `${want} in ${named.join(", ")}`);
-    assert.ok(named.some((n) => n.startsWith("query:") && n.includes("extra")), `the unknown query property is named: ${named.join(", ")}`);
+    assert.ok(
+      named.some((n) => n.startsWith("query:") && n.includes("extra")),
+      `the unknown query property is named: ${named.join(", ")}`,
+    );
   });
 
   it("answers malformed JSON with INVALID_PAYLOAD and a body that is not JSON with 415", async () => {
