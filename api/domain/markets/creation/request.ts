@@ -19,7 +19,11 @@ export const creationRequestSchema = z.strictObject({
     .union([z.iso.datetime({ offset: true }), z.number().int().positive()])
     .describe("when trading stops: RFC 3339 with offset, or epoch milliseconds"),
   seed: wei.optional().describe("LMSR markets: the pool's seed in the collateral's smallest units (sets b; the creator's maximum loss)"),
-  resolutionSource: z.unknown().describe("an envelope of GET /discover/resolution-sources"),
+  // Flat on purpose: every envelope is one level of scalars, so a deep or huge value is refused by the schema itself
+  // (the preflight check then names the kinds GET /discover/resolution-sources serves).
+  resolutionSource: z
+    .record(z.string().max(64), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
+    .describe("an envelope of GET /discover/resolution-sources: {type, ...its fields}"),
 });
 export type CreationRequest = z.infer<typeof creationRequestSchema>;
 
