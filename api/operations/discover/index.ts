@@ -18,8 +18,6 @@ import { marketHolders } from "./market-holders";
 import { marketTrades } from "./market-trades";
 import { relatedMarkets } from "./related-markets";
 import { getMarketsConfig } from "../markets/get-markets-config";
-import { listPendingResolution } from "./pending-resolution";
-import { getResolutionState } from "./resolution-state";
 import { getResolutionSources } from "./get-resolution-sources";
 import { getReputation } from "./get-reputation";
 
@@ -37,7 +35,6 @@ export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getReputation,
   listDiscoverMarkets,
   marketExists,
-  listPendingResolution,
   batchTradingRules,
   getDiscoverMarket,
   relatedMarkets,
@@ -45,5 +42,4 @@ export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   marketChart,
   marketTrades,
   marketHolders,
-  getResolutionState,
 ];
