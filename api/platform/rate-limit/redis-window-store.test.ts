@@ -92,7 +92,7 @@ describe("two API instances on one database and one REDIS_URL share each key's w
     const env = { PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL, RATE_LIMIT_READ_PER_MINUTE: "4" };
     return startService(loadConfig(env), { clock, redisPrefix: prefix });
   };
-  const time = (svc: RunningService) => fetch(`${svc.baseUrl}/time`, { headers: { authorization: `Bearer ${agent.apiKey}` } });
+  const read = (svc: RunningService) => fetch(`${svc.baseUrl}/webhooks`, { headers: { authorization: `Bearer ${agent.apiKey}` } });
   const windowOf = (res: Response) => ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => res.headers.get(h));
 
   before(async () => {
@@ -114,7 +114,7 @@ describe("two API instances on one database and one REDIS_URL share each key's w
     const reset = String(Math.ceil((T0 + 60_000) / 1000)); // the first request is the oldest in the window
     const seen: (string | null)[][] = [];
     for (const svc of [a, b, a, b]) {
-      const res = await time(svc);
+      const res = await read(svc);
       assert.equal(res.status, 200);
       seen.push(windowOf(res));
       clock.advance(1_000);
@@ -128,7 +128,7 @@ describe("two API instances on one database and one REDIS_URL share each key's w
 
     clock.set(T0 + 10_000);
     for (const svc of [a, b]) {
-      const res = await time(svc);
+      const res = await read(svc);
       assert.equal(res.status, 429);
       assert.equal(res.headers.get("content-type"), "application/problem+json");
       assert.deepEqual(windowOf(res), ["4", "0", reset]);
