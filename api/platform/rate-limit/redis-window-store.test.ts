@@ -143,11 +143,11 @@ describe("two API instances on one database and one REDIS_URL share each key's w
 
     // Once the first request ages out, one unit comes back, on either instance; the oldest is now the second one.
     clock.set(T0 + 60_000);
-    const again = await time(b);
+    const again = await read(b);
     assert.equal(again.status, 200);
     assert.deepEqual(windowOf(again), ["4", "0", String(Math.ceil((T0 + 61_000) / 1000))]);
     clock.set(T0 + 60_999); // the oldest (T0 + 1 s) leaves at T0 + 61 s, under one second from now
-    const refused = await time(a);
+    const refused = await read(a);
     assert.equal(refused.status, 429);
     assert.equal(refused.headers.get("retry-after"), "1");
   });
