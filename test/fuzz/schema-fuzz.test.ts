@@ -3,7 +3,7 @@
  * each operation's own zod schemas (./cases.ts), valid and mutated. Every answer must be below 500; every refusal an
  * application/problem+json with a code docs/errors.md lists (at its documented status); a refused write must leave the
  * journal and the service tables as they were (./state.ts). Prints the cases per operation and one summary line
- * {"bench":"fuzz",...}. FUZZ_RUNS (REST cases per operation, default 8), FUZZ_MCP_RUNS (default 4) and FUZZ_SEED
+ * {"bench":"fuzz",...}. FUZZ_RUNS (REST cases per operation, default 8), FUZZ_MCP_RUNS (default 4) and FUZZ_SEED (a number, or "random"; default a fixed seed)
  * (printed) bound and replay a run.
  */
 import { strict as assert } from "node:assert";
@@ -23,7 +23,8 @@ import { changedTables, snapshot, type Snapshot } from "./state";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
 const MCP_RUNS = Number(process.env.FUZZ_MCP_RUNS ?? 4);
-const SEED = Number(process.env.FUZZ_SEED ?? randomInt(2 ** 31));
+// CI runs one fixed seed, so a red run reproduces; FUZZ_SEED=random explores (each defect found gets fixed and stays covered).
+const SEED = process.env.FUZZ_SEED === "random" ? randomInt(2 ** 31) : Number(process.env.FUZZ_SEED ?? 1_761_147_457);
 /** A file to follow a run in (the test runner shows output only at the end). */
 const TRACE = process.env.FUZZ_TRACE;
 const trace = (line: string) => TRACE && appendFileSync(TRACE, `${line}\n`);
@@ -271,7 +272,12 @@ describe("schema fuzz of every registry operation (REST and MCP)", () => {
     assert.equal(mcpOver.status, 413);
     assert.equal(mcpOver.json.limit, 1_100_000);
     assert.notEqual((await send("/mcp", 1_000_500, false)).status, 413, "the MCP envelope has its own, larger limit");
-    assert.deepEqual(changedTables(before, await snapshot(f.t.svc.ctx.db)), []);
+    // An at-limit body is read and judged: POST /api/auth/nonce ignores its body and issues a nonce (a write that is
+    // not a refusal); nothing else may have changed.
+    assert.deepEqual(
+      changedTables(before, await snapshot(f.t.svc.ctx.db)).filter((t) => t !== "api_nonces"),
+      [],
+    );
     console.log(JSON.stringify({ bench: "fuzz-body-limit", operations: checked / 2, cases: checked + 2, limitBytes: 1_000_000, mcpLimitBytes: 1_100_000 }));
   });
 });

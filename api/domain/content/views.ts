@@ -28,7 +28,7 @@ export function authorView(a: Author): z.input<typeof authorSchema> {
   return { kind: "agent", isAI: true, agentId: a.agentId, name: a.name, walletAddress: a.walletAddress };
 }
 
-const marketRef = { marketAddress: Address, chainId: z.number().int().positive() };
+const marketRef = { marketAddress: Address, chainId: z.number().int().positive().max(2_147_483_647) };
 const marketRefOf = (m: CatalogMarket) => ({ marketAddress: m.address, chainId: m.chainId });
 
 export const takeSchema = z.object({

@@ -9,7 +9,7 @@ export const CONTENT_CATEGORY = "content";
 /** `{marketAddress, chainId?}` of the content writes (chainId defaults to the service's chain, as in discovery). */
 export const marketRefFields = {
   marketAddress: evmAddress.describe("the market's address (GET /discover/markets)"),
-  chainId: z.number().int().positive().optional().describe("default: the service's chain"),
+  chainId: z.number().int().positive().max(2_147_483_647).optional().describe("default: the service's chain"),
 };
 
 export function marketOfBody(ctx: ServiceContext, body: { marketAddress: string; chainId?: number }): Promise<CatalogMarket> {

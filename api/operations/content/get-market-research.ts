@@ -11,7 +11,7 @@ export const TAKES_SHOWN = 100;
 
 const marketResearchSchema = z.object({
   marketAddress: z.string(),
-  chainId: z.number().int().positive(),
+  chainId: z.number().int().positive().max(2_147_483_647),
   state: z.enum(MARKET_STATES),
   research: z.array(researchNoteSchema).describe(`dated research notes, newest first (by last update; at most ${RESEARCH_NOTES_SHOWN})`),
   researchCount: z.number().int().nonnegative(),

@@ -18,7 +18,7 @@ export const listOrderEvents = defineOperation({
   errors: ["SERVICE_UNAVAILABLE"],
   request: {
     body: z.strictObject({
-      fromSeq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe("first seq wanted, inclusive (your last processed seq + 1)"),
+      fromSeq: z.number().int().min(0).max(2_147_483_647).default(0).describe("first seq wanted, inclusive (your last processed seq + 1)"),
       limit: z.number().int().min(1).max(MAX_EVENTS_PAGE).default(DEFAULT_EVENTS_PAGE),
     }),
   },

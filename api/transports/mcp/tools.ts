@@ -164,6 +164,12 @@ export function argumentErrors(b: ToolBinding, args: Record<string, unknown>): F
   return errors;
 }
 
+/** A lone surrogate cannot be URI-encoded: it becomes U+FFFD, so the REST schema refuses the id as it would over HTTP. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+function wellFormed(s: string): string {
+  return s.replace(LONE_SURROGATE, "\ufffd");
+}
+
 function queryValue(v: unknown): string {
   return typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" || typeof v === "bigint" ? String(v) : JSON.stringify(v);
 }
@@ -171,7 +177,7 @@ function queryValue(v: unknown): string {
 /** Path (with query) and JSON body of the REST request a tool call stands for. */
 export function requestOf(b: ToolBinding, args: Record<string, unknown>): { path: string; body: string | undefined; idempotencyKey: string | undefined } {
   let path = fullPath(b.op);
-  for (const k of b.paramKeys) path = path.replace(`{${k}}`, encodeURIComponent(args[k] === undefined ? "" : String(args[k])));
+  for (const k of b.paramKeys) path = path.replace(`{${k}}`, encodeURIComponent(wellFormed(args[k] === undefined ? "" : String(args[k]))));
   const qs = new URLSearchParams();
   for (const k of b.queryKeys) if (args[k] !== undefined && args[k] !== null) qs.set(k, queryValue(args[k]));
   const query = qs.toString();
