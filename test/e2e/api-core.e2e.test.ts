@@ -148,8 +148,8 @@ describe("API core, tried as a new user against npm start", { timeout: 600_000 }
   it("puts RateLimit-Limit/Remaining/Reset on a charged read", async () => {
     const me = await call(base, "GET", "/me", undefined, { key: apiKey });
     // A key-charged read (public reads such as /discover/* count only against the per-IP window).
-    const read = await call(base, "GET", "/webhooks", undefined, { key: apiKey });
-    assert.equal(read.status, 200, show("GET", "/webhooks", read));
+    const read = await call(base, "GET", "/fills/allowance", undefined, { key: apiKey });
+    assert.equal(read.status, 200, show("GET", "/fills/allowance", read));
     for (const h of RATE_HEADERS) assert.match(read.headers.get(h) ?? "", /^\d+$/, `${h} on a charged read`);
     const [limit, remaining, reset] = RATE_HEADERS.map((h) => Number(read.headers.get(h)));
     assert.equal(limit, me.json.rateLimits.readPerMinute, "the key's read ceiling");
