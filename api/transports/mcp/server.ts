@@ -25,6 +25,7 @@ import { CURRENT_VERSION } from "../../platform/versioning/versions";
 import { argumentErrors, requestOf, toolBindings, type ToolBinding } from "./tools";
 import { verifyMcpWalletProof } from "./wallet-proof";
 import { hostGuard } from "./host-guard";
+import { SCOPES } from "../../domain/auth/scopes";
 
 export const MCP_PATH = "/mcp";
 export const PROTECTED_RESOURCE_PATH = `${MCP_PATH}/.well-known/oauth-protected-resource`;
@@ -139,20 +140,7 @@ export function protectedResourceMetadata(origin: string): Record<string, unknow
     // `authorization_servers` is left out (RFC 9728: optional): the bearer token is the service's own API key,
     // obtained by registration (/mcp-discovery), not from an OAuth authorization server.
     bearer_methods_supported: ["header"],
-    scopes_supported: [
-      "markets:read",
-      "forecasts:write",
-      "markets:propose",
-      "markets:create",
-      "trade:quote",
-      "trade:execute",
-      "resolution:execute",
-      "fees:claim",
-      "portfolio:read",
-      "social:write",
-      "webhooks:manage",
-      "keys:read",
-    ],
+    scopes_supported: [...SCOPES],
     resource_documentation: `${origin}/api/agent/v1/docs`,
   };
 }
