@@ -116,8 +116,10 @@ export class JournalProjection {
     private readonly db: Database,
     private readonly onError: (err: unknown) => void = () => {},
   ) {
+    // Only a journal write has anything to project. DDL ("*") is no reason to read: a schema dropped under a running
+    // service (test teardown, an operator's reset) would make every read fail on the missing cursor table.
     this.#offWrite = db.onWrite((tables) => {
-      if (tables.includes("journal_entries") || tables.includes("*")) this.sync().catch(this.onError);
+      if (tables.includes("journal_entries")) this.sync().catch(this.onError);
     });
   }
 
@@ -138,7 +140,7 @@ export class JournalProjection {
       try {
         do {
           this.#again = false;
-          while (await this.#step()) {
+          while (!this.#closed && (await this.#step())) {
             /* next page */
           }
         } while (this.#again && !this.#closed);
@@ -184,9 +186,10 @@ export class JournalProjection {
     return entries.length === PAGE;
   }
 
+  /** Stops projecting; a run still going is awaited, and its failure (already reported to onError) does not fail close. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#offWrite();
-    await this.#running;
+    await this.#running?.catch(() => {});
   }
 }

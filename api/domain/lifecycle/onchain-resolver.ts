@@ -143,6 +143,7 @@ export class OnchainResolver {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
-    await this.#running;
+    // A run's failure was the caller's to report (work().catch); closing must not fail on it.
+    await this.#running?.catch(() => {});
   }
 }

@@ -46,7 +46,7 @@ export function openResolution(ctx: ServiceContext): Resolution {
     async close() {
       off?.();
       await projection.close();
-      await chain;
+      await chain.catch(() => {});
       await resolver.close();
     },
   };

@@ -82,8 +82,8 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
     const propose = (creatorView.availableActions as Json[]).find((a) => a.action === "propose")!;
     assert.equal(propose.allowed, true);
     assert.equal((s.availableActions as Json[]).find((a) => a.action === "propose")!.reason, "NOT_CREATOR");
-    ok(await call.alice!("POST", "/trade/prepare", { market: market.address, outcome: 0, side: "buy", shares: (100n * PM).toString() }));
-    ok(await call.bob!("POST", "/trade/prepare", { market: market.address, outcome: 1, side: "buy", shares: (60n * PM).toString() }));
+    ok(await call.alice!("POST", "/trade/prepare", { market: market.address, outcome: 0, side: "buy", shares: (100n * PM).toString() }), 201);
+    ok(await call.bob!("POST", "/trade/prepare", { market: market.address, outcome: 1, side: "buy", shares: (60n * PM).toString() }), 201);
   });
 
   it("refuses claims, a challenge and a council act before their stage, moving nothing", async () => {
@@ -273,8 +273,8 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
 
   it("a proposal after creatorResolveBy is CREATOR_WINDOW_ELAPSED; a challenge after challengeBy is CHALLENGE_WINDOW_CLOSED", async () => {
     const creator = agents.creator!.ledgerAccount as Address;
-    const late = await createLifecycleMarket(t.svc, { creator, closeTime: t.clock.now() + HOUR, title: "late creator" });
-    const timely = await createLifecycleMarket(t.svc, { creator, closeTime: t.clock.now() + HOUR, title: "unchallenged" });
+    const late = await createLifecycleMarket(t.svc, { creator, closeTime: t.clock.now() + HOUR, seed: 50n * PM, title: "late creator" });
+    const timely = await createLifecycleMarket(t.svc, { creator, closeTime: t.clock.now() + HOUR, seed: 50n * PM, title: "unchallenged" });
     await advance(2 * HOUR);
     ok(await call.creator!("POST", "/resolve/propose", { market: timely.address, outcome: 1 }));
     await advance(2 * DAY + HOUR);
