@@ -81,7 +81,10 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
       base = stack.baseUrl;
       for (const name of ["creator", "alice", "bob", "carol", "v1", "v2", "v3"]) {
         const account = freshAccount();
-        const r = await call(base, "POST", "/register", { name: `res-e2e-${name}-${Date.now()}`, ...(await registerProof(account, await freshNonce(stack.origin))) });
+        const r = await call(base, "POST", "/register", {
+          name: `res-e2e-${name}-${Date.now()}`,
+          ...(await registerProof(account, await freshNonce(stack.origin))),
+        });
         assert.equal(r.status, 201, show("POST", "/register", r));
         agents[name] = { name, key: r.json.apiKey as string, ledgerAccount: (r.json.ledgerAccount as string).toLowerCase() };
       }
@@ -115,8 +118,11 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
     assert.equal((await post("creator", `/negotiate/${id}/accept`, {})).status, 200);
     const committed = await post("creator", `/negotiate/${id}/commit-deploy`, {});
     assert.equal(committed.status, 201, show("POST", "commit-deploy", committed));
-    market = committed.json.market;
     assert.equal(committed.json.lane, "committed");
+    const detail = await get("alice", `/discover/markets/${committed.json.market.address}`);
+    assert.equal(detail.status, 200, show("GET", "market detail", detail));
+    market = { ...detail.json, marketId: String(detail.json.marketId ?? committed.json.market.marketId) };
+    assert.match(market.marketId, /^\d+$/);
 
     const sub = await post("alice", "/webhooks", { url: hooks.url("/hook/alice"), eventTypes: ["market.state_changed", "payout.credited"] });
     assert.equal(sub.status, 201, show("POST", "/webhooks", sub));
@@ -198,8 +204,8 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
     await advance("25h");
     const s = await state();
     assert.equal(s.state, "resolved", JSON.stringify(s));
-    assert.equal(s.verdict.label, "YES");
-    const fee = (40n * PM * BigInt(market.winningsExitFeeBps ?? 0)) / 10_000n;
+    assert.equal(s.verdict.outcome, 0, "the vote's unique result: the creator's YES");
+    const fee = (40n * PM * BigInt(market.tradingRules.winningsExitFeeBps)) / 10_000n;
     assert.equal((await pm("alice")) - aliceBefore, 40n * PM - fee, "alice's 40 YES shares redeemed net of the winnings fee");
     assert.equal(await pm("bob"), bob0, "bob's NO shares pay nothing");
     assert.ok((await pm("v1")) > 1_000n * PM - 10n * PM, "a correct voter has its stake back and a reward");
@@ -259,7 +265,9 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
           const out = await decodeCli([b.txHash, "--rpc", stack.rpcUrl, "--ledger", ledger, "--json"]);
           assert.equal(out.code, 0, `npx decode ${b.txHash} --json exited ${out.code}: ${out.stderr.slice(-800)}`);
           const decoded = JSON.parse(out.stdout.trim().split("\n").at(-1)!) as Json;
-          const payout = (decoded.operations as Json[]).find((op) => op.type === "RESOLUTION_PAYOUT" && String(op.account).toLowerCase() === agents.alice!.ledgerAccount);
+          const payout = (decoded.operations as Json[]).find(
+            (op) => op.type === "RESOLUTION_PAYOUT" && String(op.account).toLowerCase() === agents.alice!.ledgerAccount,
+          );
           if (payout) return { batch: b, decoded, payout };
         }
         return undefined;
@@ -315,7 +323,7 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
     const payout = await until(
       "payout.credited to alice",
       () => mine().find((d) => d.message?.type === "payout.credited"),
-      () => mine().map((d) => d.message?.type),
+      () => mine().map((d) => d.message?.type ?? d.error),
       60_000,
     );
     const available = (await get("alice", "/claims/available")).json.payouts as Json[];
