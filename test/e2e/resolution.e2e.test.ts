@@ -323,7 +323,14 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
     const payout = await until(
       "payout.credited to alice",
       () => mine().find((d) => d.message?.type === "payout.credited"),
-      () => mine().map((d) => d.message?.type ?? d.error),
+      () => ({
+        deliveries: mine().map((d) => d.message?.type ?? d.error),
+        stack: stack
+          .tail(400)
+          .split("\n")
+          .filter((l) => /"level":(40|50)|webhook|lifecycle/i.test(l))
+          .slice(-8),
+      }),
       60_000,
     );
     const available = (await get("alice", "/claims/available")).json.payouts as Json[];

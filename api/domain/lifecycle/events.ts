@@ -101,10 +101,13 @@ export async function publishLifecycleRows(ctx: ServiceContext, sinks: Lifecycle
   if (queued > 0) sinks.wake();
 }
 
-/** Enabled subscriptions taking `eventType`, of the given accounts (null: every account). */
+/**
+ * Enabled subscriptions taking `eventType`, of the given accounts (null: every account). The JSON goes as text then
+ * jsonb: a parameter typed jsonb would be serialised once more by the Postgres driver (a JSON string, never contained).
+ */
 async function subscriptionsFor(ctx: ServiceContext, eventType: string, accounts: string[] | null): Promise<{ id: string; account: string }[]> {
   return ctx.db.query<{ id: string; account: string }>(
-    `SELECT id, account FROM api_webhook_subscriptions WHERE status = 'enabled' AND event_types @> $1::jsonb AND ($2::text[] IS NULL OR account = ANY($2::text[]))`,
+    `SELECT id, account FROM api_webhook_subscriptions WHERE status = 'enabled' AND event_types @> $1::text::jsonb AND ($2::text[] IS NULL OR account = ANY($2::text[]))`,
     [JSON.stringify([eventType]), accounts],
   );
 }

@@ -62,12 +62,15 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
   };
 
   before(async () => {
-    t = await startTestService({ PM_STARTING_GRANT: (1_000n * PM).toString(), ADMIN_TOKEN });
+    t = await startTestService({ PM_STARTING_GRANT: (1_000n * PM).toString(), ADMIN_TOKEN, WEBHOOKS_ALLOW_PRIVATE: "true" });
     for (const name of ["creator", "alice", "bob", "carol", "v1", "v2", "v3", "poor"]) {
       agents[name] = await createLocalAgent(t.svc.ctx.db, t.clock, { name: `res-${name}` });
       call[name] = apiClient(t, agents[name]!.apiKey);
       ok(await call[name]!("GET", "/orderbook/balances")); // opens the account with its grant
     }
+    // Alice's webhook takes state changes and her payouts (nobody listens on port 9: deliveries stay queued).
+    const sub = await call.alice!("POST", "/webhooks", { url: "http://127.0.0.1:9/hook", eventTypes: ["market.state_changed", "payout.credited"] });
+    ok(sub, 201);
     market = await createLifecycleMarket(t.svc, { creator: agents.creator!.ledgerAccount as Address, closeTime: t.clock.now() + DAY, seed: 500n * PM });
     const put = await admin("PUT", "/council", { members: [member.address] });
     assert.equal(put.status, 200, await put.text());
@@ -208,6 +211,24 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
     const fee = (100n * PM * BigInt(market.winningsExitFeeBps)) / 10_000n;
     assert.equal((await pm("alice")) - alice0, 100n * PM - fee);
     assert.equal(await pm("bob"), bob0);
+    // The events: every state change of the market and alice's payout were queued to her webhook, in journal order.
+    // Rows are published after their page is projected, off the request path: wait (bounded) for the last one.
+    await t.svc.services.resolution.projection.sync();
+    const deliveries = async () =>
+      (
+        await t.svc.ctx.db.query<{ event_type: string; payload: string }>(`SELECT event_type, payload::text FROM api_webhook_deliveries ORDER BY enqueue_seq`)
+      ).map((d) => ({ type: d.event_type, data: JSON.parse(d.payload).data as Json }));
+    let queued = await deliveries();
+    for (let i = 0; i < 100 && !queued.some((d) => d.type === "payout.credited"); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      queued = await deliveries();
+    }
+    const states = queued.filter((d) => d.type === "market.state_changed" && d.data.marketId === String(market.marketId)).map((d) => d.data.state);
+    assert.deepEqual(states, ["open", "closed", "creator_proposal", "challenge", "human_voting", "council_review", "resolved"]);
+    const payout = queued.find((d) => d.type === "payout.credited");
+    assert.ok(payout, "alice's payout.credited is queued");
+    assert.equal(payout.data.amount, (100n * PM - fee).toString());
+    assert.equal(payout.data.account, agents.alice!.ledgerAccount);
     // Challenger wrong: its bond is split; correct voters get their stake back and a reward.
     assert.ok((await pm("v1")) > 1_000n * PM);
     assert.ok((await pm("v3")) < 1_000n * PM);
