@@ -109,6 +109,11 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
     problem(await call.creator!("POST", "/resolve/propose", { market: market.address, outcome: 5 }), 400, "INVALID_PAYLOAD");
     problem(await call.creator!("POST", "/resolve/propose", { market: market.address, outcome: "maybe" }), 400, "INVALID_PAYLOAD");
     problem(await call.alice!("POST", "/claims/batch", { markets: [] }), 400, "INVALID_PAYLOAD");
+    problem(await call.bob!("POST", "/sweep/execute", { marketAddress: market.address, chainId: market.chainId }), 409, "CONFLICT", "MARKET_NOT_FINAL");
+    const early = await call.creator!("POST", "/trade/creator-funds/collect", { marketAddresses: [market.address] });
+    ok(early);
+    assert.equal(early.json.collections[0].marketBalance.state, "SKIPPED");
+    assert.equal(early.json.collections[0].marketBalance.skippedReason, "NOT_FINAL");
     await unchanged(before);
   });
 
