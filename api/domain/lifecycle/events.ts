@@ -54,6 +54,7 @@ export async function publishLifecycleRows(ctx: ServiceContext, sinks: Lifecycle
     const id = r.marketId.toString();
     const l = sinks.lifecycle(r.marketId);
     await syncCatalog(ctx, r, l);
+    if (!prev.has(id)) prev.set(id, await previousState(ctx, r));
     const data = {
       marketId: id,
       state: r.state,
@@ -99,6 +100,15 @@ export async function publishLifecycleRows(ctx: ServiceContext, sinks: Lifecycle
     }
   }
   if (queued > 0) sinks.wake();
+}
+
+/** The market's state before `r`: the MARKET_STATE projected just before it (null for the first, `open`). */
+async function previousState(ctx: ServiceContext, r: LifecycleRow): Promise<string | null> {
+  const [row] = await ctx.db.query<{ state: string }>(
+    `SELECT state FROM lifecycle_ops WHERE market_id = $1 AND kind = 'MARKET_STATE' AND (entry_seq, idx) < ($2, $3) ORDER BY entry_seq DESC, idx DESC LIMIT 1`,
+    [r.marketId.toString(), r.entrySeq, r.idx],
+  );
+  return row?.state ?? null;
 }
 
 /**

@@ -230,6 +230,8 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
     }
     const states = queued.filter((d) => d.type === "market.state_changed" && d.data.marketId === String(market.marketId)).map((d) => d.data.state);
     assert.deepEqual(states, ["open", "closed", "creator_proposal", "challenge", "human_voting", "council_review", "resolved"]);
+    const previous = queued.filter((d) => d.type === "market.state_changed" && d.data.marketId === String(market.marketId)).map((d) => d.data.previous);
+    assert.deepEqual(previous, [null, ...states.slice(0, -1)], "each event names the state it left, across projection pages");
     const payout = queued.find((d) => d.type === "payout.credited");
     assert.ok(payout, "alice's payout.credited is queued");
     assert.equal(payout.data.amount, (100n * PM - fee).toString());
