@@ -13,6 +13,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, http, type Address, type Hex } from "viem";
+import { EventSource } from "eventsource";
 import { committedLedgerAbi } from "../../generated/abis";
 import { call, freshAccount, freshNonce, registerProof, show, type Json } from "./client";
 import { assertProblem } from "./problems";
@@ -51,6 +52,9 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
   let ledger: Address;
   let beforeResolveNonce = 0n;
   let aliceBefore = 0n;
+  /** `market:state` frames of the market data lane, as bob's SSE stream of the market's channel receives them. */
+  const laneStates: Json[] = [];
+  let lane: EventSource | undefined;
 
   const get = (who: string, path: string) => call(base, "GET", path, undefined, { key: agents[who]!.key });
   const post = (who: string, path: string, body: unknown) => call(base, "POST", path, body, { key: agents[who]!.key });
@@ -95,6 +99,7 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
     { timeout: 300_000 },
   );
   after(async () => {
+    lane?.close();
     const report = await stack?.stop();
     await hooks?.close();
     if (report) assert.deepEqual(report.leftover, []);
@@ -127,6 +132,15 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
     const sub = await post("alice", "/webhooks", { url: hooks.url("/hook/alice"), eventTypes: ["market.state_changed", "payout.credited"] });
     assert.equal(sub.status, 201, show("POST", "/webhooks", sub));
     hooks.secret("/hook/alice", sub.json.secret);
+
+    // Bob follows the market's data lane over SSE (market channel only).
+    lane = new EventSource(`${base}/events/stream?markets=${market.marketId}&execution=false`, {
+      fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, Authorization: `Bearer ${agents.bob!.key}` } }),
+    });
+    lane.addEventListener("market:state", (e) => laneStates.push(JSON.parse(e.data) as Json));
+    let ready = false;
+    lane.addEventListener("ready", () => (ready = true));
+    await until("the market lane's ready event", () => (ready ? true : undefined));
 
     // The operator appoints a council (one wallet); it will stay silent.
     const council = await admin("PUT", "/council", { members: [freshAccount().address] });
@@ -316,6 +330,34 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
       verified = true;
     }
     assert.ok(verified, "the proof's root never matched ledgerRoot()");
+  });
+
+  it("the market data lane carried every state change after the subscription, in order", async () => {
+    const want = ["closed", "creator_proposal", "challenge", "human_voting", "council_review", "resolved"];
+    await until(
+      "market:state frames up to resolved",
+      () => (laneStates.some((f) => f.data.state === "resolved") ? true : undefined),
+      () => laneStates.map((f) => f.data.state),
+    );
+    assert.deepEqual(
+      laneStates.map((f) => f.data.state),
+      want,
+    );
+    for (const f of laneStates) {
+      assert.equal(f.type, "market:state");
+      assert.equal(f.channel, `market:${market.marketId}`);
+      assert.equal(f.data.marketId, String(market.marketId));
+    }
+    const seqs = laneStates.map((f) => f.seq as number);
+    assert.deepEqual(
+      seqs,
+      [...seqs].sort((a, b) => a - b),
+      "the channel's seqs increase",
+    );
+    assert.deepEqual(
+      laneStates.slice(1).map((f) => f.data.previous),
+      want.slice(0, -1),
+    );
   });
 
   it("alice's webhook received every state change of the market and her payout, signed", async () => {
