@@ -383,4 +383,11 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
     for (const s of ["closed", "creator_proposal", "human_voting", "council_review", "resolved"]) assert.ok(states.includes(s), `state ${s} in ${states}`);
     for (const d of mine()) assert.equal(d.error, null, `delivery failed verification: ${d.error}`);
   });
+
+  it("stops on SIGTERM and leaves no process behind", async () => {
+    lane?.close();
+    const report = await stack.stop();
+    assert.equal(report.exit, 0, `exit of npm start after SIGTERM; last lines:\n${stack.tail(30)}`);
+    assert.deepEqual(report.leftover, [], "processes of the stack still running after SIGTERM");
+  });
 });
