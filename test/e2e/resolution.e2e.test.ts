@@ -80,6 +80,7 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
       hooks = await startWebhookReceiver();
       stack = await startStack({
         env: { REGISTRATION_WALLET_OPEN: "true", SEED_DEMO_MARKETS: "false", ADMIN_TOKEN, WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_POLL_MS: "100" },
+        // Every route here reads the committed lane (journal, batches, chain); the indexer would only add start-up time.
         indexer: false,
       });
       base = stack.baseUrl;
