@@ -2,7 +2,8 @@
  * The resolution read models' one source: the journal. Entries after the projection's cursor are read in order, the
  * ops of markets' lives (state changes, bonds, stakes, payouts, refunds, collections) become rows of `lifecycle_ops`
  * (migration 330), and each new row is handed to the listeners (market data lane, webhooks) once its rows are
- * committed. Reads call `sync()` first, so an answer always includes every command already journaled; a write to
+ * committed (only the rows this instance inserted: with several instances on one database, each row is published once).
+ * Reads call `sync()` first, so an answer always includes every command already journaled; a write to
  * journal_entries wakes it too (db.onWrite), so events go out without a reader.
  */
 import type { Address } from "viem";
@@ -73,7 +74,12 @@ export function rowOf(entrySeq: number, idx: number, at: number, op: JournalOp):
 const INSERT_CHUNK = 2_000;
 const COLUMNS = 12;
 
-async function insertRows(tx: SqlRunner, rows: LifecycleRow[]): Promise<void> {
+/**
+ * Inserts the rows; returns those this call inserted. Another instance projecting the same entries (scale-out) inserts
+ * them first or blocks this insert until it commits: either way each row is returned, so published, exactly once.
+ */
+async function insertRows(tx: SqlRunner, rows: LifecycleRow[]): Promise<LifecycleRow[]> {
+  const inserted: LifecycleRow[] = [];
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
     const params: unknown[] = [];
@@ -95,11 +101,14 @@ async function insertRows(tx: SqlRunner, rows: LifecycleRow[]): Promise<void> {
       const b = j * COLUMNS;
       return `(${Array.from({ length: COLUMNS }, (_, k) => `$${b + k + 1}`).join(", ")})`;
     });
-    await tx.query(
-      `INSERT INTO lifecycle_ops (entry_seq, idx, at, market_id, kind, account, recipient, side, state, session, shares, amount) VALUES ${values.join(", ")} ON CONFLICT DO NOTHING`,
+    const done = await tx.query<{ entry_seq: string; idx: number }>(
+      `INSERT INTO lifecycle_ops (entry_seq, idx, at, market_id, kind, account, recipient, side, state, session, shares, amount) VALUES ${values.join(", ")} ON CONFLICT DO NOTHING RETURNING entry_seq::text, idx`,
       params,
     );
+    const mine = new Set(done.map((d) => `${d.entry_seq}:${d.idx}`));
+    for (const r of chunk) if (mine.has(`${r.entrySeq}:${r.idx}`)) inserted.push(r);
   }
+  return inserted;
 }
 
 /** Entries read per step (a resolution of a huge market is one entry with one op per holder). */
@@ -170,14 +179,15 @@ export class JournalProjection {
       }
     }
     const last = entries[entries.length - 1]!.seq;
-    await this.db.transaction(async (tx) => {
-      await insertRows(tx, rows);
+    const mine = await this.db.transaction(async (tx) => {
+      const inserted = await insertRows(tx, rows);
       await tx.query(`UPDATE lifecycle_projection_cursor SET last_seq = $1 WHERE id = 1 AND last_seq = $2`, [last, after]);
+      return inserted;
     });
-    if (rows.length > 0) {
+    if (mine.length > 0) {
       for (const l of this.#listeners) {
         try {
-          l(rows);
+          l(mine);
         } catch (err) {
           this.onError(err);
         }
