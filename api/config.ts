@@ -30,6 +30,8 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default(".data"),
   /** Where deployment artifacts (`<chainId>.json`) are read and written; default: deployments/ at the repository root. */
   DEPLOYMENTS_DIR: z.string().min(1).optional(),
+  /** Where embedded PGlite runs: a worker thread (default; off the event loop) or the service's own thread. */
+  PGLITE_THREAD: z.enum(["worker", "main"]).default("worker"),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
