@@ -28,6 +28,8 @@ export interface E2eStack {
   demoKey: string | null;
   /** The last lines the stack printed (stdout and stderr), for failure messages. */
   tail(lines?: number): string;
+  /** Where the stack's deployments/<chainId>.json is. */
+  deploymentsDir: string;
   /** Pid of scripts/start.ts (the stack's supervisor). */
   pid: number | undefined;
   stop(): Promise<StopReport>;
@@ -49,6 +51,8 @@ export interface StartOptions {
   demoAgents?: boolean;
   /** Run the Ponder indexer (default true). */
   indexer?: boolean;
+  /** The chain id (default an unused one of 31000..39999); a fork's must be the forked chain's. */
+  chainId?: number;
 }
 
 /** pid -> ppid of every process on the machine. */
@@ -100,7 +104,7 @@ async function dropSchemas(databaseUrl: string, exact: string[], prefixes: strin
 }
 
 export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
-  const chainId = unusedChainId();
+  const chainId = opts.chainId ?? unusedChainId();
   const [port, chainPort, ponderPort] = [await freePort(), await freePort(), await freePort()];
   const dir = mkdtempSync(join(tmpdir(), "pm-e2e-"));
   const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -112,6 +116,8 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
     PONDER_PORT: String(ponderPort),
     CHAIN_ID: String(chainId),
     DATA_DIR: join(dir, "data"),
+    // Its own deployments folder: a stack on chain 8453 never touches the developer's deployments/8453.json.
+    DEPLOYMENTS_DIR: join(dir, "deployments"),
     BATCH_INTERVAL_MS: "300",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : {}),
     ...opts.env,
@@ -174,7 +180,6 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
           /* gone meanwhile */
         }
       }
-      rmSync(deploymentFile(chainId), { force: true });
       rmSync(dir, { recursive: true, force: true });
       if (databaseUrl) await dropSchemas(databaseUrl, [schema, `indexer_${chainId}`], [`ponder_${chainId}_`]);
       return { exit, leftover };
@@ -205,6 +210,7 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
     indexerUrl: printed.get("indexer") ?? null,
     chainId,
     demoKey: printed.get("demo API key") ?? null,
+    deploymentsDir: join(dir, "deployments"),
     tail,
     pid: proc.pid,
     stop,
