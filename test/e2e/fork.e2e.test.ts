@@ -55,7 +55,8 @@ describe("npm start with FORK_URL: a fork that behaves like Base (offline)", { t
       upstream = await startLocalChain({ port, chainId: 8453 });
       const chain = rpcChain(8453, upstreamUrl);
       const client = createPublicClient({ chain, transport: http(upstreamUrl) });
-      await client.request({ method: "hardhat_mine" as never, params: [`0x${UPSTREAM_BLOCKS.toString(16)}`] as never });
+      // Blocks 0 s apart: the head's time stays the wall clock's, as on Base (x402 authorizations are timed by it).
+      await client.request({ method: "hardhat_mine" as never, params: [`0x${UPSTREAM_BLOCKS.toString(16)}`, "0x0"] as never });
       // "Base" has USDC at the canonical address: the project's TestUSDC code, planted there as on our own node.
       const artifact = JSON.parse(readFileSync(join(ROOT, "artifacts", "contracts", "tokens", "TestUSDC.sol", "TestUSDC.json"), "utf8"));
       const wallet = createWalletClient({ chain, transport: http(upstreamUrl), account: privateKeyToAccount(DEV_DEPLOYER_KEY as Hex) });
