@@ -9,16 +9,7 @@
  *     forked FiatToken alike; the total supply is left as it was (a developer's chain, not an audit).
  * Every write here needs a development node (Hardhat, Anvil): `assertDevNode` refuses anything else.
  */
-import {
-  encodeAbiParameters,
-  getAddress,
-  keccak256,
-  numberToHex,
-  pad,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from "viem";
+import { encodeAbiParameters, getAddress, keccak256, numberToHex, pad, type Address, type Hex, type PublicClient } from "viem";
 import { testUSDCAbi } from "../generated/abis";
 
 /** Circle's USDC per chain id: where x402 clients expect it. */
@@ -69,8 +60,7 @@ export async function plantTestUsdc(client: RawClient, from: Address, at: Addres
 }
 
 /** The storage key of `holder` in a Solidity `mapping(address => …)` at `slot`. */
-const mappingKey = (holder: Address, slot: number): Hex =>
-  keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [holder, BigInt(slot)]));
+const mappingKey = (holder: Address, slot: number): Hex => keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [holder, BigInt(slot)]));
 
 const balanceOf = (client: RawClient, token: Address, holder: Address) =>
   client.readContract({ address: token, abi: testUSDCAbi, functionName: "balanceOf", args: [holder] });
@@ -94,13 +84,7 @@ export async function findBalanceSlot(client: RawClient, token: Address): Promis
  * Adds `amount` to each holder's balance by writing the token's storage; returns the new balances. `slot` may be
  * passed when already known (one probe for many wallets).
  */
-export async function fundUsdc(
-  client: RawClient,
-  token: Address,
-  holders: readonly Address[],
-  amount: bigint,
-  slot?: number,
-): Promise<bigint[]> {
+export async function fundUsdc(client: RawClient, token: Address, holders: readonly Address[], amount: bigint, slot?: number): Promise<bigint[]> {
   await assertDevNode(client, "funding wallets with USDC");
   const at = slot ?? (await findBalanceSlot(client, token));
   const out: bigint[] = [];

@@ -47,7 +47,11 @@ export async function registerDevAgent(stack: E2eStack, name: string, wallet: HD
 }
 
 /** POST /pm/buy paid by `@x402/fetch` with its defaults: nothing configured but the signer. */
-export async function buyPmWithDefaultClient(stack: E2eStack, agent: DevAgent, pm: number): Promise<{ status: number; json: Json; paymentResponse: string | null }> {
+export async function buyPmWithDefaultClient(
+  stack: E2eStack,
+  agent: DevAgent,
+  pm: number,
+): Promise<{ status: number; json: Json; paymentResponse: string | null }> {
   const client = registerExactEvmScheme(new x402Client(), { signer: agent.wallet });
   const pay = wrapFetchWithPayment(fetch, client);
   const res = await pay(`${stack.baseUrl}/pm/buy`, {
