@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { createPublicClient, http, parseAbi, type Address } from "viem";
-import { mnemonicToAccount, type HDAccount } from "viem/accounts";
+import { mnemonicToAccount, type HDAccount, type LocalAccount } from "viem/accounts";
 import { call, freshNonce, registerProof, show, type Json } from "./client";
 import { until } from "./receivers";
 import type { E2eStack } from "./stack";
@@ -36,11 +36,11 @@ export function usdcBalance(rpcUrl: string, token: Address, holder: Address): Pr
 export interface DevAgent {
   key: string;
   ledgerAccount: string;
-  wallet: HDAccount;
+  wallet: LocalAccount;
 }
 
 /** Registers an agent on the wallet path (REGISTRATION_WALLET_OPEN=true) with `wallet`. */
-export async function registerDevAgent(stack: E2eStack, name: string, wallet: HDAccount): Promise<DevAgent> {
+export async function registerDevAgent(stack: E2eStack, name: string, wallet: LocalAccount): Promise<DevAgent> {
   const r = await call(stack.baseUrl, "POST", "/register", { name, ...(await registerProof(wallet as never, await freshNonce(stack.origin))) });
   if (r.status !== 201) throw new Error(show("POST", "/register", r));
   return { key: r.json.apiKey, ledgerAccount: r.json.ledgerAccount, wallet };
@@ -108,6 +108,18 @@ export function decodeCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
   delete childEnv.NODE_TEST_CONTEXT;
   return new Promise((resolve) => {
     execFile("npx", ["--no-install", "decode", ...args], { cwd: ROOT, env: childEnv, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** `npm run admin -- <args>` against `stack` (its PORT and DATA_DIR), as docs/dev-chain.md runs it. */
+export function adminCli(stack: E2eStack, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: new URL(stack.origin).port, DATA_DIR: stack.dataDir, CHAIN_ID: String(stack.chainId) };
+  for (const k of ["NODE_TEST_CONTEXT", "RPC_URL", "FORK_URL", "PUBLIC_URL", "ADMIN_TOKEN", "DATABASE_URL"]) delete env[k];
+  return new Promise((resolve) => {
+    execFile("npm", ["run", "--silent", "admin", "--", ...args], { cwd: ROOT, env, timeout: 120_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -28,6 +28,8 @@ export interface E2eStack {
   demoKey: string | null;
   /** The last lines the stack printed (stdout and stderr), for failure messages. */
   tail(lines?: number): string;
+  /** The stack's DATA_DIR (its admin token is DATA_DIR/admin-token). */
+  dataDir: string;
   /** Where the stack's deployments/<chainId>.json is. */
   deploymentsDir: string;
   /** Pid of scripts/start.ts (the stack's supervisor). */
@@ -211,6 +213,7 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
     chainId,
     demoKey: printed.get("demo API key") ?? null,
     deploymentsDir: join(dir, "deployments"),
+    dataDir: join(dir, "data"),
     tail,
     pid: proc.pid,
     stop,
