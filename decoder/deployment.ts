@@ -61,11 +61,8 @@ export const deploymentSchema = z.object({
 export type Deployment = z.infer<typeof deploymentSchema>;
 export type DeployedContract = z.infer<typeof deployedContractSchema>;
 
-/**
- * Where deployment artifacts live: deployments/ at the repository root, or DEPLOYMENTS_DIR (a test's stack on chain
- * 8453 keeps its artifact out of the developer's deployments/8453.json).
- */
-export const DEPLOYMENTS_DIR = process.env.DEPLOYMENTS_DIR || join(__dirname, "..", "deployments");
+/** Where deployment artifacts live: deployments/ at the repository root. */
+export const DEPLOYMENTS_DIR = join(__dirname, "..", "deployments");
 
 /** The artifact file of `chainId` in `dir`. */
 export function deploymentFile(chainId: number, dir = DEPLOYMENTS_DIR): string {

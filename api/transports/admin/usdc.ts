@@ -10,7 +10,7 @@ import { createPublicClient, getAddress, http, parseEther, type Address } from "
 import { z } from "zod";
 import { fundUsdc } from "../../../relayer/dev-usdc";
 import { isLocalChain } from "../../domain/dev-chain/local-chain";
-import { deploymentFile, readDeployment } from "../../domain/protocol/deployment";
+import { readDeployment } from "../../domain/protocol/deployment";
 import { ApiError } from "../../platform/errors/api-error";
 import { adminBody, adminJson, defineAdminRoutes } from "./define";
 
@@ -38,7 +38,7 @@ export const usdcRoutes = defineAdminRoutes({
     const client = createPublicClient({ transport: http(ctx.config.rpcUrl) });
     r.post("/usdc/fund", async (c) => {
       const { address, amount = DEFAULT_AMOUNT } = await adminBody(c, fundBody);
-      const file = deploymentFile(ctx.config.CHAIN_ID);
+      const file = ctx.config.deploymentFile;
       const token = existsSync(file) ? (readDeployment(file).collaterals.find((x) => x.symbol === "USDC")?.token as Address | undefined) : undefined;
       if (!token) throw new ApiError("SERVICE_UNAVAILABLE", `no USDC is deployed on chain ${ctx.config.CHAIN_ID} yet`, {}, { "Retry-After": "30" });
       try {
