@@ -33,6 +33,7 @@ import {
   usdcBalance,
   type DevAgent,
 } from "./dev-chain";
+import { until } from "./receivers";
 import { startStack, type E2eStack } from "./stack";
 
 const ROOT = join(__dirname, "..", "..");
@@ -47,6 +48,7 @@ describe("npm start with FORK_URL: a fork that behaves like Base (offline)", { t
   let deployment: Json;
   let buyer: DevAgent;
   let maker: DevAgent;
+  let startMs = 0;
 
   before(
     async () => {
@@ -65,17 +67,21 @@ describe("npm start with FORK_URL: a fork that behaves like Base (offline)", { t
       await client.request({ method: "evm_mine" as never });
       forkBlock = await client.getBlockNumber();
 
+      const started = Date.now();
       stack = await startStack({ chainId: 8453, env: { FORK_URL: upstreamUrl, REGISTRATION_WALLET_OPEN: "true" } });
       deployment = JSON.parse(readFileSync(join(stack.deploymentsDir, "8453.json"), "utf8"));
+      startMs = Date.now() - started;
     },
     { timeout: 400_000 },
   );
   after(async () => {
-    await stack?.stop();
+    const report = await stack?.stop();
     if (upstream) await stopChild(upstream);
+    if (report) assert.deepEqual(report.leftover, [], "nothing of the stack outlives it");
   });
 
-  it("runs the forked chain's id at the forked height, with the canonical USDC as collateral and nothing deployed before the fork", async () => {
+  it("runs the forked chain's id at the forked height, with the canonical USDC as collateral and nothing deployed before the fork", async (t) => {
+    t.diagnostic(`npm start on a fork of a ${UPSTREAM_BLOCKS}-block chain: ready in ${startMs} ms`);
     const fork = createPublicClient({ transport: http(stack.rpcUrl) });
     assert.equal(await fork.getChainId(), 8453);
     assert.ok((await fork.getBlockNumber()) >= forkBlock, "the fork continues from the upstream's head");
@@ -91,6 +97,21 @@ describe("npm start with FORK_URL: a fork that behaves like Base (offline)", { t
     const collateral = await call(stack.baseUrl, "GET", "/pm/bundles");
     assert.equal(collateral.json.payment?.asset?.toLowerCase(), BASE_USDC.toLowerCase(), show("GET", "/pm/bundles", collateral));
     assert.equal(collateral.json.payment?.network, "eip155:8453");
+  });
+
+  it("has the indexer following the fork's head from the deployment block", async (t) => {
+    assert.ok(stack.indexerUrl, "the ready block names the indexer");
+    const head = await until(
+      "the indexer's /status at or past the fork block",
+      async () => {
+        const res = await fetch(`${stack.indexerUrl}/status`).catch(() => null);
+        const numbers = [...((await res?.text()) ?? "").matchAll(/"number"\s*:\s*"?(\d+)/g)].map((m) => BigInt(m[1]!));
+        return numbers.find((n) => n >= forkBlock);
+      },
+      () => stack.tail(20),
+      120_000,
+    );
+    t.diagnostic(`indexer at block ${head} (fork block ${forkBlock})`);
   });
 
   it("funded the dev wallets with the fork's USDC (balance slot), leaving the upstream untouched", async () => {
