@@ -110,7 +110,9 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
   const [port, chainPort, ponderPort] = [await freePort(), await freePort(), await freePort()];
   const dir = mkdtempSync(join(tmpdir(), "pm-e2e-"));
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const schema = `e2e_${chainId}`;
+  // A given chain id (8453 for the dev-chain tests) may be a developer's too: the schema gets a suffix of its own.
+  const schema = opts.chainId ? `e2e_${chainId}_${Math.random().toString(36).slice(2, 8)}` : `e2e_${chainId}`;
+  let ponderSchemas = `ponder_${chainId}_`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -183,7 +185,7 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
         }
       }
       rmSync(dir, { recursive: true, force: true });
-      if (databaseUrl) await dropSchemas(databaseUrl, [schema, `indexer_${chainId}`], [`ponder_${chainId}_`]);
+      if (databaseUrl) await dropSchemas(databaseUrl, [schema, `indexer_${chainId}`], [ponderSchemas]);
       return { exit, leftover };
     })());
 
@@ -197,6 +199,15 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
     const log = tail(80);
     await stop();
     throw new Error(`npm start ${outcome}; last lines:\n${log}`);
+  }
+  if (opts.chainId) {
+    // Only this chain instance's index (scripts/stack/indexer.ts names it after the genesis hash), not a developer's.
+    const genesis = await fetch(`http://127.0.0.1:${chainPort}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["0x0", false] }),
+    }).then((r) => r.json() as Promise<{ result: { hash: string } }>);
+    ponderSchemas = `ponder_${chainId}_${genesis.result.hash.slice(2, 12)}`;
   }
   const baseUrl = printed.get("API base URL");
   const mcpUrl = printed.get("MCP URL");
