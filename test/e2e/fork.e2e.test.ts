@@ -39,6 +39,8 @@ import { startStack, type E2eStack } from "./stack";
 const ROOT = join(__dirname, "..", "..");
 /** The upstream's height: a chain "with tens of millions of blocks". */
 const UPSTREAM_BLOCKS = 20_000_000n;
+/** Mined one by one on top: more than Ponder's finality depth (30 blocks on this chain). */
+const REAL_TAIL_BLOCKS = 100;
 
 describe("npm start with FORK_URL: a fork that behaves like Base (offline)", { timeout: 900_000 }, () => {
   let upstream: Child;
@@ -64,7 +66,9 @@ describe("npm start with FORK_URL: a fork that behaves like Base (offline)", { t
       const wallet = createWalletClient({ chain, transport: http(upstreamUrl), account: privateKeyToAccount(DEV_DEPLOYER_KEY as Hex) });
       const template = await client.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode }) });
       await plantTestUsdc(client, template.contractAddress!, BASE_USDC);
-      await client.request({ method: "evm_mine" as never });
+      // hardhat_mine's blocks are placeholders whose parentHash is zero: a real chain's are linked. The indexer walks
+      // back from the head to its finality depth and would read that as a reorg, so the last blocks are real ones.
+      for (let i = 0; i < REAL_TAIL_BLOCKS; i++) await client.request({ method: "evm_mine" as never });
       forkBlock = await client.getBlockNumber();
 
       const started = Date.now();
