@@ -1,7 +1,9 @@
 /**
  * `npm start`: the whole stack on one machine, on embedded defaults.
- *   1. a local Hardhat chain (unless RPC_URL points at one),
- *   2. the contracts, deployed once per chain (deployments/<chainId>.json),
+ *   0. with FORK_URL, the forked chain's id and block, read first (an unreachable FORK_URL stops here; scripts/stack/fork.ts),
+ *   1. a local Hardhat chain (unless RPC_URL points at one), a fork of FORK_URL at that block when set,
+ *   2. the contracts, deployed once per chain (deployments/<chainId>.json), with the chain's canonical USDC where it
+ *      has code there, else a test USDC planted at that address; the dev wallets funded with it (docs/dev-chain.md),
  *   3. the service process (API, relayer, batcher) on PGlite in DATA_DIR or on Postgres (DATABASE_URL),
  *   4. the Ponder indexer on the same chain and the same kind of database.
  *   5. the demo market maker (scripts/demo-agents/market-maker.ts), in this process, quoting the ORDERBOOK markets.
