@@ -7,5 +7,6 @@ import { mailRoutes } from "./mail";
 import { statusRoutes } from "./status";
 import { timeRoutes } from "./time";
 import { creatorRoutes } from "./creators";
+import { usdcRoutes } from "./usdc";
 
-export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, timeRoutes, creatorRoutes];
+export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, timeRoutes, creatorRoutes, usdcRoutes];
