@@ -8,5 +8,6 @@ import { statusRoutes } from "./status";
 import { timeRoutes } from "./time";
 import { creatorRoutes } from "./creators";
 import { councilRoutes } from "./council";
+import { usdcRoutes } from "./usdc";
 
-export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, timeRoutes, creatorRoutes, councilRoutes];
+export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, timeRoutes, creatorRoutes, usdcRoutes, councilRoutes];
