@@ -49,9 +49,20 @@ export function normalizeAccount(account: string): Address {
   return account.toLowerCase() as Address;
 }
 
+/** Derived accounts already computed: every movement of a pool, escrow or payout op names one (a keccak each). */
+const derived = new Map<string, Address>();
+const DERIVED_CACHE_MAX = 4096;
+
 function derivedAccount(label: string, marketId: bigint): Address {
+  const key = `${label}:${marketId}`;
+  const hit = derived.get(key);
+  if (hit !== undefined) return hit;
   const hash = keccak256(encodePacked(["string", "uint64"], [label, marketId]));
-  return `0x${hash.slice(-40)}` as Address;
+  const account = `0x${hash.slice(-40)}` as Address;
+  // Bounded: a long-running service sees ever new markets; dropping the lot now and then only costs a re-hash.
+  if (derived.size >= DERIVED_CACHE_MAX) derived.clear();
+  derived.set(key, account);
+  return account;
 }
 
 /**

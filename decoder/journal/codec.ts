@@ -43,13 +43,14 @@ class Encoder {
   readonly #markets = new Map<bigint, number>();
 
   account(value: Address): void {
-    if (!isAddress(value, { strict: false })) throw new JournalEncodeError(`not an address: ${value}`);
-    const key = normalizeAccount(value);
+    // A known account was checked when it entered the dictionary (the lookup key is the normalized form).
+    const key = typeof value === "string" ? normalizeAccount(value) : value;
     const index = this.#accounts.get(key);
     if (index !== undefined) {
-      this.w.varint(BigInt(index + 1));
+      this.w.varintNumber(index + 1);
       return;
     }
+    if (!isAddress(value, { strict: false })) throw new JournalEncodeError(`not an address: ${value}`);
     this.#accounts.set(key, this.#accounts.size);
     this.w.varint(0n);
     this.w.address(key);
@@ -59,7 +60,7 @@ class Encoder {
     if (typeof id !== "bigint" || id < 1n || id > MAX_MARKET_ID) throw new JournalEncodeError(`market id ${id} outside 1..2^64-1`);
     const index = this.#markets.get(id);
     if (index !== undefined) {
-      this.w.varint(BigInt(index + 1));
+      this.w.varintNumber(index + 1);
       return;
     }
     this.#markets.set(id, this.#markets.size);
@@ -164,6 +165,9 @@ export function encodePayload(ops: readonly JournalOp[], ctx: EncodeContext): Ui
 class Decoder {
   readonly accounts: Address[] = [];
   readonly markets: bigint[] = [];
+  // The dictionaries as sets too: a payload may bring tens of thousands of new accounts (a market's payouts).
+  readonly #accountSet = new Set<Address>();
+  readonly #marketSet = new Set<bigint>();
   constructor(readonly r: ByteReader) {}
 
   #index(what: string, size: number): number | null {
@@ -179,8 +183,9 @@ class Decoder {
     if (index !== null) return this.accounts[index];
     const at = this.r.offset;
     const address = this.r.address("account literal");
-    if (this.accounts.includes(address)) throw new JournalDecodeError("INVALID_VALUE", at, `account ${address} already in the dictionary`);
+    if (this.#accountSet.has(address)) throw new JournalDecodeError("INVALID_VALUE", at, `account ${address} already in the dictionary`);
     this.accounts.push(address);
+    this.#accountSet.add(address);
     return address;
   }
 
@@ -190,8 +195,9 @@ class Decoder {
     const at = this.r.offset;
     const id = this.r.varint(64, "market id");
     if (id === 0n) throw new JournalDecodeError("INVALID_VALUE", at, "market id 0");
-    if (this.markets.includes(id)) throw new JournalDecodeError("INVALID_VALUE", at, `market ${id} already in the dictionary`);
+    if (this.#marketSet.has(id)) throw new JournalDecodeError("INVALID_VALUE", at, `market ${id} already in the dictionary`);
     this.markets.push(id);
+    this.#marketSet.add(id);
     return id;
   }
 
