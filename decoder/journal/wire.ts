@@ -63,6 +63,21 @@ export class ByteWriter {
     this.#len = len;
   }
 
+  /** Bytes written so far. */
+  get length(): number {
+    return this.#len;
+  }
+
+  /** Drops everything written after the first `length` bytes (an encoder's rollback of one operation). */
+  truncate(length: number): void {
+    if (length < this.#len) this.#len = length;
+  }
+
+  /** The bytes written so far, without a copy (valid until the next write). */
+  view(): Uint8Array {
+    return this.#buf.subarray(0, this.#len);
+  }
+
   result(): Uint8Array {
     return this.#buf.slice(0, this.#len);
   }
