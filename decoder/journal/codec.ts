@@ -35,6 +35,9 @@ export interface DecodedPayload {
   readonly markets: bigint[];
 }
 
+/** An address in any case: what viem's isAddress accepts without its checksum check (strict: false). */
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
 const TAG_TO_TYPE = new Map<number, JournalOp["type"]>(Object.entries(OP_TAGS).map(([t, tag]) => [tag, t as JournalOp["type"]]));
 
 class Encoder {
@@ -67,7 +70,7 @@ class Encoder {
       this.w.varintNumber(index + 1);
       return;
     }
-    if (!isAddress(value, { strict: false })) throw new JournalEncodeError(`not an address: ${value}`);
+    if (typeof value !== "string" || !ADDRESS.test(value)) throw new JournalEncodeError(`not an address: ${value}`);
     this.#accounts.set(key, this.#accounts.size);
     this.#newAccounts.push(key);
     this.w.varint(0n);

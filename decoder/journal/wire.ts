@@ -2,10 +2,15 @@
  * Byte-level reader and writer of the PMJ5 format: bytes, 20-byte addresses and canonical unsigned LEB128
  * varints bounded by a bit width. The reader throws {@link JournalDecodeError} with the offending offset.
  */
-import { hexToBytes, type Address } from "viem";
+import type { Address } from "viem";
 import { JournalDecodeError } from "../errors";
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The value of one hex digit's char code (0-9, a-f, A-F). */
+function nibble(c: number): number {
+  return c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x57;
+}
 
 /** Growable output buffer. */
 export class ByteWriter {
@@ -30,8 +35,12 @@ export class ByteWriter {
     this.#len += value.length;
   }
 
+  /** A 0x address (checked by the caller) as its 20 bytes, parsed straight into the buffer. */
   address(value: Address): void {
-    this.bytes(hexToBytes(value));
+    this.#reserve(20);
+    const buf = this.#buf;
+    for (let i = 0; i < 20; i++) buf[this.#len + i] = (nibble(value.charCodeAt(2 + 2 * i)) << 4) | nibble(value.charCodeAt(3 + 2 * i));
+    this.#len += 20;
   }
 
   /** Unsigned LEB128: 7 bits per byte, least significant group first, high bit = more bytes follow. */
