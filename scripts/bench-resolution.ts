@@ -206,9 +206,11 @@ async function main(): Promise<void> {
       published += row.opCount;
       return row.lastSeq >= payoutSeq && published >= committedOps.last;
     });
+    const cpu0 = process.cpuUsage();
     const r0 = performance.now();
     const advanced = await ex.advanceLifecycleDue();
     const paid = performance.now();
+    const cpu = process.cpuUsage(cpu0);
     if (!advanced) throw new Error("the proposal did not become final");
     const lc = ex.engine.lifecycle(MARKET)!;
     if (lc.state !== "resolved") throw new Error(`market is ${lc.state}, expected resolved`);
@@ -216,7 +218,15 @@ async function main(): Promise<void> {
     const last = await lastPayout;
     const confirmedAt = last.updatedAt;
 
-    note({ phase: "payout", settledHolders, ops: committedOps.last, paidMs: Math.round(paid - r0), confirmedMs: Math.round(confirmedAt - r0) });
+    // cpuMs: this process's CPU time over the paid window; far below paidMs means the machine was busy elsewhere.
+    note({
+      phase: "payout",
+      settledHolders,
+      ops: committedOps.last,
+      paidMs: Math.round(paid - r0),
+      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      confirmedMs: Math.round(confirmedAt - r0),
+    });
 
     // ---- decode: the decoder's replay of the chain over those batches
     const payoutRows = (await batcher.batches(1_000)).filter((row) => row.nonce > setupTip.nonce && row.firstSeq <= payoutSeq).reverse();
