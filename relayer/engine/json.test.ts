@@ -79,6 +79,10 @@ describe("journal JSON codec", () => {
     const changed = ops.slice(0, -1);
     assert.equal(sameOps(text, changed), false);
     assert.equal(sameOps(stringifyJson(ops), changed), false);
+    // An op PMJ5 cannot carry keeps the whole entry in the array form (the engine applied it: it must be stored).
+    const odd = [...ops, { type: "CREDIT", account: A, assetId: 0n, amount: 0n, reason: 0 } as JournalOp];
+    assert.match(opsToJson(odd), /^\[/);
+    assert.ok(sameOps(opsToJson(odd), odd));
     // Below the threshold the stored form stays a readable array.
     assert.match(opsToJson(ops.slice(0, COMPACT_OPS_MIN - 1)), /^\[/);
   });

@@ -28,7 +28,14 @@ export const COMPACT_OPS_MIN = 1_000;
 const STORED_TREASURY = "0x0000000000000000000000000000000000000000";
 
 export function opsToJson(ops: readonly JournalOp[]): string {
-  return ops.length < COMPACT_OPS_MIN ? stringifyJson(ops) : compactOpsJson(ops);
+  if (ops.length < COMPACT_OPS_MIN) return stringifyJson(ops);
+  try {
+    return compactOpsJson(ops);
+  } catch {
+    // An op PMJ5 cannot carry (the batcher would refuse it too) must still be journaled: the engine already applied
+    // it. The array form keeps it, and `sameOps` compares such an entry as an array.
+    return stringifyJson(ops);
+  }
 }
 function compactOpsJson(ops: readonly JournalOp[]): string {
   const bytes = encodePayload(ops, { treasury: STORED_TREASURY });
