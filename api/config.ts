@@ -122,6 +122,12 @@ export const configSchema = z.object({
     .optional(),
   /** Set by `npm start` for its service child: issue and print the demo agents' keys (docs/auth.md, docs/demo-agents.md). */
   DEMO_AGENTS: bool.default(false),
+  /** Several instances on one Postgres (docs/scale-out.md): the advisory-lock holder owns the exchange, the others forward to it. */
+  LEADER_ELECTION: bool.default(false),
+  /** How often a follower tries the lock and a leader checks it still holds it (ms); bounds the take-over time. */
+  LEADER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  /** The URL other instances forward to (default: http://HOST:PORT, a wildcard HOST as 127.0.0.1). */
+  INSTANCE_URL: url.optional(),
   /** Set by `npm start` for its service child: stop when the parent process is gone. */
   STACK_CHILD: bool.default(false),
 });
