@@ -70,6 +70,7 @@ export const registerAgent = defineOperation({
   ipLimit: "register",
   request: { body },
   status: 201,
+  otherStatuses: [202],
   response: z.object({
     agentId: z.uuid(),
     name: z.string(),
