@@ -125,6 +125,18 @@ export const configSchema = z.object({
     .optional(),
   /** Set by `npm start` for its service child: issue and print the demo agents' keys (docs/auth.md, docs/demo-agents.md). */
   DEMO_AGENTS: bool.default(false),
+  /** Region rule of POST /pm/buy (docs/security.md): the header the operator's proxy sets to the caller's ISO country. */
+  REGION_COUNTRY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name")
+    .transform((v) => v.toLowerCase())
+    .optional(),
+  /** Countries (ISO 3166-1 alpha-2, comma-separated) refused with 403 SERVICE_UNAVAILABLE_IN_REGION on POST /pm/buy. */
+  REGION_BLOCKED_COUNTRIES: z
+    .string()
+    .regex(/^([A-Za-z]{2}(,[A-Za-z]{2})*)?$/, "must be comma-separated two-letter country codes")
+    .default("")
+    .transform((v) => (v ? v.toUpperCase().split(",") : [])),
   /** Several instances on one Postgres (docs/scale-out.md): the advisory-lock holder owns the exchange, the others forward to it. */
   LEADER_ELECTION: bool.default(false),
   /** How often a follower tries the lock and a leader checks it still holds it (ms); bounds the take-over time. */
