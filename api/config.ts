@@ -125,6 +125,12 @@ export const configSchema = z.object({
     .optional(),
   /** Set by `npm start` for its service child: issue and print the demo agents' keys (docs/auth.md, docs/demo-agents.md). */
   DEMO_AGENTS: bool.default(false),
+  /** Anonymous registration (docs/auth.md): the Turnstile secret; set, tokens are checked with siteverify. */
+  TURNSTILE_SECRET_KEY: z.string().min(1).optional(),
+  /** The public Turnstile site key that GET /mcp-discovery names for the widget (null when unset). */
+  TURNSTILE_SITE_KEY: z.string().min(1).optional(),
+  /** Where tokens are verified (Cloudflare's siteverify; a test points it at a local stand-in). */
+  TURNSTILE_VERIFY_URL: url.default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
   /** Region rule of POST /pm/buy (docs/security.md): the header the operator's proxy sets to the caller's ISO country. */
   REGION_COUNTRY_HEADER: z
     .string()
