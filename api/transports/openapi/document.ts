@@ -86,7 +86,10 @@ function operationObject(op: AnyOperation, book: SchemaBook): JsonSchema {
     if (op.deprecation.sunset) successHeaders.Sunset = { $ref: "#/components/headers/Sunset" };
     successHeaders.Link = { $ref: "#/components/headers/Link" };
   }
-  const success = { headers: successHeaders, content: { "application/json": { schema: book.add(`${name}Response`, op.response) } } };
+  const success = {
+    headers: successHeaders,
+    content: { [op.responseContentType ?? "application/json"]: { schema: book.add(`${name}Response`, op.response) } },
+  };
   const responses: Record<string, unknown> = { [status]: { description: op.summary, ...success } };
   for (const other of op.otherStatuses ?? []) responses[String(other)] = { description: `${op.summary} (${SUCCESS_NAMES[other] ?? "also"})`, ...success };
   const codes = errorCodesOf(op);
