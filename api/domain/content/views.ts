@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { CatalogMarket } from "../markets/catalog-types";
 import type { Author, Comment, PromptVersion, ResearchNote, Take } from "./store";
+import { chainIdInput } from "../../platform/schemas/chain-id";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const IsoTimestamp = z.string().describe("RFC 3339 UTC instant");
@@ -28,7 +29,7 @@ export function authorView(a: Author): z.input<typeof authorSchema> {
   return { kind: "agent", isAI: true, agentId: a.agentId, name: a.name, walletAddress: a.walletAddress };
 }
 
-const marketRef = { marketAddress: Address, chainId: z.number().int().positive().max(2_147_483_647) };
+const marketRef = { marketAddress: Address, chainId: chainIdInput };
 const marketRefOf = (m: CatalogMarket) => ({ marketAddress: m.address, chainId: m.chainId });
 
 export const takeSchema = z.object({

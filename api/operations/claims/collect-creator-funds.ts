@@ -3,6 +3,7 @@ import type { Address } from "viem";
 import { defineOperation } from "../../registry/types";
 import { bondOf, creatorMarkets } from "../../domain/lifecycle/creator-funds";
 import { CLAIM_WRITE } from "./common";
+import { chainIdInput } from "../../platform/schemas/chain-id";
 
 const MAX_COLLECTIONS = 50;
 
@@ -19,7 +20,7 @@ export const collectCreatorFunds = defineOperation({
   ...CLAIM_WRITE,
   request: {
     body: z.strictObject({
-      chainId: z.number().int().positive().optional(),
+      chainId: chainIdInput.optional(),
       marketAddresses: z
         .array(
           z

@@ -5,6 +5,7 @@ import type { KeyPrincipal } from "../../domain/auth/principal";
 import type { Claimant } from "../../domain/lifecycle/claims";
 import { projectionFreshness } from "../../domain/onchain/reads";
 import type { Services } from "../../services";
+import { chainIdInput } from "../../platform/schemas/chain-id";
 
 /** Reads of the caller's own payouts: any key tier holding portfolio:read. */
 export const CLAIM_READ = {
@@ -42,7 +43,7 @@ export const limitField = z.coerce.number().int().min(1).max(MAX_CLAIM_PAGE).def
 /** Body of /claims/batch and /claims/simulate. */
 export const claimMarketsBody = z.strictObject({
   markets: z
-    .array(z.strictObject({ chainId: z.number().int().positive(), marketAddress: address }))
+    .array(z.strictObject({ chainId: chainIdInput, marketAddress: address }))
     .min(1)
     .max(MAX_CLAIM_MARKETS),
 });

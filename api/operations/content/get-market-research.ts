@@ -4,6 +4,7 @@ import { researchOfMarket, takesOfMarket } from "../../domain/content/store";
 import { probabilityOf, researchNoteSchema, researchNoteView, takeSchema, takeView } from "../../domain/content/views";
 import { MARKET_STATES } from "../../domain/protocol/market-states";
 import { addressParams, marketChainQuery, PUBLIC_READ, requireMarket } from "../discover/common";
+import { chainIdInput } from "../../platform/schemas/chain-id";
 
 /** Most research notes and takes one answer carries (newest first); the counts cover all of them. */
 export const RESEARCH_NOTES_SHOWN = 50;
@@ -11,7 +12,7 @@ export const TAKES_SHOWN = 100;
 
 const marketResearchSchema = z.object({
   marketAddress: z.string(),
-  chainId: z.number().int().positive().max(2_147_483_647),
+  chainId: chainIdInput,
   state: z.enum(MARKET_STATES),
   research: z.array(researchNoteSchema).describe(`dated research notes, newest first (by last update; at most ${RESEARCH_NOTES_SHOWN})`),
   researchCount: z.number().int().nonnegative(),

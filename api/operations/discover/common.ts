@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { getMarket } from "../../domain/markets/catalog-store";
 import type { CatalogMarket } from "../../domain/markets/catalog-types";
+import { chainIdQuery } from "../../platform/schemas/chain-id";
 
 /** Fields every public discovery read shares (no key needed; per-IP limits apply). */
 export const PUBLIC_READ = {
@@ -20,9 +21,7 @@ export const evmAddress = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits")
   .transform((a) => a.toLowerCase());
-/** The largest chain id the catalog holds (an int4 column); a larger one is a 400, not a failed query (500). */
-export const MAX_CHAIN_ID = 2_147_483_647;
-export const chainIdQuery = z.coerce.number().int().positive().max(MAX_CHAIN_ID);
+export { chainIdQuery };
 export const addressParams = z.strictObject({ address: evmAddress });
 /** Query of the per-market reads: `chainId` (default: the service's chain). */
 export const marketChainQuery = z.strictObject({ chainId: chainIdQuery.optional() });

@@ -9,6 +9,7 @@ import { accepted } from "../../platform/errors/engine-rejection";
 import { TRADE_EXECUTE_ACCESS } from "../../registry/types";
 import { lifecycleOut, lifecycleSchema, marketLifecycleAt, type MarketWithLifecycle } from "../../domain/lifecycle/market-lifecycle";
 import type { Services } from "../../services";
+import { chainIdInput } from "../../platform/schemas/chain-id";
 
 /** Execute tier, trade:execute, one write, Idempotency-Key required: a retried act replays, never acts twice. */
 export const RESOLVE_WRITE = { category: "resolution", ...TRADE_EXECUTE_ACCESS } as const;
@@ -22,7 +23,7 @@ const address = z
 /** Every resolution body names its market. */
 export const marketRef = {
   market: address.describe("the market's address"),
-  chainId: z.number().int().positive().optional().describe("default: the service's chain"),
+  chainId: chainIdInput.optional().describe("default: the service's chain"),
 };
 export const outcomeOrVoid = z.union([z.number().int().min(0).max(254), z.literal("void")]);
 
