@@ -23,6 +23,8 @@ import { PublishedLedger } from "./domain/ledger/published-ledger";
 import { attachWebSocket } from "./transports/realtime/ws";
 import { startOnchainCatalogSync } from "./domain/onchain/catalog-sync";
 import { openServiceClock } from "./domain/dev-chain/dev-clock";
+import { createDemoMarkets, type ApiFetch } from "./domain/markets/seed/demo-creator";
+import { demoMarkets } from "./domain/markets/seed/demo-markets";
 
 export interface RunningService {
   ctx: ServiceContext;
@@ -81,6 +83,17 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   }
   const { services } = opened;
   const { app, registry } = createApp(ctx, services);
+  if (config.SEED_DEMO_MARKETS) {
+    try {
+      // The demo creator agent creates the demo markets through the negotiate flow, as a client of this very app.
+      const fetch: ApiFetch = async (path, init) => app.request(`${API_BASE_PATH}${path}`, init);
+      await createDemoMarkets({ db, clock, chainId: config.CHAIN_ID, venue: services.venue, fetch }, demoMarkets(clock.now()));
+    } catch (err) {
+      await opened.close();
+      await db.close();
+      throw err;
+    }
+  }
   // On-chain lane: catalog rows of LmsrMarkets kept in step with the Ponder projection (docs/indexer.md).
   const onchain = config.INDEXER_ENABLED ? startOnchainCatalogSync(ctx, services.onchain) : null;
   const server: ServerType = await new Promise((resolve, reject) => {

@@ -125,3 +125,12 @@ export async function releaseExpired(db: SqlRunner, creator: string, externalId:
     now,
   ]);
 }
+
+/** The agent's accepted, undeployed negotiation of this externalId whose deploy window is still open, or null. */
+export async function liveNegotiationOf(db: SqlRunner, agentId: string, externalId: string, now: number): Promise<Negotiation | null> {
+  const rows = await db.query(
+    `SELECT * FROM market_negotiations WHERE agent_id = $1 AND external_id = $2 AND status = 'accepted' AND expires_at > $3 ORDER BY created_at DESC LIMIT 1`,
+    [agentId, externalId, now],
+  );
+  return rows[0] ? fromRow(rows[0]) : null;
+}
