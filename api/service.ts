@@ -24,6 +24,8 @@ import { attachWebSocket } from "./transports/realtime/ws";
 import { startOnchainCatalogSync } from "./domain/onchain/catalog-sync";
 import { openServiceClock } from "./domain/dev-chain/dev-clock";
 import { createDemoMarkets, type ApiFetch } from "./domain/markets/seed/demo-creator";
+import type { InternalCall } from "./transports/rest/client";
+import { randomUUID } from "node:crypto";
 import { demoMarkets } from "./domain/markets/seed/demo-markets";
 
 export interface RunningService {
@@ -85,8 +87,11 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   const { app, registry } = createApp(ctx, services);
   if (config.SEED_DEMO_MARKETS) {
     try {
-      // The demo creator agent creates the demo markets through the negotiate flow, as a client of this very app.
-      const fetch: ApiFetch = async (path, init) => app.request(`${API_BASE_PATH}${path}`, init);
+      // The demo creator agent creates the demo markets through the negotiate flow, as a client of this very app: an
+      // internal caller (no socket), the operator's own, so not charged to the public rate windows.
+      const internal: InternalCall = { surface: "rest", ip: "127.0.0.1", requestId: "", operator: true };
+      const fetch: ApiFetch = async (path, init) =>
+        app.request(`${API_BASE_PATH}${path}`, init, { internal: { ...internal, requestId: `demo-creator-${randomUUID()}` } });
       await createDemoMarkets({ db, clock, chainId: config.CHAIN_ID, venue: services.venue, fetch }, demoMarkets(clock.now()));
     } catch (err) {
       await opened.close();
