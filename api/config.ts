@@ -5,6 +5,7 @@
  */
 import { resolve } from "node:path";
 import { z } from "zod";
+import { DEPLOYMENTS_DIR, deploymentFile } from "../decoder/deployment";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../relayer/dev-accounts";
 import { isLocalChain } from "./domain/dev-chain/local-chain";
 
@@ -27,6 +28,8 @@ export const configSchema = z.object({
   RPC_URL: url.optional(),
   FORK_URL: url.optional(),
   DATA_DIR: z.string().min(1).default(".data"),
+  /** Where deployment artifacts (`<chainId>.json`) are read and written; default: deployments/ at the repository root. */
+  DEPLOYMENTS_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
@@ -129,6 +132,10 @@ export const configSchema = z.object({
 export type Config = z.infer<typeof configSchema> & {
   /** Absolute path of DATA_DIR. */
   dataDir: string;
+  /** Absolute path of DEPLOYMENTS_DIR. */
+  deploymentsDir: string;
+  /** The deployment artifact of CHAIN_ID: `<deploymentsDir>/<CHAIN_ID>.json` (it may not exist yet). */
+  deploymentFile: string;
   /** `postgres` when DATABASE_URL is set, else the embedded `pglite`. */
   storage: "postgres" | "pglite";
   /** The chain the stack talks to: RPC_URL, or the local node on CHAIN_PORT. */
@@ -180,9 +187,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   const c = parsed.data;
   refuseDevKeysOffLocalChain(c);
+  const deploymentsDir = c.DEPLOYMENTS_DIR ? resolve(cwd, c.DEPLOYMENTS_DIR) : DEPLOYMENTS_DIR;
   return {
     ...c,
     dataDir: resolve(cwd, c.DATA_DIR),
+    deploymentsDir,
+    deploymentFile: deploymentFile(c.CHAIN_ID, deploymentsDir),
     storage: c.DATABASE_URL ? "postgres" : "pglite",
     rpcUrl: c.RPC_URL ?? `http://127.0.0.1:${c.CHAIN_PORT}`,
     publicUrl: (c.PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`).replace(/\/$/, ""),

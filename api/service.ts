@@ -18,7 +18,7 @@ import type { Registry } from "./registry/registry";
 import type { Config } from "./config";
 import type { ServiceContext } from "./context";
 import { existsSync } from "node:fs";
-import { deploymentFile, readDeployment } from "./domain/protocol/deployment";
+import { readDeployment } from "./domain/protocol/deployment";
 import { PublishedLedger } from "./domain/ledger/published-ledger";
 import { attachWebSocket } from "./transports/realtime/ws";
 import { startOnchainCatalogSync } from "./domain/onchain/catalog-sync";
@@ -136,7 +136,7 @@ function publishedLedgerOf(config: Config): () => PublishedLedger | null {
   let ledger: PublishedLedger | null = null;
   return () => {
     if (ledger) return ledger;
-    const file = deploymentFile(config.CHAIN_ID);
+    const file = config.deploymentFile;
     const deployed = existsSync(file) ? readDeployment(file).contracts.CommittedLedger : undefined;
     if (deployed) ledger = new PublishedLedger(config.rpcUrl, deployed.address as `0x${string}`, config.CHAIN_ID, BigInt(deployed.blockNumber ?? 0));
     return ledger;

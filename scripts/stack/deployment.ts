@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { createPublicClient, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../api/config";
-import { DEPLOYMENTS_DIR, deploymentFile, readContractLocation } from "../../decoder/deployment";
+import { readContractLocation } from "../../decoder/deployment";
 import { deployAll } from "../../relayer/deploy";
 
 export interface DeploymentHandle {
@@ -16,10 +16,10 @@ export interface DeploymentHandle {
   deployedNow: boolean;
 }
 
-/** Deploys unless `deployments/<CHAIN_ID>.json` names a ledger that the chain still has code for. */
+/** Deploys unless `<DEPLOYMENTS_DIR>/<CHAIN_ID>.json` names a ledger that the chain still has code for. */
 export async function ensureDeployment(config: Config): Promise<DeploymentHandle> {
-  const file = deploymentFile(config.CHAIN_ID);
-  const ledger = readContractLocation(DEPLOYMENTS_DIR, config.CHAIN_ID, "CommittedLedger");
+  const file = config.deploymentFile;
+  const ledger = readContractLocation(config.deploymentsDir, config.CHAIN_ID, "CommittedLedger");
   if (ledger) {
     const code = await createPublicClient({ transport: http(config.rpcUrl) }).getCode({ address: ledger.address });
     if (code && code !== "0x") return { file, chainId: config.CHAIN_ID, deployedNow: false };
@@ -29,7 +29,7 @@ export async function ensureDeployment(config: Config): Promise<DeploymentHandle
     deployerKey: config.DEPLOYER_PRIVATE_KEY,
     operatorAddress: privateKeyToAccount(config.OPERATOR_PRIVATE_KEY).address,
     treasuryAddress: config.TREASURY_ADDRESS,
-    outDir: DEPLOYMENTS_DIR,
+    outDir: config.deploymentsDir,
   });
   if (!existsSync(file)) throw new Error(`deployment finished but ${file} was not written (is CHAIN_ID ${config.CHAIN_ID} the chain's id?)`);
   return { file, chainId: config.CHAIN_ID, deployedNow: true };

@@ -36,6 +36,9 @@ export async function startTestService<C extends Clock = ManualClock>(
     LOG_LEVEL: "silent",
     DATABASE_URL: process.env.DATABASE_URL,
     ...(schema ? { DATABASE_SCHEMA: schema } : {}),
+    // On the default chain a test never reads the developer's deployments/8453.json (left by `npm start`): it gets
+    // its own empty directory. A test on a chain of its own deployed into the repository's directory and reads it there.
+    ...(env.CHAIN_ID ? {} : { DEPLOYMENTS_DIR: join(dir, "deployments") }),
     ...env,
   });
   const svc = await startService(config, { publish: false, ...opts, clock });

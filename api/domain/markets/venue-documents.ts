@@ -6,14 +6,14 @@
 import { existsSync } from "node:fs";
 import { keccak256, toHex } from "viem";
 import type { Config } from "../../config";
-import { deploymentFile, readDeployment, type Deployment } from "../protocol/deployment";
+import { readDeployment, type Deployment } from "../protocol/deployment";
 import type { RulesInput } from "../protocol/rules";
 import { canonicalJson } from "../../platform/hashing/canonical-json";
 import { HIGH_EXPOSURE_THRESHOLD_UNITS } from "../../../relayer/lifecycle/rules";
 
 /** The deployment of the configured chain, or an empty one (no contracts, no collaterals) before any deployment. */
-export function currentDeployment(config: Pick<Config, "CHAIN_ID">): Deployment {
-  const file = deploymentFile(config.CHAIN_ID);
+export function currentDeployment(config: Pick<Config, "CHAIN_ID" | "deploymentFile">): Deployment {
+  const file = config.deploymentFile;
   if (existsSync(file)) return readDeployment(file);
   return { chainId: config.CHAIN_ID, contracts: {}, collaterals: [], routerInterface: null };
 }

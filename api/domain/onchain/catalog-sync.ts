@@ -12,7 +12,7 @@ import type { ServiceContext } from "../../context";
 import { onchainCatalogEntries, setOnchainActivity, upsertOnchainMarket, type OnchainCatalogEntry, type OnchainCatalogTrade } from "../markets/onchain-listing";
 import { prices, WAD } from "../../../relayer/pricing/lmsr";
 import { defaultLabels, listOnchainMarkets, projectionFreshness, type OnchainMarket, type OnchainProjection } from "./reads";
-import { deploymentFile, readDeployment } from "../protocol/deployment";
+import { readDeployment } from "../protocol/deployment";
 import { existsSync } from "node:fs";
 
 export const CATALOG_SYNC_MS = 2_000;
@@ -20,7 +20,7 @@ const DAY_MS = 86_400_000;
 const PAGE = 1000;
 
 function symbolOf(ctx: ServiceContext, token: string): string {
-  const file = deploymentFile(ctx.config.CHAIN_ID);
+  const file = ctx.config.deploymentFile;
   if (!existsSync(file)) return "UNKNOWN";
   return readDeployment(file).collaterals.find((c) => c.token.toLowerCase() === token.toLowerCase())?.symbol ?? "UNKNOWN";
 }

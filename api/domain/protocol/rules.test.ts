@@ -1,4 +1,6 @@
 import { strict as assert } from "node:assert";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { OPERATIONS } from "../../operations";
 import { API_BASE_PATH, Registry } from "../../registry/registry";
@@ -11,7 +13,7 @@ const POLICY_HASH = "0x" + "ab".repeat(32);
 describe("rules references", () => {
   it("names the spec's four references, each a GET route the service registers", () => {
     const registry = new Registry(OPERATIONS);
-    const { references } = buildRules(rulesInput(currentDeployment({ CHAIN_ID: 8453 })));
+    const { references } = buildRules(rulesInput(currentDeployment({ CHAIN_ID: 8453, deploymentFile: join(tmpdir(), "no-deployment", "8453.json") })));
     assert.deepEqual(Object.keys(references).sort(), ["fees", "marketStates", "reputation", "resolutionState"]);
     for (const [name, path] of Object.entries(references)) {
       assert.match(path, /^\/[^/]/, `${name} is a path relative to the API base`);

@@ -8,7 +8,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../config";
 import { ApiError } from "../../platform/errors/api-error";
 import { approvalRecipes } from "../protocol/chains";
-import { deploymentFile, readDeployment, type Deployment } from "../protocol/deployment";
+import { readDeployment, type Deployment } from "../protocol/deployment";
 import type { OnchainMarket } from "../onchain/reads";
 import { intentRouterAbi, lmsrMarketAbi, outcomeTokenAbi, testUSDCAbi } from "../../../generated/abis";
 import { rpcChain } from "../../../relayer/rpc-chain";
@@ -35,14 +35,14 @@ interface Connection {
   sendChain: Promise<unknown>;
 }
 
-export function onchainChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "OPERATOR_PRIVATE_KEY">): OnchainChain {
+export function onchainChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "OPERATOR_PRIVATE_KEY" | "deploymentFile">): OnchainChain {
   let conn: Connection | null = null;
   const connection = (): Connection => {
     if (!conn) {
       const chain = rpcChain(config.CHAIN_ID, config.rpcUrl);
       const transport = http(config.rpcUrl);
       conn = {
-        deployment: readDeployment(deploymentFile(config.CHAIN_ID)),
+        deployment: readDeployment(config.deploymentFile),
         client: createPublicClient({ chain, transport }),
         wallet: createWalletClient({ chain, transport, account: privateKeyToAccount(config.OPERATOR_PRIVATE_KEY as Hex) }),
         sendChain: Promise.resolve(),

@@ -12,7 +12,7 @@ import { Exchange } from "../../../relayer/exchange/exchange";
 import { openBatcher } from "../../../relayer/batcher/config";
 import type { Batcher } from "../../../relayer/batcher";
 import { FILL_ALLOWANCE_PERIOD_MS, type EngineConfig } from "../../../relayer/engine";
-import { deploymentFile, readDeployment } from "../protocol/deployment";
+import { readDeployment } from "../protocol/deployment";
 import type { ServiceContext } from "../../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { getMarket } from "../markets/catalog-store";
@@ -90,7 +90,7 @@ export async function openVenue(ctx: ServiceContext, opts: OpenVenueOptions = {}
 
 /** The batcher of the chain's CommittedLedger, or null when none is deployed (or the treasury differs). */
 async function batcherFor(ctx: ServiceContext): Promise<Batcher | null> {
-  const file = deploymentFile(ctx.config.CHAIN_ID);
+  const file = ctx.config.deploymentFile;
   if (!existsSync(file)) return null;
   const deployment = readDeployment(file);
   const ledger = deployment.contracts.CommittedLedger;

@@ -35,7 +35,7 @@ const TTL_MS = 1_000;
 export class FactoryFeeReader {
   private cached: { at: number; value: Promise<FactoryFees> } | null = null;
 
-  constructor(private readonly config: Pick<Config, "CHAIN_ID" | "rpcUrl">) {}
+  constructor(private readonly config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "deploymentFile">) {}
 
   read(): Promise<FactoryFees> {
     const wall = performance.now();

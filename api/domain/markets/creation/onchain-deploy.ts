@@ -23,7 +23,7 @@ export interface VerifiedCreation {
   tokenMarketId: bigint;
 }
 
-function factoryOf(config: Pick<Config, "CHAIN_ID">, outcomes: number): Address {
+function factoryOf(config: Pick<Config, "CHAIN_ID" | "deploymentFile">, outcomes: number): Address {
   const d = currentDeployment(config);
   const f = outcomes === 3 ? d.contracts.TernaryFactory : d.contracts.BinaryFactory;
   if (!f) throw new ApiError("SERVICE_UNAVAILABLE", `no ${outcomes === 3 ? "ternary" : "binary"} LMSR factory is deployed on chain ${config.CHAIN_ID}`);
@@ -32,7 +32,7 @@ function factoryOf(config: Pick<Config, "CHAIN_ID">, outcomes: number): Address 
 
 const closeSeconds = (n: Negotiation) => BigInt(Math.floor(Date.parse(n.terms.deadlines.closeTime) / 1000));
 
-export function onchainTransactions(config: Pick<Config, "CHAIN_ID">, n: Negotiation) {
+export function onchainTransactions(config: Pick<Config, "CHAIN_ID" | "deploymentFile">, n: Negotiation) {
   const t = n.terms;
   const factory = factoryOf(config, t.outcomes.length);
   const seed = BigInt(t.seed ?? "0");
@@ -60,7 +60,7 @@ export function onchainTransactions(config: Pick<Config, "CHAIN_ID">, n: Negotia
 
 const mismatch = (reason: string, detail: string) => new ApiError("DEPLOY_RECEIPT_MISMATCH", detail, { reason, field: "txHash" });
 
-export async function verifyCreation(config: Pick<Config, "CHAIN_ID" | "rpcUrl">, n: Negotiation, txHash: Hex): Promise<VerifiedCreation> {
+export async function verifyCreation(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "deploymentFile">, n: Negotiation, txHash: Hex): Promise<VerifiedCreation> {
   if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) throw new ApiError("INVALID_PAYLOAD", "txHash must be 0x + 64 hex digits", { field: "txHash" });
   const t = n.terms;
   const factory = factoryOf(config, t.outcomes.length).toLowerCase();

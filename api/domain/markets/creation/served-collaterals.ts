@@ -8,7 +8,7 @@ import { buildCollateral } from "../../protocol/chains";
 import { currentDeployment } from "../venue-documents";
 import type { ServedCollateral } from "./preflight";
 
-export function servedCollaterals(config: Pick<Config, "CHAIN_ID">): ServedCollateral[] {
+export function servedCollaterals(config: Pick<Config, "CHAIN_ID" | "deploymentFile">): ServedCollateral[] {
   const { tokens } = buildCollateral(currentDeployment(config));
   const pm = tokens.find((t) => t.settlement === "committed");
   return [

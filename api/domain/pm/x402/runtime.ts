@@ -10,7 +10,7 @@ import { createPublicClient, createWalletClient, getAddress, http, type Address,
 import { privateKeyToAccount } from "viem/accounts";
 import type { ServiceContext } from "../../../context";
 import { ApiError } from "../../../platform/errors/api-error";
-import { deploymentFile, readDeployment } from "../../protocol/deployment";
+import { readDeployment } from "../../protocol/deployment";
 import { testUSDCAbi } from "../../../../generated/abis";
 import { LocalFacilitator, type Facilitator } from "./facilitator";
 import type { TokenDomain } from "./exact-evm";
@@ -28,7 +28,7 @@ export interface X402Runtime {
 /** The runtime of the chain's USDC; SERVICE_UNAVAILABLE (and nothing kept) while none is deployed. */
 export function openX402Runtime(ctx: ServiceContext): X402Runtime {
   const { config } = ctx;
-  const file = deploymentFile(config.CHAIN_ID);
+  const file = config.deploymentFile;
   const deployment = existsSync(file) ? readDeployment(file) : null;
   const usdc = deployment?.collaterals.find((c) => c.symbol === "USDC");
   if (!usdc) throw new ApiError("SERVICE_UNAVAILABLE", `no USDC is deployed on chain ${config.CHAIN_ID}: PM cannot be bought now`, {}, { "Retry-After": "30" });
