@@ -27,9 +27,13 @@ export const configSchema = z.object({
   CHAIN_PORT: port.default(8545),
   RPC_URL: url.optional(),
   FORK_URL: url.optional(),
+  /** With FORK_URL: the block to fork at (repeatable runs); default the forked chain's head at start. */
+  FORK_BLOCK: z.coerce.number().int().nonnegative().optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   /** Where deployment artifacts (`<chainId>.json`) are read and written; default: deployments/ at the repository root. */
   DEPLOYMENTS_DIR: z.string().min(1).optional(),
+  /** Where embedded PGlite runs: a worker thread (default; off the event loop) or the service's own thread. */
+  PGLITE_THREAD: z.enum(["worker", "main"]).default("worker"),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")

@@ -52,7 +52,12 @@ export interface StartServiceOptions {
 
 export async function startService(config: Config, opts: StartServiceOptions = {}): Promise<RunningService> {
   const log = pino({ level: config.LOG_LEVEL, base: { svc: "api" } });
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, schema: config.DATABASE_SCHEMA });
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.dataDir,
+    schema: config.DATABASE_SCHEMA,
+    pgliteThread: config.PGLITE_THREAD,
+  });
   try {
     await migrateService(db);
   } catch (err) {

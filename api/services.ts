@@ -16,6 +16,7 @@ import { createTradeLanes, type TradeLanes } from "./domain/trading/trade-lanes"
 import { engineAllowanceSource } from "./domain/venue/allowance";
 import { engineDataSource } from "./domain/venue/engine-data-source";
 import { openVenue } from "./domain/venue/open-venue";
+import { openResolution, type Resolution } from "./domain/lifecycle/service";
 import type { Venue } from "./domain/venue/types";
 import { EventHub } from "./transports/realtime/hub";
 import { ExchangeMarketEvents } from "./transports/realtime/exchange-market-events";
@@ -52,6 +53,8 @@ export interface Services {
   x402: () => X402Runtime;
   /** PM's on-chain totalSupply for /discover/token-release, cached across calls. */
   tokenSupply: TokenSupplyReader;
+  /** Resolution read models (claims, receipts, creator funds) projected from the journal, and their events (docs/resolution.md). */
+  resolution: Resolution;
   /** Market creation (api/domain/markets/creation, docs/market-creation.md): the negotiate flow's dependencies. */
   creation: CreationDeps;
 }
@@ -91,6 +94,8 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
     const venue = await openVenue(ctx, { publish: opts.publish });
     opened.push(() => venue.close());
     const onchain = openOnchainProjection(ctx);
+    const resolution = openResolution(ctx);
+    opened.push(() => resolution.close());
     const services: Services = {
       windows,
       mailer,
@@ -107,6 +112,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
       trading: createTradeLanes({ ctx, venue, projection: onchain }),
       x402: onFirstUse(() => openX402Runtime(ctx)),
       tokenSupply: new TokenSupplyReader(config.rpcUrl, now),
+      resolution,
       creation: {
         ctx,
         venue,
@@ -116,11 +122,19 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
       },
     };
     // Execution reports feed SSE/WS and the webhook queue; market events feed the market channels.
-    const disconnect = connectRealtimeSources(ctx, services, { reports: venue.exchange, market: new ExchangeMarketEvents(venue.exchange, now) });
+    const marketEvents = new ExchangeMarketEvents(venue.exchange, now);
+    const disconnect = connectRealtimeSources(ctx, services, { reports: venue.exchange, market: marketEvents });
+    // Lifecycle transitions and payouts, projected from the journal: market lane, webhooks, catalog, on-chain resolver.
+    resolution.start({
+      announce: (marketId, type, at, data) => marketEvents.announce(marketId, type, at, data),
+      lifecycle: (marketId) => venue.exchange.engine.lifecycle(marketId),
+      wake: () => webhooks.wake(),
+    });
     return {
       services,
       async close() {
         disconnect();
+        await resolution.close();
         await venue.close();
         await webhooks.stop();
         await Promise.all([windows.close(), mailer.close(), hub.close()]);

@@ -26,6 +26,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { writeDeployment, type DeployedContract, type Deployment } from "../decoder/deployment";
 import { rpcChain } from "./rpc-chain";
 import { FEE_DEFAULTS, FEE_POLICY_VERSIONS } from "./pricing/fees";
+import { assertDevNode, plantTestUsdc } from "./dev-usdc";
 
 const ROOT = join(__dirname, "..");
 
@@ -36,7 +37,16 @@ export interface DeployOptions {
   treasuryAddress: Address;
   /** Where `<chainId>.json` is written; default deployments/. */
   outDir?: string;
+  /** Where the USDC collateral comes from; default a TestUSDC of its own (local chains only). */
+  usdc?: UsdcPlan;
 }
+
+/**
+ * The USDC collateral (docs/dev-chain.md): a mintable TestUSDC at its own address (`deploy`) or planted at the
+ * chain's canonical USDC address (`plant`), both on a development node only; or the chain's own USDC (`existing`:
+ * a fork of Base, or a live chain), which must have code there.
+ */
+export type UsdcPlan = { kind: "deploy" } | { kind: "plant"; at: Address } | { kind: "existing"; at: Address };
 
 /** Version of the router's intent ABI; bump when TradeIntent/BasketIntent change. */
 export const ROUTER_ABI_VERSION = "1";
@@ -74,6 +84,23 @@ export async function deployAll(opts: DeployOptions): Promise<Deployment> {
     };
     return receipt.contractAddress;
   };
+  const usdcCollateral = async (plan: UsdcPlan): Promise<Address> => {
+    if (plan.kind === "existing") {
+      const [code, head] = [await client.getCode({ address: plan.at }), await client.getBlock()];
+      if (!code || code === "0x") throw new Error(`no USDC at ${plan.at} on chain ${chainId} (no code there)`);
+      // Read from here on: the indexer and the facilitator start at this block, not at the token's genesis.
+      contracts.USDC = { address: plan.at, blockNumber: Number(head.number), blockHash: head.hash, runtimeCodeHash: keccak256(code) };
+      return plan.at;
+    }
+    await assertDevNode(client, "the mintable TestUSDC");
+    // Deployed even when planted: its code carries the immutables, and later contracts keep their addresses.
+    const deployed = await deploy("TestUSDC", "tokens", []);
+    if (plan.kind === "deploy") return deployed;
+    await plantTestUsdc(client, deployed, plan.at);
+    const { txHash: _template, ...rest } = contracts.TestUSDC;
+    contracts.TestUSDC = { ...rest, address: plan.at };
+    return plan.at;
+  };
   const send = async (name: string, dir: string, address: Address, functionName: string, args: unknown[]) => {
     const hash = await wallet.writeContract({ address, abi: artifact(name, dir).abi, functionName, args });
     const receipt = await client.waitForTransactionReceipt({ hash });
@@ -85,7 +112,7 @@ export async function deployAll(opts: DeployOptions): Promise<Deployment> {
   const minterRole = (await client.readContract({ address: pm, abi: artifact("PlayMoney", "tokens").abi, functionName: "MINTER_ROLE" })) as Hex;
   await send("PlayMoney", "tokens", pm, "grantRole", [minterRole, opts.operatorAddress]);
   const outcome = await deploy("OutcomeToken", "tokens", [account.address, "https://metadata.invalid/outcome/{id}.json"]);
-  const usdc = await deploy("TestUSDC", "tokens", []);
+  const usdc = await usdcCollateral(opts.usdc ?? { kind: "deploy" });
   const collateralTokens = [
     { symbol: "USDC", token: usdc },
     { symbol: "PM", token: pm },

@@ -8,6 +8,7 @@
  *   npm run admin -- status [--json]                   (the running service: chain, clock, admin modules)
  *   npm run admin -- time [--json]                     (the service clock and its offset; local chains only)
  *   npm run admin -- time advance <duration> [--json]  (90s, 2h, 3d: moves service and chain; docs/dev-chain.md)
+ *   npm run admin -- usdc fund <address> [<amount>]    (USDC base units, default 1,000 USDC; local chains only)
  *   npm run admin -- creator show|tier|grant-slot|revoke-slot|cohort-limit …   (market creators; docs/market-creation.md)
  */
 import { parseArgs } from "node:util";
@@ -17,6 +18,7 @@ import { ApiError } from "../api/platform/errors/api-error";
 import { type AdminBackend, DatabaseBusyError, databaseBackend, httpBackend } from "./admin/direct";
 import { AdminProblem, AdminUnreachable, probeAdmin, type AdminHttp } from "./admin/http";
 import { runTimeCommand, TimeRefused } from "./admin/time";
+import { chainKind, isLocalChain } from "../api/domain/dev-chain/local-chain";
 
 const USAGE = `usage:
   npm run admin -- agent create --name <name> [--tier read-only|propose|execute] [--json]
@@ -26,6 +28,7 @@ const USAGE = `usage:
   npm run admin -- status [--json]
   npm run admin -- time [--json]
   npm run admin -- time advance <duration> [--json]     (e.g. 90s, 2h, 3d, 1h30m)
+  npm run admin -- usdc fund <address> [<amount>] [--json]   (base units; default 1000000000 = 1,000 USDC)
   npm run admin -- creator show <agentId> [--json]
   npm run admin -- creator tier <agentId> <suspended|new|established|trusted|partner|rule>
   npm run admin -- creator grant-slot <agentId>
@@ -172,6 +175,18 @@ export async function runAdmin(argv: string[], out: (line: string) => void = con
     if (sub !== undefined && sub !== "advance") throw new UsageError(`unknown command: ${argv.join(" ")}`);
     if (sub === "advance" && !positionals[2]) throw new UsageError("time advance needs <duration>, e.g. 90s, 2h or 3d");
     return runTimeCommand(config, sub === "advance" ? positionals[2] : null, json, out, (what) => running(config, what));
+  }
+  if (cmd === "usdc") {
+    const [address, amount] = positionals.slice(2);
+    if (sub !== "fund" || !address) throw new UsageError("usdc fund needs <address> [<amount in USDC base units>]");
+    if (!isLocalChain(config)) throw new TimeRefused(`usdc fund works only on a local chain: RPC_URL=${config.RPC_URL} is ${chainKind(config)}`);
+    const r = await (await running(config, "usdc fund")).call<{ address: string; token: string; added: string; balance: string }>(
+      "POST",
+      "/usdc/fund",
+      amount === undefined ? { address } : { address, amount },
+    );
+    out(json ? JSON.stringify(r) : `${r.address}: +${r.added} USDC units of ${r.token}, balance ${r.balance}`);
+    return 0;
   }
   throw new UsageError(cmd ? `unknown command: ${argv.join(" ")}` : "no command given");
 }

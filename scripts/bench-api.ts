@@ -39,6 +39,8 @@ const ENV = scriptEnv({
   BENCH_SAMPLES: z.coerce.number().int().positive().default(200),
   BENCH_ONLY: z.enum(["reads", "orders", "fills"]).optional(),
   DATABASE_URL: z.string().optional(),
+  /** PGlite on a worker thread (default) or on the service's thread, for a before/after of docs/api-performance.md. */
+  PGLITE_THREAD: z.enum(["worker", "main"]).default("worker"),
 });
 const DURATION_S = ENV.BENCH_DURATION_S;
 const CONNECTIONS = ENV.BENCH_CONNECTIONS;
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: "silent",
     DATABASE_URL: ENV.DATABASE_URL,
     ...(schema ? { DATABASE_SCHEMA: schema } : {}),
+    PGLITE_THREAD: ENV.PGLITE_THREAD,
     INDEXER_ENABLED: "false",
     RATE_LIMIT_IP_PER_MINUTE: UNLIMITED,
     RATE_LIMIT_READ_PER_MINUTE: UNLIMITED,
@@ -85,6 +88,7 @@ async function main(): Promise<void> {
   // publish: false: no chain here; the journal is still written (that is what an order costs).
   const svc = await startService(config, { clock: systemClock, publish: false });
   const database = schema ? "postgres" : "pglite";
+  const placement = schema ? {} : { pgliteThread: ENV.PGLITE_THREAD };
   try {
     const origin = new URL(svc.baseUrl).origin;
     const basePath = new URL(svc.baseUrl).pathname;
@@ -182,6 +186,7 @@ async function main(): Promise<void> {
             JSON.stringify({
               bench: "api-orders-reference",
               database,
+              ...placement,
               connections,
               rps: refRps,
               p50Ms: ref.latency.p50,
@@ -209,6 +214,7 @@ async function main(): Promise<void> {
             JSON.stringify({
               bench: "api-orders",
               database,
+              ...placement,
               connections,
               rps,
               p50Ms: orders.latency.p50,

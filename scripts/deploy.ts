@@ -5,10 +5,12 @@
  * else the local chain on CHAIN_PORT.
  */
 import { parseArgs } from "node:util";
+import { createPublicClient, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { configSchema } from "../api/config";
 import { deployAll } from "../relayer/deploy";
 import { scriptEnv } from "./env";
+import { usdcPlan } from "./stack/usdc";
 
 const USAGE = "usage: tsx scripts/deploy.ts [--rpc <url>]   (default: RPC_URL, else http://127.0.0.1:CHAIN_PORT)";
 
@@ -21,8 +23,12 @@ async function main(argv: string[]): Promise<void> {
   const env = scriptEnv(
     configSchema.pick({ RPC_URL: true, CHAIN_PORT: true, DEPLOYER_PRIVATE_KEY: true, OPERATOR_PRIVATE_KEY: true, TREASURY_ADDRESS: true }).shape,
   );
+  const rpcUrl = values.rpc ?? env.RPC_URL ?? `http://127.0.0.1:${env.CHAIN_PORT}`;
+  const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId();
   const record = await deployAll({
-    rpcUrl: values.rpc ?? env.RPC_URL ?? `http://127.0.0.1:${env.CHAIN_PORT}`,
+    rpcUrl,
+    // The same USDC as `npm start` picks (docs/dev-chain.md): never the mintable TestUSDC on a live chain.
+    usdc: await usdcPlan({ rpcUrl, CHAIN_ID: chainId, RPC_URL: values.rpc ?? env.RPC_URL }),
     deployerKey: env.DEPLOYER_PRIVATE_KEY,
     operatorAddress: privateKeyToAccount(env.OPERATOR_PRIVATE_KEY).address,
     treasuryAddress: env.TREASURY_ADDRESS,

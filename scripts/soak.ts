@@ -162,7 +162,7 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - t0) / 1000;
 
     // The replayed root of the chain's ledger equals the chain's root.
-    const deployment = readDeployment(deploymentFile(stack.chainId));
+    const deployment = readDeployment(deploymentFile(stack.chainId, stack.deploymentsDir));
     const ledger = deployment.contracts.CommittedLedger!.address as Address;
     const client = createPublicClient({ transport: http(stack.rpcUrl) }) as PublicClient;
     await new Promise((r) => setTimeout(r, 2_000)); // let the batcher publish the tail

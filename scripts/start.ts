@@ -1,7 +1,9 @@
 /**
  * `npm start`: the whole stack on one machine, on embedded defaults.
- *   1. a local Hardhat chain (unless RPC_URL points at one),
- *   2. the contracts, deployed once per chain (deployments/<chainId>.json),
+ *   0. with FORK_URL, the forked chain's id and block, read first (an unreachable FORK_URL stops here; scripts/stack/fork.ts),
+ *   1. a local Hardhat chain (unless RPC_URL points at one), a fork of FORK_URL at that block when set,
+ *   2. the contracts, deployed once per chain (deployments/<chainId>.json), with the chain's canonical USDC where it
+ *      has code there, else a test USDC planted at that address; the dev wallets funded with it (docs/dev-chain.md),
  *   3. the service process (API, relayer, batcher) on PGlite in DATA_DIR or on Postgres (DATABASE_URL),
  *   4. the Ponder indexer on the same chain and the same kind of database.
  *   5. the demo market maker (scripts/demo-agents/market-maker.ts), in this process, quoting the ORDERBOOK markets.
@@ -15,6 +17,7 @@ import { ConfigError, loadConfig } from "../api/config";
 import { startChild, stopChild, type Child } from "../test/support/stack/children";
 import { startLocalChain } from "../test/support/stack/chain";
 import { ensureDeployment } from "./stack/deployment";
+import { probeFork, type ForkPoint } from "./stack/fork";
 import { startIndexer } from "./stack/indexer";
 import { GiveUp, waitFor } from "../test/support/stack/wait";
 import { watchParent } from "../api/platform/process/parent-watch";
@@ -57,7 +60,16 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const config = loadConfig();
+  let config = loadConfig();
+  let fork: ForkPoint | undefined;
+  if (config.FORK_URL && !config.RPC_URL) {
+    // Before anything starts: an unreachable FORK_URL is one line and exit 1, nothing half-started.
+    fork = await probeFork(config.FORK_URL, config.FORK_BLOCK);
+    // The stack runs with the forked chain's id (children read it from the environment too).
+    if (fork.chainId !== config.CHAIN_ID && process.env.CHAIN_ID) console.error(`CHAIN_ID ${config.CHAIN_ID} ignored: FORK_URL's chain is ${fork.chainId}`);
+    process.env.CHAIN_ID = String(fork.chainId);
+    config = loadConfig();
+  }
   if (flags.fresh) rmSync(config.dataDir, { recursive: true, force: true });
   mkdirSync(config.dataDir, { recursive: true });
 
@@ -82,11 +94,16 @@ async function main(): Promise<void> {
 
   try {
     if (!config.RPC_URL) {
-      console.error(`starting the local chain on ${config.rpcUrl} (chain id ${config.CHAIN_ID})...`);
-      await startLocalChain({ port: config.CHAIN_PORT, chainId: config.CHAIN_ID, forkUrl: config.FORK_URL }, (child) => children.push(child));
+      const forking = fork ? `, a fork of ${config.FORK_URL} at block ${fork.block}` : "";
+      console.error(`starting the local chain on ${config.rpcUrl} (chain id ${config.CHAIN_ID}${forking})...`);
+      await startLocalChain({ port: config.CHAIN_PORT, chainId: config.CHAIN_ID, forkUrl: config.FORK_URL, forkBlock: fork?.block }, (child) =>
+        children.push(child),
+      );
     }
     const deployment = await ensureDeployment(config);
     console.error(`contracts: ${deployment.file}${deployment.deployedNow ? " (deployed now)" : " (reused)"}`);
+    console.error(`USDC: ${deployment.usdc.address} (${deployment.usdc.origin})`);
+    if (deployment.funded.length) console.error(`USDC: ${deployment.funded.length} Hardhat dev wallets funded (balance slot written)`);
 
     const ready = await startServiceChild(flags, children);
     let indexerUrl: string | undefined;
@@ -103,7 +120,8 @@ async function main(): Promise<void> {
         `  API base URL   ${ready.baseUrl}`,
         `  MCP URL        ${ready.mcpUrl}`,
         `  OpenAPI        ${ready.baseUrl}/openapi.json`,
-        `  chain          ${config.rpcUrl} (chain id ${config.CHAIN_ID})`,
+        `  chain          ${config.rpcUrl} (chain id ${config.CHAIN_ID}${fork ? `, fork of block ${fork.block}` : ""})`,
+        `  USDC           ${deployment.usdc.address} (${deployment.usdc.origin})`,
         `  data           ${ready.data}`,
         ...(indexerUrl ? [`  indexer        ${indexerUrl} (Ponder: /status, /ledger/batches)`] : []),
         ...(ready.demoKey

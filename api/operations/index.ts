@@ -15,6 +15,8 @@ import { HEALTH_OPERATIONS } from "./health";
 import { listLedgerBatches } from "./ledger/list-batches";
 import { CONTENT_OPERATIONS } from "./content";
 import { PM_OPERATIONS } from "./pm";
+import { CLAIM_OPERATIONS } from "./claims";
+import { RESOLVE_OPERATIONS } from "./resolve";
 import { NEGOTIATE_OPERATIONS } from "./negotiate";
 
 export const OPERATIONS: AnyOperation[] = [
@@ -30,5 +32,7 @@ export const OPERATIONS: AnyOperation[] = [
   listLedgerBatches,
   ...CONTENT_OPERATIONS,
   ...PM_OPERATIONS,
+  ...CLAIM_OPERATIONS,
+  ...RESOLVE_OPERATIONS,
   ...NEGOTIATE_OPERATIONS,
 ];

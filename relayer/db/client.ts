@@ -7,6 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { lockDirectory } from "./lock";
+import { PgliteThread } from "./pglite-thread";
 import { writtenTables } from "./written-tables";
 
 /** A connection-like handle: the database itself, or one transaction of it. */
@@ -43,6 +44,8 @@ export interface OpenDatabaseOptions {
   dataDir?: string;
   /** Postgres schema to use (created if missing); lets tests and stacks share one server. */
   schema?: string;
+  /** Where PGlite runs: on a worker thread (default; pglite-thread.ts) or on the caller's thread. */
+  pgliteThread?: "worker" | "main";
 }
 
 /** Redacts the password of a connection URL for printing. */
@@ -89,12 +92,10 @@ class WriteNotifier {
 }
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.schema) : openPglite(opts.dataDir);
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.schema) : openPglite(opts.dataDir, opts.pgliteThread ?? "worker");
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+async function openPglite(dataDir: string | undefined, thread: "worker" | "main"): Promise<Database> {
   let release = () => {};
   let dir: string | undefined;
   if (dataDir) {
@@ -102,25 +103,25 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     release = lockDirectory(dataDir);
     dir = join(dataDir, "pglite");
   }
-  let pg: InstanceType<typeof PGlite>;
+  let engine: PgliteEngine;
   try {
-    pg = await PGlite.create(dir, { extensions: { pg_trgm } });
+    engine = thread === "worker" ? await workerEngine(dir) : await inThreadEngine(dir);
   } catch (err) {
     release();
     throw err;
   }
   const writes = new WriteNotifier();
-  const runner = (q: Pick<InstanceType<typeof PGlite>, "query" | "exec">, wrote: (sql: string) => void): SqlRunner => ({
+  const runner = (tx: unknown, wrote: (sql: string) => void): SqlRunner => ({
     async query<T>(text: string, params?: unknown[]) {
       try {
-        return (await q.query<T>(text, params)).rows;
+        return (await engine.query(tx, text, params)) as T[];
       } finally {
         wrote(text);
       }
     },
     async exec(text: string) {
       try {
-        await q.exec(text);
+        await engine.exec(tx, text);
       } finally {
         wrote(text);
       }
@@ -129,20 +130,68 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   return {
     kind: "pglite",
     location: dir ?? "memory",
-    ...runner(pg, (sql) => writes.statement(sql)),
-    transaction: (fn) => writes.transaction((collect) => pg.transaction((tx) => fn(runner(tx, collect)))),
+    ...runner(null, (sql) => writes.statement(sql)),
+    transaction: (fn) => writes.transaction((collect) => engine.transaction((tx) => fn(runner(tx, collect)))),
     onWrite: (listener) => writes.subscribe(listener),
-    async listen(channel, onMessage) {
-      const unsub = await pg.listen(channel, onMessage);
-      return async () => unsub();
-    },
+    listen: (channel, onMessage) => engine.listen(channel, onMessage),
     async close() {
       try {
-        await pg.close();
+        await engine.close();
       } finally {
         release();
       }
     },
+  };
+}
+
+/** One PGlite instance, on this thread or on a worker; `tx` null is outside any transaction. */
+interface PgliteEngine {
+  query(tx: unknown, text: string, params?: unknown[]): Promise<unknown[]>;
+  exec(tx: unknown, text: string): Promise<void>;
+  transaction<T>(fn: (tx: unknown) => Promise<T>): Promise<T>;
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+async function workerEngine(dir: string | undefined): Promise<PgliteEngine> {
+  const thread = await PgliteThread.open(dir);
+  return {
+    query: (tx, sql, params) => thread.call("query", { tx, sql, params }),
+    exec: (tx, sql) => thread.call("exec", { tx, sql }),
+    async transaction(fn) {
+      const tx = await thread.call<number>("begin");
+      let out: Awaited<ReturnType<typeof fn>>;
+      try {
+        out = await fn(tx);
+      } catch (err) {
+        await thread.call("end", { tx, commit: false }).catch(() => {});
+        throw err;
+      }
+      await thread.call("end", { tx, commit: true });
+      return out;
+    },
+    listen: (channel, onMessage) => thread.listen(channel, onMessage),
+    close: () => thread.close(),
+  };
+}
+
+async function inThreadEngine(dir: string | undefined): Promise<PgliteEngine> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  const pg = await PGlite.create(dir, { extensions: { pg_trgm } });
+  type Runner = Pick<typeof pg, "query" | "exec">;
+  const on = (tx: unknown): Runner => (tx as Runner | null) ?? pg;
+  return {
+    query: async (tx, sql, params) => (await on(tx).query(sql, params)).rows,
+    exec: async (tx, sql) => {
+      await on(tx).exec(sql);
+    },
+    transaction: (fn) => pg.transaction((tx) => fn(tx)),
+    async listen(channel, onMessage) {
+      const unsub = await pg.listen(channel, onMessage);
+      return async () => unsub();
+    },
+    close: () => pg.close(),
   };
 }
 

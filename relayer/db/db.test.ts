@@ -138,3 +138,55 @@ describe("openDatabase", () => {
     }
   });
 });
+
+describe("PGlite placement (worker thread or the caller's)", () => {
+  for (const pgliteThread of ["worker", "main"] as const) {
+    it(`${pgliteThread}: keeps error fields, queues statements behind an open transaction, rolls back, and notifies`, async () => {
+      const db = await openDatabase({ pgliteThread });
+      try {
+        await db.exec(`CREATE TABLE t (id int PRIMARY KEY, v bigint NOT NULL)`);
+        await db.query(`INSERT INTO t VALUES (1, $1)`, [9007199254740993n]);
+        const dup = await db.query(`INSERT INTO t VALUES (1, 0)`).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        assert.ok(dup instanceof Error);
+        assert.equal((dup as Error & { code?: string }).code, "23505", "a unique violation keeps its SQLSTATE");
+
+        // A statement outside the transaction waits until it committed, so it sees the committed row.
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        const tx = db.transaction(async (q) => {
+          await q.query(`INSERT INTO t VALUES (2, 2)`);
+          await held;
+        });
+        const outside = db.query<{ n: number }>(`SELECT count(*)::int AS n FROM t`);
+        await new Promise((r) => setTimeout(r, 50));
+        release();
+        await tx;
+        assert.equal((await outside)[0].n, 2);
+
+        await assert.rejects(
+          db.transaction(async (q) => {
+            await q.query(`INSERT INTO t VALUES (3, 3)`);
+            throw new Error("abort");
+          }),
+          /abort/,
+        );
+        assert.deepEqual(
+          (await db.query<{ id: number }>(`SELECT id FROM t ORDER BY id`)).map((r) => r.id),
+          [1, 2],
+        );
+
+        const got: string[] = [];
+        const unlisten = await db.listen("ch", (p) => got.push(p));
+        await db.exec(`NOTIFY ch, 'hello'`);
+        for (let i = 0; i < 50 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        assert.deepEqual(got, ["hello"]);
+        await unlisten();
+      } finally {
+        await db.close();
+      }
+    });
+  }
+});

@@ -28,6 +28,10 @@ export interface E2eStack {
   demoKey: string | null;
   /** The last lines the stack printed (stdout and stderr), for failure messages. */
   tail(lines?: number): string;
+  /** The stack's DATA_DIR (its admin token is DATA_DIR/admin-token). */
+  dataDir: string;
+  /** Where the stack's deployments/<chainId>.json is. */
+  deploymentsDir: string;
   /** Pid of scripts/start.ts (the stack's supervisor). */
   pid: number | undefined;
   stop(): Promise<StopReport>;
@@ -49,6 +53,8 @@ export interface StartOptions {
   demoAgents?: boolean;
   /** Run the Ponder indexer (default true). */
   indexer?: boolean;
+  /** The chain id (default an unused one of 31000..39999); a fork's must be the forked chain's. */
+  chainId?: number;
 }
 
 /** pid -> ppid of every process on the machine. */
@@ -100,11 +106,13 @@ async function dropSchemas(databaseUrl: string, exact: string[], prefixes: strin
 }
 
 export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
-  const chainId = unusedChainId();
+  const chainId = opts.chainId ?? unusedChainId();
   const [port, chainPort, ponderPort] = [await freePort(), await freePort(), await freePort()];
   const dir = mkdtempSync(join(tmpdir(), "pm-e2e-"));
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const schema = `e2e_${chainId}`;
+  // A given chain id (8453 for the dev-chain tests) may be a developer's too: the schema gets a suffix of its own.
+  const schema = opts.chainId ? `e2e_${chainId}_${Math.random().toString(36).slice(2, 8)}` : `e2e_${chainId}`;
+  let ponderSchemas = `ponder_${chainId}_`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -112,6 +120,8 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
     PONDER_PORT: String(ponderPort),
     CHAIN_ID: String(chainId),
     DATA_DIR: join(dir, "data"),
+    // Its own deployments folder: a stack on chain 8453 never touches the developer's deployments/8453.json.
+    DEPLOYMENTS_DIR: join(dir, "deployments"),
     BATCH_INTERVAL_MS: "300",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : {}),
     ...opts.env,
@@ -174,9 +184,8 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
           /* gone meanwhile */
         }
       }
-      rmSync(deploymentFile(chainId), { force: true });
       rmSync(dir, { recursive: true, force: true });
-      if (databaseUrl) await dropSchemas(databaseUrl, [schema, `indexer_${chainId}`], [`ponder_${chainId}_`]);
+      if (databaseUrl) await dropSchemas(databaseUrl, [schema, `indexer_${chainId}`], [ponderSchemas]);
       return { exit, leftover };
     })());
 
@@ -190,6 +199,15 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
     const log = tail(80);
     await stop();
     throw new Error(`npm start ${outcome}; last lines:\n${log}`);
+  }
+  if (opts.chainId) {
+    // Only this chain instance's index (scripts/stack/indexer.ts names it after the genesis hash), not a developer's.
+    const genesis = await fetch(`http://127.0.0.1:${chainPort}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["0x0", false] }),
+    }).then((r) => r.json() as Promise<{ result: { hash: string } }>);
+    ponderSchemas = `ponder_${chainId}_${genesis.result.hash.slice(2, 12)}`;
   }
   const baseUrl = printed.get("API base URL");
   const mcpUrl = printed.get("MCP URL");
@@ -205,6 +223,8 @@ export async function startStack(opts: StartOptions = {}): Promise<E2eStack> {
     indexerUrl: printed.get("indexer") ?? null,
     chainId,
     demoKey: printed.get("demo API key") ?? null,
+    deploymentsDir: join(dir, "deployments"),
+    dataDir: join(dir, "data"),
     tail,
     pid: proc.pid,
     stop,

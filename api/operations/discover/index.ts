@@ -18,6 +18,8 @@ import { marketHolders } from "./market-holders";
 import { marketTrades } from "./market-trades";
 import { relatedMarkets } from "./related-markets";
 import { getMarketsConfig } from "../markets/get-markets-config";
+import { listPendingResolution } from "./pending-resolution";
+import { getResolutionState } from "./resolution-state";
 import { getResolutionSources } from "./get-resolution-sources";
 import { getReputation } from "./get-reputation";
 
@@ -35,6 +37,7 @@ export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getReputation,
   listDiscoverMarkets,
   marketExists,
+  listPendingResolution,
   batchTradingRules,
   getDiscoverMarket,
   relatedMarkets,
@@ -42,4 +45,5 @@ export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   marketChart,
   marketTrades,
   marketHolders,
+  getResolutionState,
 ];

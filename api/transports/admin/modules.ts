@@ -7,5 +7,7 @@ import { mailRoutes } from "./mail";
 import { statusRoutes } from "./status";
 import { timeRoutes } from "./time";
 import { creatorRoutes } from "./creators";
+import { councilRoutes } from "./council";
+import { usdcRoutes } from "./usdc";
 
-export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, timeRoutes, creatorRoutes];
+export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, timeRoutes, creatorRoutes, usdcRoutes, councilRoutes];

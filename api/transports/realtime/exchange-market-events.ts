@@ -96,6 +96,17 @@ export class ExchangeMarketEvents implements MarketEventSource {
     return { marketId, seq: t.seq, at: this.now(), bids: levels(now.bids, true), asks: levels(now.asks, false) };
   }
 
+  /**
+   * Publishes a market event that did not come from a book change (a lifecycle transition) on the market's channel,
+   * in the same per-market seq. A market nobody subscribed to has no baseline yet: its first snapshot will do.
+   */
+  announce(marketId: string, type: MarketEvent["type"], at: number, data: Record<string, unknown>): void {
+    const t = this.tracked.get(marketId);
+    if (!t) return;
+    const events = [{ marketId, seq: ++t.seq, at, type, data }];
+    for (const fn of this.listeners) fn(events);
+  }
+
   onMarketEvents(listener: (events: MarketEvent[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

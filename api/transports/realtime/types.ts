@@ -41,7 +41,7 @@ export interface BookSnapshot {
   asks: BookLevel[];
 }
 
-export const MARKET_EVENT_TYPES = ["book:delta", "market:trade", "market:price"] as const;
+export const MARKET_EVENT_TYPES = ["book:delta", "market:trade", "market:price", "market:state"] as const;
 export type MarketEventType = (typeof MARKET_EVENT_TYPES)[number];
 
 /**
@@ -50,6 +50,8 @@ export type MarketEventType = (typeof MARKET_EVENT_TYPES)[number];
  * - book:delta   data {side: "bid"|"ask", priceBps, size}  (size = the level's new total; "0" removes the level)
  * - market:trade data {tradeId, outcome, priceBps, size, takerSide}
  * - market:price data {outcome, priceBps}  (last price / mid after the event)
+ * - market:state data {marketId, state, outcome, previous, nextActionDeadline, entrySeq}  (a lifecycle transition;
+ *   docs/resolution.md "Events")
  */
 export interface MarketEvent {
   marketId: string;

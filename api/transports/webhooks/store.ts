@@ -8,7 +8,7 @@ import { ApiError } from "../../platform/errors/api-error";
 import { newWebhookSecret } from "./signing";
 
 /** Event types a subscription may receive. */
-export const WEBHOOK_EVENT_TYPES = ["execution:report", "webhook.test"] as const;
+export const WEBHOOK_EVENT_TYPES = ["execution:report", "webhook.test", "market.state_changed", "payout.credited"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Most live secrets a subscription keeps (the newest plus rotated ones still in their grace period). */
 export const MAX_SECRETS = 5;

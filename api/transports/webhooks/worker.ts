@@ -11,7 +11,7 @@ import http from "node:http";
 import https from "node:https";
 import type { Logger } from "pino";
 import type { Database } from "../../../relayer/db/client";
-import type { Clock } from "../../../relayer/clock";
+import { movable, type Clock } from "../../../relayer/clock";
 import { guardedLookup } from "./address-guard";
 import { parseRetryAfter, retryDelay, STANDARD_RETRY_SCHEDULE_MS } from "./schedule";
 import { webhookHeaders } from "./signing";
@@ -110,7 +110,10 @@ export class WebhookWorker {
       return;
     }
     const sub = toSubscription(row);
-    const headers = webhookHeaders(liveSecrets(sub, now), d.id, now, d.payload);
+    // webhook-timestamp is checked against the receiver's clock (Standard Webhooks' 5-minute tolerance): the instant
+    // of sending, without the offset an operator moved a dev chain's service clock by (docs/dev-chain.md).
+    const sentAt = now - (movable(this.o.clock)?.offsetMs() ?? 0);
+    const headers = webhookHeaders(liveSecrets(sub, now), d.id, sentAt, d.payload);
     // A duration, not an instant: the monotonic timer (the service clock may be moved by an operator).
     const started = performance.now();
     const result = await this.post(sub.url, d.payload, headers);

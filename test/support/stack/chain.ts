@@ -18,7 +18,7 @@ const ROOT = join(__dirname, "..", "..", "..");
 
 /** `track` is called with the child as soon as it is spawned, so a stop during start-up also stops it. */
 export async function startLocalChain(
-  opts: { port: number; chainId: number; forkUrl?: string; quiet?: boolean },
+  opts: { port: number; chainId: number; forkUrl?: string; forkBlock?: number; quiet?: boolean },
   track: (child: Child) => void = () => {},
 ): Promise<Child> {
   const rpcUrl = `http://127.0.0.1:${opts.port}`;
@@ -28,6 +28,7 @@ export async function startLocalChain(
   const cli = require.resolve("hardhat/internal/cli/cli.js", { paths: [ROOT] });
   const args = [cli, "node", "--hostname", "127.0.0.1", "--port", String(opts.port)];
   if (opts.forkUrl) args.push("--fork", opts.forkUrl);
+  if (opts.forkUrl && opts.forkBlock !== undefined) args.push("--fork-block-number", String(opts.forkBlock));
   const child = startChild("chain", process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, CHAIN_ID: String(opts.chainId), HARDHAT_DISABLE_TELEMETRY_PROMPT: "true" },

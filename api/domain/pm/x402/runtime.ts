@@ -42,7 +42,7 @@ export function openX402Runtime(ctx: ServiceContext): X402Runtime {
     chainId: config.CHAIN_ID,
     asset,
     payTo: getAddress(config.TREASURY_ADDRESS),
-    facilitator: new LocalFacilitator({ client, wallet, fromBlock: BigInt(deployment?.contracts.TestUSDC?.blockNumber ?? 0) }),
+    facilitator: new LocalFacilitator({ client, wallet, fromBlock: BigInt((deployment?.contracts.TestUSDC ?? deployment?.contracts.USDC)?.blockNumber ?? 0) }),
     domain() {
       domain ??= client.readContract({ address: asset, abi: testUSDCAbi, functionName: "eip712Domain" }).then(([, name, version]) => ({ name, version }));
       return domain.catch((err) => {

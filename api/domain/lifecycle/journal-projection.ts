@@ -1,0 +1,205 @@
+/**
+ * The resolution read models' one source: the journal. Entries after the projection's cursor are read in order, the
+ * ops of markets' lives (state changes, bonds, stakes, payouts, refunds, collections) become rows of `lifecycle_ops`
+ * (migration 330), and each new row is handed to the listeners (market data lane, webhooks) once its rows are
+ * committed (only the rows this instance inserted: with several instances on one database, each row is published once).
+ * Reads call `sync()` first, so an answer always includes every command already journaled; a write to
+ * journal_entries wakes it too (db.onWrite), so events go out without a reader.
+ */
+import type { Address } from "viem";
+import { OUTCOME_NONE, type JournalOp } from "../../../decoder";
+import type { Database, SqlRunner } from "../../../relayer/db/client";
+import { opsFromJson } from "../../../relayer/engine";
+
+/** The op types of a market's life the read models keep. */
+const KINDS = new Set([
+  "MARKET_STATE",
+  "RESOLUTION_PAYOUT",
+  "VOID_REFUND",
+  "BOND_LOCK",
+  "BOND_RETURN",
+  "BOND_AWARD",
+  "BOND_SLASH",
+  "STAKE_LOCK",
+  "STAKE_RETURN",
+  "VOTE_REWARD",
+  "BALLOT_REVEAL",
+  "VOTE_ESCROW_SWEEP",
+  "POOL_WITHDRAW",
+  "FEE_SWEEP",
+]);
+/** Cheap pre-filter on an entry's JSON text: most entries are fills and hold none of these. */
+const MARKER = /"type":"(MARKET_STATE|RESOLUTION_PAYOUT|VOID_REFUND|BOND_|STAKE_|VOTE_|BALLOT_REVEAL|POOL_WITHDRAW|FEE_SWEEP)/;
+
+/** One projected op. */
+export interface LifecycleRow {
+  entrySeq: number;
+  idx: number;
+  at: number;
+  marketId: bigint;
+  kind: string;
+  account: Address | null;
+  recipient: Address | null;
+  side: number | null;
+  state: string | null;
+  session: number | null;
+  shares: bigint | null;
+  amount: bigint;
+}
+
+export function rowOf(entrySeq: number, idx: number, at: number, op: JournalOp): LifecycleRow | null {
+  if (!KINDS.has(op.type) || !("marketId" in op)) return null;
+  const o = op as unknown as Record<string, unknown>;
+  const big = (k: string) => (typeof o[k] === "bigint" ? (o[k] as bigint) : null);
+  const addr = (k: string) => (typeof o[k] === "string" ? ((o[k] as string).toLowerCase() as Address) : null);
+  let side: number | null = typeof o.side === "number" ? o.side : null;
+  if (op.type === "MARKET_STATE") side = op.outcome === OUTCOME_NONE ? null : op.outcome;
+  if (op.type === "BALLOT_REVEAL") side = op.outcome;
+  return {
+    entrySeq,
+    idx,
+    at,
+    marketId: op.marketId,
+    kind: op.type,
+    account: addr("account") ?? addr("funder"),
+    recipient: addr("recipient"),
+    side,
+    state: op.type === "MARKET_STATE" ? String(op.state) : null,
+    session: typeof o.session === "number" ? o.session : null,
+    shares: big("shares"),
+    amount: big("payout") ?? big("refund") ?? big("amount") ?? 0n,
+  };
+}
+
+const INSERT_CHUNK = 2_000;
+const COLUMNS = 12;
+
+/**
+ * Inserts the rows; returns those this call inserted. Another instance projecting the same entries (scale-out) inserts
+ * them first or blocks this insert until it commits: either way each row is returned, so published, exactly once.
+ */
+async function insertRows(tx: SqlRunner, rows: LifecycleRow[]): Promise<LifecycleRow[]> {
+  const inserted: LifecycleRow[] = [];
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    const params: unknown[] = [];
+    const values = chunk.map((r, j) => {
+      params.push(
+        r.entrySeq,
+        r.idx,
+        r.at,
+        r.marketId.toString(),
+        r.kind,
+        r.account,
+        r.recipient,
+        r.side,
+        r.state,
+        r.session,
+        r.shares?.toString() ?? null,
+        r.amount.toString(),
+      );
+      const b = j * COLUMNS;
+      return `(${Array.from({ length: COLUMNS }, (_, k) => `$${b + k + 1}`).join(", ")})`;
+    });
+    const done = await tx.query<{ entry_seq: string; idx: number }>(
+      `INSERT INTO lifecycle_ops (entry_seq, idx, at, market_id, kind, account, recipient, side, state, session, shares, amount) VALUES ${values.join(", ")} ON CONFLICT DO NOTHING RETURNING entry_seq::text, idx`,
+      params,
+    );
+    const mine = new Set(done.map((d) => `${d.entry_seq}:${d.idx}`));
+    for (const r of chunk) if (mine.has(`${r.entrySeq}:${r.idx}`)) inserted.push(r);
+  }
+  return inserted;
+}
+
+/** Entries read per step (a resolution of a huge market is one entry with one op per holder). */
+const PAGE = 200;
+
+export class JournalProjection {
+  #running: Promise<void> | null = null;
+  #again = false;
+  #closed = false;
+  readonly #listeners = new Set<(rows: LifecycleRow[]) => void>();
+  readonly #offWrite: () => void;
+
+  constructor(
+    private readonly db: Database,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {
+    // Only a journal write has anything to project. DDL ("*") is no reason to read: a schema dropped under a running
+    // service (test teardown, an operator's reset) would make every read fail on the missing cursor table.
+    this.#offWrite = db.onWrite((tables) => {
+      if (tables.includes("journal_entries")) this.sync().catch(this.onError);
+    });
+  }
+
+  /** Called with each projected page of rows, in journal order, after they are committed. */
+  onRows(listener: (rows: LifecycleRow[]) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Projects every journal entry written so far; concurrent calls share one run (and one more if asked meanwhile). */
+  sync(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = (async () => {
+      try {
+        do {
+          this.#again = false;
+          while (!this.#closed && (await this.#step())) {
+            /* next page */
+          }
+        } while (this.#again && !this.#closed);
+      } finally {
+        this.#running = null;
+      }
+    })();
+    return this.#running;
+  }
+
+  /** One page of entries; false when the cursor reached the journal's end. */
+  async #step(): Promise<boolean> {
+    const [cur] = await this.db.query<{ last_seq: string }>(`SELECT last_seq::text FROM lifecycle_projection_cursor WHERE id = 1`);
+    const after = Number(cur?.last_seq ?? 0);
+    const entries = await this.db.query<{ seq: string; at: string; ops: string }>(
+      `SELECT seq::text, at::text, ops::text FROM journal_entries WHERE seq > $1 ORDER BY seq LIMIT $2`,
+      [after, PAGE],
+    );
+    if (entries.length === 0) return false;
+    const rows: LifecycleRow[] = [];
+    for (const e of entries) {
+      if (!MARKER.test(e.ops)) continue;
+      const ops = opsFromJson(e.ops);
+      for (let i = 0; i < ops.length; i++) {
+        const r = rowOf(Number(e.seq), i, Number(e.at), ops[i]!);
+        if (r) rows.push(r);
+      }
+    }
+    const last = entries[entries.length - 1]!.seq;
+    const mine = await this.db.transaction(async (tx) => {
+      const inserted = await insertRows(tx, rows);
+      await tx.query(`UPDATE lifecycle_projection_cursor SET last_seq = $1 WHERE id = 1 AND last_seq = $2`, [last, after]);
+      return inserted;
+    });
+    if (mine.length > 0) {
+      for (const l of this.#listeners) {
+        try {
+          l(mine);
+        } catch (err) {
+          this.onError(err);
+        }
+      }
+    }
+    return entries.length === PAGE;
+  }
+
+  /** Stops projecting; a run still going is awaited, and its failure (already reported to onError) does not fail close. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#offWrite();
+    await this.#running?.catch(() => {});
+  }
+}
