@@ -111,6 +111,10 @@ export async function startService(config: Config, opts: StartServiceOptions = {
     s.once("error", reject);
   });
   // WebSocket endpoint on the same server; webhook deliveries polled (docs/realtime.md, docs/webhooks.md).
+  // Idle keep-alive sockets stay open longer than a client's pool keeps them (undici keeps them the server's hint minus
+  // 1 s): with Node's 5 s default a loaded process's late timers let a client reuse a socket the server just closed
+  // (ECONNRESET on a POST, seen in bench:create and the MCP test).
+  (server as import("node:http").Server).keepAliveTimeout = 65_000;
   const sockets = attachWebSocket(server as import("node:http").Server, ctx, services);
   services.webhooks.start();
   const port = (server.address() as AddressInfo).port;
