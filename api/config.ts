@@ -116,7 +116,7 @@ export const configSchema = z.object({
   /** Fill allowance (spec "Trade allowance"): free executed wallet-sides per fixed seven-day period. */
   FILL_ALLOWANCE_ENABLED: bool.default(true),
   FILL_ALLOWANCE_FREE_PER_PERIOD: z.coerce.number().int().min(0).default(1000),
-  /** List the demo PM markets (api/domain/markets/seed/demo-markets.ts) in the catalog and the engine at start. */
+  /** Create the demo PM markets (api/domain/markets/seed/demo-markets.ts) at start, by the demo creator agent through the negotiate flow. */
   SEED_DEMO_MARKETS: bool.default(true),
   /** In-process read caches (docs/api-performance.md): how stale a cached read may be across instances; 0 = off. */
   DISCOVERY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),

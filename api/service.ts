@@ -23,6 +23,10 @@ import { PublishedLedger } from "./domain/ledger/published-ledger";
 import { attachWebSocket } from "./transports/realtime/ws";
 import { startOnchainCatalogSync } from "./domain/onchain/catalog-sync";
 import { openServiceClock } from "./domain/dev-chain/dev-clock";
+import { createDemoMarkets, type ApiFetch } from "./domain/markets/seed/demo-creator";
+import type { InternalCall } from "./transports/rest/client";
+import { randomUUID } from "node:crypto";
+import { demoMarkets } from "./domain/markets/seed/demo-markets";
 
 export interface RunningService {
   ctx: ServiceContext;
@@ -88,6 +92,20 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   }
   const { services } = opened;
   const { app, registry } = createApp(ctx, services);
+  if (config.SEED_DEMO_MARKETS) {
+    try {
+      // The demo creator agent creates the demo markets through the negotiate flow, as a client of this very app: an
+      // internal caller (no socket), the operator's own, so not charged to the public rate windows.
+      const internal: InternalCall = { surface: "rest", ip: "127.0.0.1", requestId: "", operator: true };
+      const fetch: ApiFetch = async (path, init) =>
+        app.request(`${API_BASE_PATH}${path}`, init, { internal: { ...internal, requestId: `demo-creator-${randomUUID()}` } });
+      await createDemoMarkets({ db, clock, chainId: config.CHAIN_ID, venue: services.venue, fetch }, demoMarkets(clock.now()));
+    } catch (err) {
+      await opened.close();
+      await db.close();
+      throw err;
+    }
+  }
   // On-chain lane: catalog rows of LmsrMarkets kept in step with the Ponder projection (docs/indexer.md).
   const onchain = config.INDEXER_ENABLED ? startOnchainCatalogSync(ctx, services.onchain) : null;
   await opts.beforeListen?.();
@@ -96,6 +114,10 @@ export async function startService(config: Config, opts: StartServiceOptions = {
     s.once("error", reject);
   });
   // WebSocket endpoint on the same server; webhook deliveries polled (docs/realtime.md, docs/webhooks.md).
+  // Idle keep-alive sockets stay open longer than a client's pool keeps them (undici keeps them the server's hint minus
+  // 1 s): with Node's 5 s default a loaded process's late timers let a client reuse a socket the server just closed
+  // (ECONNRESET on a POST, seen in bench:create and the MCP test).
+  (server as import("node:http").Server).keepAliveTimeout = 65_000;
   const sockets = attachWebSocket(server as import("node:http").Server, ctx, services);
   services.webhooks.start();
   const port = (server.address() as AddressInfo).port;

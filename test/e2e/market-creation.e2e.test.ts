@@ -3,14 +3,16 @@
  * Ponder): an agent with a fresh wallet key registers, then runs preflight → propose → accept → prepare-deploy →
  * commit-deploy for an LMSR binary and an ORDERBOOK market on the committed lane (PM) and a binary and a ternary LMSR
  * market on the on-chain lane (USDC), signing the prepared transactions with viem. Each market is listed at once and
- * traded by a second agent. A tampered on-chain receipt (another creation's transaction) is refused and locks nothing.
+ * traded by a second agent; the committed creations' BOND_LOCK and MARKET_SEED replay with `npx decode`. A tampered on-chain receipt (another creation's transaction) is refused and locks nothing.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, createWalletClient, http, maxUint256, type Address, type Hex, type PrivateKeyAccount } from "viem";
 import { call, freshAccount, freshNonce, registerProof, show, type Json } from "./client";
 import { assertProblem } from "./problems";
+import { until } from "./receivers";
 import { startStack, type E2eStack } from "./stack";
+import { decodeCli } from "./decode-cli";
 
 const DAY = 86_400_000;
 const PM = 1_000_000n;
@@ -163,6 +165,49 @@ describe("market creation end to end: both lanes, both pricing models", { timeou
     });
     assert.equal(take.status, 200, show("POST", "place-order", take));
     assert.equal(take.json.orders[0].status, "filled");
+  });
+
+  it("the committed creations' BOND_LOCK and MARKET_SEED are in confirmed batches that `npx decode` replays (rootOk, commitmentOk)", async (t) => {
+    const contracts = await call(base, "GET", "/discover/contracts");
+    const ledger = contracts.json.chains?.find((c: Json) => c.chainId === stack.chainId)?.committedLedger as Address | undefined;
+    assert.ok(ledger, show("GET", "/discover/contracts", contracts));
+    const lmsr = created.lmsr!.market.marketId as string;
+    const book = created.orderbook!.market.marketId as string;
+    // What each creation must have journaled: the creator's bond on both, the creator's seed into the LMSR pool.
+    const wanted = [
+      { type: "BOND_LOCK", marketId: lmsr },
+      { type: "MARKET_SEED", marketId: lmsr },
+      { type: "BOND_LOCK", marketId: book },
+    ];
+    const seen: Json[] = [];
+    const checked = new Set<string>();
+    await until(
+      "confirmed batches holding both creations' ops",
+      async () => {
+        const r = await call(base, "GET", "/ledger/batches?limit=50");
+        for (const b of (r.json.batches as Json[]).sort((x, y) => Number(BigInt(x.nonce) - BigInt(y.nonce)))) {
+          if (b.status !== "confirmed" || checked.has(b.nonce)) continue;
+          checked.add(b.nonce);
+          const out = await decodeCli([b.txHash, "--rpc", stack.rpcUrl, "--ledger", ledger, "--json"]);
+          assert.equal(out.code, 0, `npx decode ${b.txHash} --json exited ${out.code}: ${out.stderr.slice(-800)}`);
+          const decoded = JSON.parse(out.stdout.trim().split("\n").at(-1)!) as Json;
+          assert.equal(decoded.rootOk, true, `batch ${b.nonce}: root`);
+          assert.equal(decoded.commitmentOk, true, `batch ${b.nonce}: journal commitment`);
+          assert.equal(decoded.root, b.root, `batch ${b.nonce}: the decoded root is the listed root`);
+          for (const op of decoded.operations as Json[]) if (op.type === "BOND_LOCK" || op.type === "MARKET_SEED") seen.push({ ...op, nonce: b.nonce });
+        }
+        const missing = wanted.filter((w) => !seen.some((op) => op.type === w.type && String(op.marketId) === w.marketId));
+        return missing.length === 0 ? true : undefined;
+      },
+      () => ({ checked: [...checked], seen }),
+      120_000,
+    );
+    const bond = seen.find((op) => op.type === "BOND_LOCK" && String(op.marketId) === lmsr)!;
+    assert.equal(String(bond.account).toLowerCase(), creator.ledgerAccount, "the creator's bond");
+    assert.equal(String(bond.amount), created.lmsr!.locked.bond);
+    const seed = seen.find((op) => op.type === "MARKET_SEED" && String(op.marketId) === lmsr)!;
+    assert.equal(String(seed.amount), created.lmsr!.locked.seed);
+    t.diagnostic(`creation ops decoded: ${JSON.stringify(seen)}`);
   });
 
   for (const [name, outcomes] of [

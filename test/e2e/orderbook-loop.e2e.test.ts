@@ -9,8 +9,6 @@
  * which gives an execute key at once.
  */
 import { strict as assert } from "node:assert";
-import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, http, type Address } from "viem";
 import { committedLedgerAbi } from "../../generated/abis";
@@ -19,8 +17,8 @@ import { startMailSink, type MailSink } from "../support/mail-sink";
 import { assertProblem } from "./problems";
 import { openSse, startWebhookReceiver, until, type SseReader, type WebhookReceiver } from "./receivers";
 import { startStack, type E2eStack } from "./stack";
+import { decodeCli } from "./decode-cli";
 
-const ROOT = join(__dirname, "..", "..");
 const MAKER_SIZE = "20000000"; // 20 shares
 const TAKER_SIZE = "10000000"; // 10 shares: a partial fill of the maker's order
 const MAKER_PRICE = "4500"; // YES bid at 0.45
@@ -30,18 +28,6 @@ interface Agent {
   name: string;
   key: string;
   ledgerAccount: string;
-}
-
-/** Runs `npx decode <args>` in the repository, as its docs say (bounded; never throws on a non-zero exit). */
-function decodeCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  delete env.NODE_TEST_CONTEXT;
-  return new Promise((resolve) => {
-    execFile("npx", ["--no-install", "decode", ...args], { cwd: ROOT, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
 }
 
 describe("Trading surface and realtime: two agents against npm start", { timeout: 900_000 }, () => {

@@ -16,8 +16,10 @@ export const DAY_MS = 86_400_000;
 /** Default smallest order size: 1 share (6 decimals). */
 export const DEFAULT_MIN_SIZE = 1_000_000n;
 
-/** The state a row reads at `now` (param $1 of every read): stored `open` past closeTime is `closed`. */
-export const EFFECTIVE_STATE_SQL = `(CASE WHEN m.state = 'open' AND m.close_time <= $1::bigint THEN 'closed' ELSE m.state END)`;
+/** The state a row reads at `now` (the parameter `nowParam`): stored `open` past closeTime is `closed`. */
+const effectiveStateSql = (nowParam: string) => `(CASE WHEN m.state = 'open' AND m.close_time <= ${nowParam}::bigint THEN 'closed' ELSE m.state END)`;
+/** The effective state of every read, whose `$1` is the read's `now`. */
+export const EFFECTIVE_STATE_SQL = effectiveStateSql("$1");
 
 /** Columns of every read; `$1` must be the read's `now`. */
 export const MARKET_COLUMNS = `m.*, ${EFFECTIVE_STATE_SQL} AS eff_state,
@@ -142,7 +144,8 @@ export interface InsertResult {
  * engine market id it is given (its lifecycle's id, docs/lifecycle.md) or none.
  */
 export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): Promise<InsertResult> {
-  if (m.externalId) {
+  // A committed market of a reserved id (the negotiate flow) skips the look-up: a repeat meets the unique index below.
+  if (m.externalId && !(m.settlement === "committed" && m.marketId !== undefined)) {
     const known = await loadMarketByExternalId(db, m.creator, m.externalId, m.createdAt);
     if (known) return { market: known, created: false };
   }
@@ -157,15 +160,17 @@ export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): P
       marketId = m.marketId ?? big((await db.query(`SELECT COALESCE(MAX(market_id), 0) + 1 AS next FROM markets WHERE chain_id = $1`, [m.chainId]))[0].next);
       address = poolAccountOf(marketId).toLowerCase();
     } else if (m.marketId !== undefined) marketId = m.marketId;
+    let inserted: Row[];
     try {
-      await db.query(
-        `INSERT INTO markets (chain_id, address, market_id, settlement, pricing_model, title, description, category, outcomes, state, creator,
+      inserted = await db.query(
+        `INSERT INTO markets AS m (chain_id, address, market_id, settlement, pricing_model, title, description, category, outcomes, state, creator,
            collateral_symbol, collateral_decimals, collateral_token, open_time, close_time, creator_resolve_by,
            taker_fee_bps, fee_policy_version, sell_exit_fee_bps, winnings_exit_fee_bps, tick_size_bps, min_size, lmsr_seed,
            resolution_source, source_condition_id, source_token_ids, election_region, election_place, election_office, external_id,
            last_prices, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-           $25::text::jsonb, $26, $27::text::jsonb, $28, $29, $30, $31, $32::text::jsonb, $33)`,
+           $25::text::jsonb, $26, $27::text::jsonb, $28, $29, $30, $31, $32::text::jsonb, $33)
+         RETURNING m.*, ${effectiveStateSql("$33")} AS eff_state`,
         [
           m.chainId,
           address,
@@ -212,9 +217,8 @@ export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): P
       if (m.marketId !== undefined || m.settlement === "onchain") throw err;
       continue;
     }
-    const market = await loadMarket(db, m.chainId, address, m.createdAt);
-    if (!market) throw new Error(`market ${address} vanished after its insert`);
-    return { market, created: true };
+    // A new market has no trades yet: the row as inserted is the market as read (24 h volume 0).
+    return { market: marketFromRow(inserted[0]!), created: true };
   }
 }
 

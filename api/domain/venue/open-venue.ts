@@ -1,7 +1,8 @@
 /**
  * Opens the committed venue of one service process: the journal-backed exchange (rebuilt from the journal), the
  * batcher that publishes the journal to the CommittedLedger when one is deployed, the trade recorder that copies fills
- * into the catalog, and the demo markets. The views the API reads from it (fill allowances, order books, LMSR ladders,
+ * into the catalog, and engine markets for catalog markets listed while it was stopped (the demo markets are created
+ * after it, through the negotiate flow: api/domain/markets/seed/demo-creator.ts). The views the API reads from it (fill allowances, order books, LMSR ladders,
  * holders, the committed trade lane, realtime streams, webhooks) are wired by `createServices` (api/services.ts).
  * The exchange is a single writer: run one service process per database.
  */
@@ -17,7 +18,7 @@ import { ApiError } from "../../platform/errors/api-error";
 import { getMarket } from "../markets/catalog-store";
 import { ledgerAccountFor } from "../../transports/realtime/stream-auth";
 import { AccountOpener } from "./accounts";
-import { createListedMarkets, seedDemoMarkets } from "./seed-markets";
+import { createListedMarkets } from "./seed-markets";
 import { TradeRecorder } from "./trade-recorder";
 import { batcherConfigOf } from "./batcher-config";
 import type { Venue, VenueMarket } from "./types";
@@ -55,7 +56,6 @@ export async function openVenue(ctx: ServiceContext, opts: OpenVenueOptions = {}
     }
     const recorder = new TradeRecorder(ctx.db, exchange, ctx.log);
     closers.unshift(() => recorder.close());
-    if (config.SEED_DEMO_MARKETS) await seedDemoMarkets(ctx, exchange);
     await createListedMarkets(ctx, exchange);
 
     const opener = new AccountOpener(exchange, config.PM_STARTING_GRANT);

@@ -10,7 +10,6 @@ import type { FeeModel } from "../../../relayer/engine/types";
 import { accepted } from "../../platform/errors/engine-rejection";
 import type { ServiceContext } from "../../context";
 import { HOUSE_CREATOR, seedCatalog } from "../markets/seed/seed-catalog";
-import { demoMarkets } from "../markets/seed/demo-markets";
 import type { MarketSpec } from "../markets/seed/market-spec";
 import { getMarket, marketFromRow, MARKET_COLUMNS } from "../markets/catalog-store";
 import type { CatalogMarket } from "../markets/catalog-types";
@@ -25,10 +24,6 @@ export async function listMarketsInVenue(ctx: ServiceContext, exchange: Exchange
     out.push(market);
   }
   return out;
-}
-
-export function seedDemoMarkets(ctx: ServiceContext, exchange: Exchange): Promise<CatalogMarket[]> {
-  return listMarketsInVenue(ctx, exchange, demoMarkets(ctx.clock.now()));
 }
 
 /**

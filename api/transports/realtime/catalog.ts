@@ -7,14 +7,14 @@ import { API_BASE_PATH } from "../../registry/registry";
 import { STANDARD_RETRY_SCHEDULE_MS, JITTER } from "../webhooks/schedule";
 import { WEBHOOK_EVENT_TYPES } from "../webhooks/store";
 
-export const CATALOG_VERSION = "2026-11-22";
+export const CATALOG_VERSION = "2026-11-27";
 
 const envelope = {
   description: "Every server message, on SSE (the `data` of an event whose `event:` is the type) and WebSocket (one text frame), is one JSON object.",
   fields: {
     type: "event kind, e.g. execution:report, book:snapshot, book:delta, market:trade, market:price",
-    channel: "execution | market:<marketId>",
-    seq: "integer; per account for execution, per market for market channels; gap-free",
+    channel: "execution | market:<marketId> | markets",
+    seq: "integer; per account for execution, per market for market channels (both gap-free); ordering only on markets",
     at: "epoch milliseconds of the event",
     data: "the kind's payload (below); money and sizes are integer decimal strings, prices basis-point strings",
   },
@@ -90,8 +90,31 @@ const marketKinds = [
   },
 ];
 
+/** The `markets` channel (api/transports/realtime/market-listings.ts): new markets as the negotiate flow lists them. */
+const listingKinds = [
+  {
+    type: "market:listed",
+    channel: "markets",
+    description:
+      "A market was just listed (commit-deploy answered, on either lane): it is in GET /discover/markets and tradeable. Live only: after a reconnect, read GET /discover/markets?sort=new for what you missed.",
+    data: {
+      address: "market address, lower-case 0x",
+      chainId: "integer",
+      marketId: "engine market id, decimal string (null for none)",
+      settlement: "committed | onchain",
+      pricingModel: "automated | ORDERBOOK",
+      title: "string",
+      category: "MarketCategory",
+      outcomes: "outcome labels",
+      creator: "creator's ledger account",
+      state: "open",
+      closeTime: "RFC 3339",
+    },
+  },
+];
+
 const controlKinds = [
-  { type: "ready", transport: "sse", description: "First SSE event: {account, fromSeq, markets, heartbeatMs, at}." },
+  { type: "ready", transport: "sse", description: "First SSE event: {account, fromSeq, markets, listings, heartbeatMs, at}." },
   { type: "hello", transport: "websocket", description: "First frame when the upgrade carried no key: authenticate with an auth message." },
   { type: "authenticated", transport: "websocket", description: "{account, agentId, heartbeatMs, at}: the key is accepted." },
   { type: "subscribed", transport: "websocket", description: "{channel, fromSeq?, id}: sent before the channel's first message." },
@@ -143,6 +166,7 @@ export function eventsDiscovery(origin: string, cfg: { heartbeatMs: number; wsAu
           fromSeq: "first execution seq wanted (inclusive); omit for live only",
           markets: "comma-separated market ids to add market channels (at most 20)",
           execution: "false to leave the execution channel out",
+          listings: "true to add the markets channel (market:listed)",
         },
         headers: { "Last-Event-ID": "last execution seq received; wins over fromSeq" },
         eventIds: "execution:report events carry `id: <seq>`; other events carry no id",
@@ -154,7 +178,8 @@ export function eventsDiscovery(origin: string, cfg: { heartbeatMs: number; wsAu
           { type: "auth", shape: { type: "auth", apiKey: "svc_..." } },
           { type: "subscribe", shape: { type: "subscribe", channel: "execution", fromSeq: "optional integer >= 1", id: "optional echo" } },
           { type: "subscribe", shape: { type: "subscribe", channel: "market", marketId: "decimal string", id: "optional echo" } },
-          { type: "unsubscribe", shape: { type: "unsubscribe", channel: "execution | market", marketId: "for market", id: "optional" } },
+          { type: "subscribe", shape: { type: "subscribe", channel: "markets", id: "optional echo" } },
+          { type: "unsubscribe", shape: { type: "unsubscribe", channel: "execution | market | markets", marketId: "for market", id: "optional" } },
           { type: "ping", shape: { type: "ping", id: "optional" } },
         ],
         closeCodes: {
@@ -182,8 +207,9 @@ export function eventsDiscovery(origin: string, cfg: { heartbeatMs: number; wsAu
         snapshotFirst: true,
         discovery: `${base}/market-data/discovery`,
       },
+      { name: "markets", topic: "markets", kinds: listingKinds.map((k) => k.type), sequence: "ordering only (live, not replayed)", replay: false },
     ],
-    eventKinds: [executionReport, ...marketKinds],
+    eventKinds: [executionReport, ...marketKinds, ...listingKinds],
     controlMessages: controlKinds,
     heartbeat: heartbeatOf(cfg.heartbeatMs),
     reconnect: gapRepair,
@@ -200,8 +226,9 @@ export function marketDataDiscovery(origin: string, cfg: { heartbeatMs: number }
     subscribe: {
       websocket: { type: "subscribe", channel: "market", marketId: "decimal string" },
       sse: `${base}/events/stream?markets=<id>,<id>&execution=false`,
+      listings: { websocket: { type: "subscribe", channel: "markets" }, sse: `${base}/events/stream?listings=true&execution=false` },
     },
-    eventKinds: marketKinds,
+    eventKinds: [...marketKinds, ...listingKinds],
     sequence: "per market, gap-free, shared by book:delta, market:trade and market:price; the snapshot carries the seq it is current at",
     resync: gapRepair.marketChannels,
     heartbeat: heartbeatOf(cfg.heartbeatMs),

@@ -232,7 +232,7 @@ describe("realtime streams over real HTTP", () => {
     const ev = (await (await fetch(`${svc.baseUrl}/events/discovery`)).json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     assert.deepEqual(
       ev.eventKinds.map((k: { type: string }) => k.type),
-      ["execution:report", "book:snapshot", "book:delta", "market:trade", "market:price"],
+      ["execution:report", "book:snapshot", "book:delta", "market:trade", "market:price", "market:listed"],
     );
     assert.equal(ev.heartbeat.intervalMs, HEARTBEAT_MS);
     assert.equal(ev.transports.websocket.url, wsUrl());

@@ -1,7 +1,7 @@
 /**
  * GET {base}/events/stream: Server-Sent Events. Needs an API key in a header (EventSource polyfills and every non-browser
  * client can send one). Streams the key's execution reports (`id:` = report seq) and, with `?markets=1,2`, market
- * channels. Resume: `Last-Event-ID: <last seq received>` (what EventSource sends on reconnect) or `?fromSeq=<first seq
+ * channels, with `?listings=true` the `markets` channel (every new listing, `market:listed`). Resume: `Last-Event-ID: <last seq received>` (what EventSource sends on reconnect) or `?fromSeq=<first seq
  * wanted>`; Last-Event-ID wins when both are present. Heartbeat events every REALTIME_HEARTBEAT_MS.
  */
 import type { Hono } from "hono";
@@ -13,6 +13,7 @@ import { presentedKey } from "../../domain/auth/authenticate";
 import { ApiError } from "../../platform/errors/api-error";
 import { streamIdentity } from "./stream-auth";
 import { ExecutionFeed, MarketFeed, type StreamMessage } from "./streams";
+import { subscribeListings } from "./market-listings";
 
 export const SSE_PATH = "/events/stream";
 const MAX_MARKETS = 20;
@@ -22,6 +23,12 @@ function seqParam(raw: string | undefined, name: string): number | null {
   if (raw === undefined || raw === "") return null;
   if (!/^\d{1,15}$/.test(raw)) throw new ApiError("INVALID_PAYLOAD", `${name} must be a non-negative integer`, { field: name });
   return Number(raw);
+}
+
+function flagParam(raw: string | undefined, name: string): boolean {
+  if (raw === undefined || raw === "" || raw === "false" || raw === "0") return false;
+  if (raw === "true" || raw === "1") return true;
+  throw new ApiError("INVALID_PAYLOAD", `${name} must be true or false`, { field: name });
 }
 
 export function parseMarkets(raw: string | undefined): string[] {
@@ -49,6 +56,7 @@ export function mountSse(app: Hono, ctx: ServiceContext, services: Services): vo
     const fromSeq = lastEventId !== null ? lastEventId + 1 : fromSeqQuery !== null ? Math.max(1, fromSeqQuery) : null;
     const execution = c.req.query("execution") !== "false";
     const markets = parseMarkets(c.req.query("markets"));
+    const listings = flagParam(c.req.query("listings"), "listings");
     const hub = services.hub;
     const release = hub.connections.acquire(who.principal.agentId);
     const heartbeatMs = ctx.config.REALTIME_HEARTBEAT_MS;
@@ -81,7 +89,7 @@ export function mountSse(app: Hono, ctx: ServiceContext, services: Services): vo
       await stream.writeSSE({
         event: "ready",
         retry: 3000,
-        data: JSON.stringify({ type: "ready", account: who.account, fromSeq, markets, heartbeatMs, at: ctx.clock.now() }),
+        data: JSON.stringify({ type: "ready", account: who.account, fromSeq, markets, listings, heartbeatMs, at: ctx.clock.now() }),
       });
       try {
         // Execution messages carry `id:` so the browser's Last-Event-ID is always the last report seq.
@@ -92,6 +100,7 @@ export function mountSse(app: Hono, ctx: ServiceContext, services: Services): vo
                 f.close()
             )(new ExecutionFeed(hub, who.account, fromSeq, (m) => write(m, m.seq), feedError)),
           );
+        if (listings) closers.push(subscribeListings(hub, (m) => write(m)));
         for (const marketId of markets) {
           const f = await MarketFeed.open(hub, marketId, (m) => write(m), feedError);
           closers.push(() => f.close());

@@ -4,7 +4,8 @@
  * Auth: an API key in the upgrade request's Authorization / X-API-Key header, or (browsers cannot set headers) a first
  * message {"type":"auth","apiKey":"svc_..."} within REALTIME_WS_AUTH_TIMEOUT_MS. Keys in the URL are refused: URLs
  * end up in logs. Then {"type":"subscribe","channel":"execution","fromSeq"?} and
- * {"type":"subscribe","channel":"market","marketId":"1"}, {"type":"unsubscribe",...}, {"type":"ping"}.
+ * {"type":"subscribe","channel":"market","marketId":"1"}, {"type":"subscribe","channel":"markets"} (every new listing,
+ * `market:listed`), {"type":"unsubscribe",...}, {"type":"ping"}.
  * Heartbeat frames {"type":"heartbeat"} (and protocol pings) every REALTIME_HEARTBEAT_MS; a client that answers no
  * protocol ping for two intervals is dropped. Close codes: 4401 auth failed/timed out, 4429 too many streams of the agent, 1013 slow consumer (over 8 MiB unsent), 1001 shutdown.
  */
@@ -21,6 +22,7 @@ import { rateLimited } from "../../platform/rate-limit/headers";
 import { problemOf } from "../../platform/errors/problem";
 import { WINDOW_MS } from "../../platform/rate-limit/limits";
 import { ExecutionFeed, MarketFeed, type StreamMessage } from "./streams";
+import { LISTINGS_CHANNEL, subscribeListings } from "./market-listings";
 
 export const WS_PATH = "/ws";
 const MAX_MARKETS = 50;
@@ -77,6 +79,7 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
     let alive = true;
     let execution: ExecutionFeed | null = null;
     const markets = new Map<string, MarketFeed | null>();
+    let listings: (() => void) | null = null;
     const send = (m: StreamMessage | { type: string; [k: string]: unknown }) => {
       if (ws.readyState !== ws.OPEN) return;
       // A client that does not read is dropped rather than buffered without bound; it resumes from its last seq.
@@ -196,7 +199,15 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
         }
         return;
       }
-      return fail(new ApiError("INVALID_PAYLOAD", "channel must be execution or market", { field: "channel" }), id);
+      if (msg.channel === LISTINGS_CHANNEL) {
+        listings?.();
+        listings = null;
+        if (msg.type === "unsubscribe") return send({ type: "unsubscribed", channel: LISTINGS_CHANNEL, id });
+        send({ type: "subscribed", channel: LISTINGS_CHANNEL, id });
+        listings = subscribeListings(services.hub, send);
+        return;
+      }
+      return fail(new ApiError("INVALID_PAYLOAD", "channel must be execution, market or markets", { field: "channel" }), id);
     }
 
     ws.on("close", () => {
@@ -204,6 +215,7 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
       clearInterval(beat);
       if (authTimer) clearTimeout(authTimer);
       execution?.close();
+      listings?.();
       for (const f of markets.values()) f?.close();
       markets.clear();
     });

@@ -1,15 +1,20 @@
 /**
  * Who is calling: the client IP (socket address, or the first X-Forwarded-For hop when TRUST_PROXY is set) and
- * whether the request is an internal call of the MCP adapter, which reaches the REST routes through `app.fetch`
- * with an `internal` binding that no network client can set.
+ * whether the request is an internal call (the MCP adapter, or the operator's start-up demo creator), which reaches
+ * the REST routes through `app.fetch` with an `internal` binding that no network client can set.
  */
 import type { Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 
 export interface InternalCall {
-  surface: "mcp";
+  surface: "mcp" | "rest";
   ip: string;
   requestId: string;
+  /**
+   * The operator's own caller inside the process (the demo creator at start-up): its calls are not charged to the
+   * public per-key windows, so a small configured ceiling cannot stop the service from starting.
+   */
+  operator?: boolean;
 }
 
 export function internalCallOf(c: Context): InternalCall | undefined {

@@ -62,14 +62,13 @@ async function nextOrdinal(tx: SqlRunner): Promise<number> {
 }
 
 /**
- * Inside the accept transaction: a creator without a grant or a slot takes the next public admission if one is left.
- * Answers whether the creator may create (granted, holds a slot, or was just admitted).
+ * Inside the accept transaction, which holds the creator's row lock and read its `slot`: a creator without a grant or
+ * a slot takes the next public admission if one is left. Answers whether the creator may create (granted, holds a
+ * slot, or was just admitted).
  */
-export async function admitCreator(tx: SqlRunner, creator: string, granted: boolean, now: number): Promise<boolean> {
-  await ensureCreator(tx, creator, now);
-  const [row] = await tx.query<{ slot: string }>(`SELECT slot FROM market_creators WHERE creator = $1 FOR UPDATE`, [creator.toLowerCase()]);
-  if (granted || row?.slot === "held") return true;
-  if (row?.slot === "revoked") return false;
+export async function admitCreator(tx: SqlRunner, creator: string, granted: boolean, slot: "none" | "held" | "revoked", now: number): Promise<boolean> {
+  if (granted || slot === "held") return true;
+  if (slot === "revoked") return false;
   // Serialise admissions on the cohort row so two creators never take the last slot twice.
   await tx.query(`INSERT INTO market_creator_cohort (id, slot_limit, updated_at) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING`, [
     (await cohortOf(tx)).limit,

@@ -51,40 +51,55 @@ export async function publicSlots(db: SqlRunner, holdsSlot = false): Promise<Slo
   return { limit, occupied, available: Math.max(0, limit - occupied), unlimited: false, holdsSlot };
 }
 
-async function historyOf(db: SqlRunner, creator: string, outcomeOf: OutcomeOf): Promise<CreatorHistory> {
-  const rows = await db.query<{ market_id: unknown; state: string }>(`SELECT market_id, state FROM markets WHERE creator = $1`, [creator]);
-  const h: CreatorHistory = { created: rows.length, resolvedUnchallenged: 0, overturned: 0 };
-  for (const r of rows) {
-    if ((r.state !== "resolved" && r.state !== "void") || r.market_id === null) continue;
-    const o = outcomeOf(BigInt(String(r.market_id)));
+/** The rule's history from the creator's markets: every one counts as created; final ones by how they ended. */
+function historyOf(created: number, finalIds: readonly string[], outcomeOf: OutcomeOf): CreatorHistory {
+  const h: CreatorHistory = { created, resolvedUnchallenged: 0, overturned: 0 };
+  for (const id of finalIds) {
+    const o = outcomeOf(BigInt(id));
     if (o === "unchallenged") h.resolvedUnchallenged++;
     else if (o === "overturned") h.overturned++;
   }
   return h;
 }
 
+/** Everything the standing reads, in one statement (preflight, accept and GET /me each read it once). */
+const STANDING_SQL = `SELECT c.tier_override, c.slot,
+    (SELECT COUNT(*) FROM markets WHERE creator = $1) AS created,
+    (SELECT COUNT(*) FROM markets WHERE creator = $1 AND state NOT IN ('resolved', 'void')) AS active,
+    (SELECT COALESCE(jsonb_agg(market_id::text), '[]'::jsonb)::text FROM markets
+      WHERE creator = $1 AND state IN ('resolved', 'void') AND market_id IS NOT NULL) AS final_ids,
+    (SELECT COUNT(*) FROM market_negotiations WHERE creator = $1 AND status = 'accepted' AND expires_at > $2) AS reserved,
+    (SELECT slot_limit FROM market_creator_cohort WHERE id = 1) AS slot_limit,
+    (SELECT COUNT(*) FROM market_creators WHERE slot = 'held') AS occupied
+  FROM (SELECT 1) AS one LEFT JOIN market_creators c ON c.creator = $1`;
+
+interface StandingRow {
+  tier_override: string | null;
+  slot: "none" | "held" | "revoked" | null;
+  created: unknown;
+  active: unknown;
+  final_ids: string;
+  reserved: unknown;
+  slot_limit: unknown;
+  occupied: unknown;
+}
+
 export async function creatorStanding(db: SqlRunner, creator: string, now: number, outcomeOf: OutcomeOf): Promise<CreatorStanding> {
   const account = creator.toLowerCase();
-  const [row] = await db.query<{ tier_override: string | null; slot: "none" | "held" | "revoked" }>(
-    `SELECT tier_override, slot FROM market_creators WHERE creator = $1`,
-    [account],
-  );
-  const [counts] = await db.query<{ active: unknown; reserved: unknown }>(
-    `SELECT (SELECT COUNT(*) FROM markets WHERE creator = $1 AND state NOT IN ('resolved', 'void')) AS active,
-            (SELECT COUNT(*) FROM market_negotiations WHERE creator = $1 AND status = 'accepted' AND expires_at > $2) AS reserved`,
-    [account, now],
-  );
-  const history = await historyOf(db, account, outcomeOf);
+  const [row] = await db.query<StandingRow>(STANDING_SQL, [account, now]);
+  const history = historyOf(num(row?.created), JSON.parse(row?.final_ids ?? "[]") as string[], outcomeOf);
   const override = row?.tier_override && isCreatorTier(row.tier_override) ? row.tier_override : null;
   const tier = override ?? tierFromHistory(history);
   const gates = TIER_GATES[tier];
   const slotState = row?.slot ?? "none";
-  const cohort = await publicSlots(db, slotState === "held");
+  const limitOfCohort = row?.slot_limit === null || row?.slot_limit === undefined ? DEFAULT_SLOT_LIMIT : num(row.slot_limit);
+  const occupied = num(row?.occupied);
+  const cohort: Slots = { limit: limitOfCohort, occupied, available: Math.max(0, limitOfCohort - occupied), unlimited: false, holdsSlot: slotState === "held" };
   const granted = override !== null;
   // The public cohort gates creators without an operator's grant: a revoked slot, or none left to take, closes it.
   const cohortOpen = granted || slotState === "held" || (slotState === "none" && cohort.available > 0);
-  const active = num(counts?.active);
-  const reserved = num(counts?.reserved);
+  const active = num(row?.active);
+  const reserved = num(row?.reserved);
   const limit = gates.canCreate && cohortOpen ? gates.concurrentMarketLimit : 0;
   return {
     creatorTier: tier,

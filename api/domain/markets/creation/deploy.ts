@@ -16,7 +16,7 @@ import type { KeyPrincipal } from "../../auth/principal";
 import { insertCatalogMarket } from "../catalog-store";
 import type { CatalogMarket } from "../catalog-types";
 import { requireNegotiation, type CreationDeps } from "./flow";
-import { markDeployed, nextMarketId, reserveMarketId, type Negotiation } from "./negotiation-store";
+import { markDeployed, reserveNextMarketId, type Negotiation } from "./negotiation-store";
 import { listOnchainMarket, onchainTransactions, verifyCreation, type VerifiedCreation } from "./onchain-deploy";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -41,11 +41,7 @@ let allocating: Promise<unknown> = Promise.resolve();
 
 async function reserveId(d: CreationDeps, n: Negotiation): Promise<bigint> {
   if (n.marketId !== null) return n.marketId;
-  const run = allocating.then(async () => {
-    const id = await nextMarketId(d.ctx.db);
-    await reserveMarketId(d.ctx.db, n.id, id);
-    return id;
-  });
+  const run = allocating.then(() => reserveNextMarketId(d.ctx.db, n.id));
   allocating = run.catch(() => {});
   return run;
 }

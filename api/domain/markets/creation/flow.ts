@@ -11,13 +11,12 @@ import type { ServiceContext } from "../../../context";
 import { ApiError } from "../../../platform/errors/api-error";
 import type { KeyPrincipal } from "../../auth/principal";
 import type { Venue } from "../../venue/types";
-import { getMarketByExternalId } from "../catalog-store";
 import type { CatalogMarket } from "../catalog-types";
 import { admitCreator } from "./creator-admin";
 import { creatorStanding, type CreatorStanding, type OutcomeOf } from "./creator-standing";
 import type { FactoryFeeReader } from "./factory-fees";
 import { refusal, type CheckFailure } from "./failures";
-import { externalIdHeld, insertNegotiation, loadNegotiation, releaseExpired, setNegotiationStatus, type Negotiation } from "./negotiation-store";
+import { externalIdTaken, insertNegotiation, loadNegotiation, releaseExpired, setNegotiationStatus, type Negotiation } from "./negotiation-store";
 import { preflight, type CreationPlan } from "./preflight";
 import type { CreationRequest } from "./request";
 import { servedCollaterals } from "./served-collaterals";
@@ -54,9 +53,8 @@ export async function runPreflight(
   request: CreationRequest,
 ): Promise<PreflightAnswer & { account: string; now: number }> {
   const { account, now, standing } = await creatorOf(d, principal);
-  await releaseExpired(d.ctx.db, account, request.externalId, now);
-  const listed = await getMarketByExternalId(d.ctx.db, account, request.externalId, now);
-  const taken = listed !== null || (await externalIdHeld(d.ctx.db, account, request.externalId, now));
+  // Lapsed terms (accepted, not deployed in time) do not hold the externalId; accept marks them lapsed.
+  const taken = await externalIdTaken(d.ctx.db, account, request.externalId, now);
   const availablePm = d.venue.exchange.engine.balance(account as Address, COLLATERAL_ASSET).available;
   const { failures, plan } = preflight({
     request,
@@ -128,9 +126,13 @@ export async function accept(d: CreationDeps, principal: KeyPrincipal, id: strin
     });
   await releaseExpired(db, first.creator, first.externalId, now);
   try {
-    await db.transaction(async (tx) => {
-      await tx.query(`INSERT INTO market_creators (creator, updated_at) VALUES ($1, $2) ON CONFLICT (creator) DO NOTHING`, [first.creator, now]);
-      await tx.query(`SELECT creator FROM market_creators WHERE creator = $1 FOR UPDATE`, [first.creator]);
+    return await db.transaction(async (tx) => {
+      // The creator's row, made if need be and locked in one statement (an upsert that updates takes the row lock).
+      const [creatorRow] = await tx.query<{ slot: "none" | "held" | "revoked" }>(
+        `INSERT INTO market_creators (creator, updated_at) VALUES ($1, $2)
+         ON CONFLICT (creator) DO UPDATE SET updated_at = market_creators.updated_at RETURNING slot`,
+        [first.creator, now],
+      );
       const n = await loadNegotiation(tx, principal.agentId, id, { lock: true });
       if (n?.status !== "proposed") throw stateError(n ?? first, "accept");
       const standing = await creatorStanding(tx, n.creator, now, d.outcomeOf);
@@ -151,9 +153,9 @@ export async function accept(d: CreationDeps, principal: KeyPrincipal, id: strin
           message: `you already created a market with externalId ${JSON.stringify(n.externalId)}`,
         });
       if (failures.length > 0) throw refusal(failures);
-      if (!(await admitCreator(tx, n.creator, standing.granted, now)))
+      if (!(await admitCreator(tx, n.creator, standing.granted, creatorRow?.slot ?? "none", now)))
         throw refusal([{ code: "CREATION_NOT_ALLOWED", field: "creator", message: "no public creator slot is left", reason: "cohort_full" }]);
-      await setNegotiationStatus(tx, id, "accepted", { expiresAt: now + DEPLOY_WINDOW_MS, decidedAt: now });
+      return setNegotiationStatus(tx, id, "accepted", { expiresAt: now + DEPLOY_WINDOW_MS, decidedAt: now });
     });
   } catch (err) {
     // The unique (creator, externalId) index of live negotiations: another accepted negotiation holds the externalId.
@@ -163,7 +165,6 @@ export async function accept(d: CreationDeps, principal: KeyPrincipal, id: strin
       ]);
     throw err;
   }
-  return requireNegotiation(d, principal, id);
 }
 
 /** Rejects proposed terms (nothing was locked or reserved). Rejecting rejected terms answers them again. */
@@ -171,8 +172,7 @@ export async function reject(d: CreationDeps, principal: KeyPrincipal, id: strin
   const n = await requireNegotiation(d, principal, id);
   if (n.status === "rejected") return n;
   if (n.status !== "proposed") throw stateError(n, "reject");
-  await setNegotiationStatus(d.ctx.db, id, "rejected", { decidedAt: d.ctx.clock.now() });
-  return requireNegotiation(d, principal, id);
+  return setNegotiationStatus(d.ctx.db, id, "rejected", { decidedAt: d.ctx.clock.now() });
 }
 
 /** The negotiation as the API shows it. */

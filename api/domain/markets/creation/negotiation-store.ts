@@ -71,30 +71,33 @@ export async function loadNegotiation(db: SqlRunner, agentId: string, id: string
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
+/** Moves the negotiation and answers it as it now is. */
 export async function setNegotiationStatus(
   db: SqlRunner,
   id: string,
   status: NegotiationStatus,
   fields: { expiresAt?: number; decidedAt?: number },
-): Promise<void> {
-  await db.query(`UPDATE market_negotiations SET status = $2, expires_at = COALESCE($3, expires_at), decided_at = COALESCE($4, decided_at) WHERE id = $1`, [
-    id,
-    status,
-    fields.expiresAt ?? null,
-    fields.decidedAt ?? null,
-  ]);
-}
-
-export async function reserveMarketId(db: SqlRunner, id: string, marketId: bigint): Promise<void> {
-  await db.query(`UPDATE market_negotiations SET market_id = $2 WHERE id = $1 AND market_id IS NULL`, [id, marketId.toString()]);
-}
-
-/** The next engine market id of both lanes: above every id the catalog lists and every id a negotiation reserved. */
-export async function nextMarketId(db: SqlRunner): Promise<bigint> {
-  const [r] = await db.query<{ next: unknown }>(
-    `SELECT GREATEST((SELECT COALESCE(MAX(market_id), 0) FROM markets), (SELECT COALESCE(MAX(market_id), 0) FROM market_negotiations)) + 1 AS next`,
+): Promise<Negotiation> {
+  const rows = await db.query(
+    `UPDATE market_negotiations SET status = $2, expires_at = COALESCE($3, expires_at), decided_at = COALESCE($4, decided_at) WHERE id = $1 RETURNING *`,
+    [id, status, fields.expiresAt ?? null, fields.decidedAt ?? null],
   );
-  return BigInt(String(r!.next));
+  return fromRow(rows[0]!);
+}
+
+/**
+ * Reserves the next engine market id of both lanes for the negotiation (above every id the catalog lists and every
+ * id a negotiation reserved) and answers it; a negotiation that holds one keeps it. One statement; callers hand ids
+ * out one at a time (two concurrent statements could read the same maximum).
+ */
+export async function reserveNextMarketId(db: SqlRunner, id: string): Promise<bigint> {
+  const [r] = await db.query<{ market_id: unknown }>(
+    `UPDATE market_negotiations SET market_id = COALESCE(market_id,
+       GREATEST((SELECT COALESCE(MAX(market_id), 0) FROM markets), (SELECT COALESCE(MAX(market_id), 0) FROM market_negotiations)) + 1)
+     WHERE id = $1 RETURNING market_id::text`,
+    [id],
+  );
+  return BigInt(String(r!.market_id));
 }
 
 export async function markDeployed(
@@ -108,13 +111,18 @@ export async function markDeployed(
   );
 }
 
-/** Whether the creator holds this externalId in a live negotiation (accepted and not expired, or deployed). */
-export async function externalIdHeld(db: SqlRunner, creator: string, externalId: string, now: number): Promise<boolean> {
-  const rows = await db.query(
-    `SELECT 1 FROM market_negotiations WHERE creator = $1 AND external_id = $2 AND (status = 'deployed' OR (status = 'accepted' AND expires_at > $3)) LIMIT 1`,
+/**
+ * Whether the creator already used this externalId: a market it listed, or a live negotiation (accepted and not
+ * expired, or deployed). One statement: preflight and propose ask it on every call.
+ */
+export async function externalIdTaken(db: SqlRunner, creator: string, externalId: string, now: number): Promise<boolean> {
+  const [r] = await db.query<{ taken: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM markets WHERE creator = $1 AND external_id = $2)
+         OR EXISTS (SELECT 1 FROM market_negotiations WHERE creator = $1 AND external_id = $2
+                      AND (status = 'deployed' OR (status = 'accepted' AND expires_at > $3))) AS taken`,
     [creator, externalId, now],
   );
-  return rows.length > 0;
+  return r?.taken === true;
 }
 
 /** An accepted negotiation past its deploy-by instant gives its externalId and reservation back (status lapsed). */
@@ -124,4 +132,13 @@ export async function releaseExpired(db: SqlRunner, creator: string, externalId:
     externalId,
     now,
   ]);
+}
+
+/** The agent's accepted, undeployed negotiation of this externalId whose deploy window is still open, or null. */
+export async function liveNegotiationOf(db: SqlRunner, agentId: string, externalId: string, now: number): Promise<Negotiation | null> {
+  const rows = await db.query(
+    `SELECT * FROM market_negotiations WHERE agent_id = $1 AND external_id = $2 AND status = 'accepted' AND expires_at > $3 ORDER BY created_at DESC LIMIT 1`,
+    [agentId, externalId, now],
+  );
+  return rows[0] ? fromRow(rows[0]) : null;
 }

@@ -4,7 +4,7 @@
  * their own per-IP windows. Charged responses carry RateLimit-Limit/-Remaining/-Reset; uncharged ones (GET /me)
  * carry none. Public reads (permission none, class read: GET /time, the discovery documents and reads) are never
  * charged to a caller's key, even when one is presented (spec rule 4): only the per-IP window applies to them, and
- * they show it.
+ * they show it. The operator's in-process caller (InternalCall.operator: the demo creator) is not charged.
  */
 import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../../../../relayer/clock";
@@ -13,6 +13,7 @@ import { rateLimited, rateLimitHeaders } from "../../../platform/rate-limit/head
 import { ipCeilings, keyCeilings, WINDOW_MS } from "../../../platform/rate-limit/limits";
 import type { ChargeResult, WindowStore } from "../../../platform/rate-limit/window-store";
 import type { AnyOperation } from "../../../registry/types";
+import { internalCallOf } from "../../rest/client";
 
 export function rateLimit(op: AnyOperation, deps: { windows: WindowStore; clock: Clock; config: Config }): MiddlewareHandler {
   if (!["read", "write", "data"].includes(op.rateClass)) throw new Error(`rateLimit: operation ${op.id} has no rate class`);
@@ -27,7 +28,7 @@ export function rateLimit(op: AnyOperation, deps: { windows: WindowStore; clock:
       shown = r;
     }
     const principal = c.get("principal");
-    if (op.charged && principal && !publicRead) {
+    if (op.charged && principal && !publicRead && !internalCallOf(c)?.operator) {
       const ceilings = keyCeilings(deps.config, principal, now);
       const r = await deps.windows.charge(`key:${principal.keyId}:${op.rateClass}`, ceilings[op.rateClass as "read"], now, WINDOW_MS);
       const throttled = ceilings.throttle ? `, lowered to ${ceilings.throttle.percent}% by the operator (${ceilings.throttle.reason})` : "";
