@@ -19,7 +19,6 @@ import { mountOperations } from "./transports/rest/router";
 import { API_BASE_PATH, Registry } from "./registry/registry";
 import { OPERATIONS } from "./operations";
 import { mountOpenApiDocuments } from "./transports/openapi/routes";
-import { mountChangelog } from "./transports/changelog/route";
 import { MCP_PATH, mountMcp } from "./transports/mcp/server";
 import { mountAgentCard } from "./transports/agent-card/route";
 import { createMetrics, mountMetrics } from "./transports/metrics/metrics";
@@ -48,7 +47,6 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
   mountLedgerProof(app, () => ctx.publishedLedger());
   // Documents and surfaces derived from the registry (openapi, docs, change feed, MCP, agent card, metrics).
   mountOpenApiDocuments(app, ctx, registry);
-  mountChangelog(app, ctx, registry);
   mountMcp(app, ctx, registry, (method, tool) => metrics.mcpMessages.inc({ method, tool }));
   mountAgentCard(app, ctx, registry);
   mountMetrics(app, metrics);

@@ -129,6 +129,30 @@ export const configSchema = z.object({
     .optional(),
   /** Set by `npm start` for its service child: issue and print the demo agents' keys (docs/auth.md, docs/demo-agents.md). */
   DEMO_AGENTS: bool.default(false),
+  /** Anonymous registration (docs/auth.md): the Turnstile secret; set, tokens are checked with siteverify. */
+  TURNSTILE_SECRET_KEY: z.string().min(1).optional(),
+  /** The public Turnstile site key that GET /mcp-discovery names for the widget (null when unset). */
+  TURNSTILE_SITE_KEY: z.string().min(1).optional(),
+  /** Where tokens are verified (Cloudflare's siteverify; a test points it at a local stand-in). */
+  TURNSTILE_VERIFY_URL: url.default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
+  /** Region rule of POST /pm/buy (docs/security.md): the header the operator's proxy sets to the caller's ISO country. */
+  REGION_COUNTRY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name")
+    .transform((v) => v.toLowerCase())
+    .optional(),
+  /** Countries (ISO 3166-1 alpha-2, comma-separated) refused with 403 SERVICE_UNAVAILABLE_IN_REGION on POST /pm/buy. */
+  REGION_BLOCKED_COUNTRIES: z
+    .string()
+    .regex(/^([A-Za-z]{2}(,[A-Za-z]{2})*)?$/, "must be comma-separated two-letter country codes")
+    .default("")
+    .transform((v) => (v ? v.toUpperCase().split(",") : [])),
+  /** Several instances on one Postgres (docs/scale-out.md): the advisory-lock holder owns the exchange, the others forward to it. */
+  LEADER_ELECTION: bool.default(false),
+  /** How often a follower tries the lock and a leader checks it still holds it (ms); bounds the take-over time. */
+  LEADER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  /** The URL other instances forward to (default: http://HOST:PORT, a wildcard HOST as 127.0.0.1). */
+  INSTANCE_URL: url.optional(),
   /** Set by `npm start` for its service child: stop when the parent process is gone. */
   STACK_CHILD: bool.default(false),
 });

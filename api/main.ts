@@ -1,16 +1,36 @@
 /** Entry point of the service process (run by `npm start` as a child, or alone with `tsx api/main.ts`). */
+import pino from "pino";
 import { ConfigError, loadConfig } from "./config";
 import { startService } from "./service";
 import { watchParent } from "./platform/process/parent-watch";
 import { DEMO_MARKET_MAKER_NAME, issueDemoKey } from "./domain/auth/local-agents";
 import { grantMarketMakerAllocation } from "./domain/venue/market-maker-allocation";
 import { containPostgresDriverCrash } from "../relayer/db/driver-guard";
+import { acquireLeadership, instanceUrl, LOST_LEADERSHIP_EXIT } from "./leadership";
+import { systemClock } from "../relayer/clock";
 
 async function main(): Promise<void> {
   const config = loadConfig();
   // A Postgres restart must not kill the process through a known driver bug (relayer/db/driver-guard.ts).
   if (config.DATABASE_URL) containPostgresDriverCrash((msg) => console.error(msg));
-  const service = await startService(config, { publish: true });
+  // With LEADER_ELECTION, only the advisory-lock holder opens the exchange; until then this process forwards to it.
+  const log = pino({ level: config.LOG_LEVEL, base: { svc: "api" } });
+  const leadership = config.LEADER_ELECTION
+    ? await acquireLeadership(
+        config,
+        log,
+        () => systemClock.now(),
+        (port) => console.log(JSON.stringify({ event: "service-following", port })),
+      )
+    : null;
+  const service = await startService(config, { publish: true, beforeListen: leadership?.beforeListen });
+  if (leadership) {
+    await leadership.lead(instanceUrl(config, service.port), () => {
+      // Another instance may own the exchange now: never write beside it (docs/scale-out.md).
+      service.ctx.log.fatal("the exchange's lock session is gone: exiting so that only one instance writes");
+      process.exit(LOST_LEADERSHIP_EXIT);
+    });
+  }
   // `npm start` (DEMO_AGENTS=true) prints a ready key of the demo agent; it is re-issued on every start (docs/auth.md).
   const demo = config.DEMO_AGENTS ? await issueDemoKey(service.ctx.db, service.ctx.clock) : null;
   // ...and one for the demo market maker it runs as an ordinary API client (docs/demo-agents.md).
@@ -22,6 +42,7 @@ async function main(): Promise<void> {
       baseUrl: service.baseUrl,
       mcpUrl: service.mcpUrl,
       data: service.ctx.db.location,
+      ...(leadership ? { leader: true, waitedMs: leadership.waitedMs } : {}),
       ...(demo ? { demoKey: demo.apiKey } : {}),
       ...(maker ? { marketMakerKey: maker.apiKey } : {}),
     }),

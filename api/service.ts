@@ -44,6 +44,8 @@ export interface StartServiceOptions {
   /** Publish journal batches to the deployed CommittedLedger (docs/journal.md). Off unless asked: the service process
    *  (api/main.ts) asks; tests and tools that start a service in-process never publish to a chain by accident. */
   publish?: boolean;
+  /** Runs right before the server listens, after the exchange is open (a promoted follower frees the port). */
+  beforeListen?: () => Promise<void>;
 }
 
 export async function startService(config: Config, opts: StartServiceOptions = {}): Promise<RunningService> {
@@ -88,6 +90,7 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   const { app, registry } = createApp(ctx, services);
   // On-chain lane: catalog rows of LmsrMarkets kept in step with the Ponder projection (docs/indexer.md).
   const onchain = config.INDEXER_ENABLED ? startOnchainCatalogSync(ctx, services.onchain) : null;
+  await opts.beforeListen?.();
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, () => resolve(s));
     s.once("error", reject);

@@ -49,9 +49,21 @@ export function normalizeAccount(account: string): Address {
   return account.toLowerCase() as Address;
 }
 
+/** Derived accounts already computed, per label then market id: every movement of a pool, escrow or payout op names one. */
+const derived = new Map<string, Map<bigint, Address>>();
+const DERIVED_CACHE_MAX = 4096;
+
 function derivedAccount(label: string, marketId: bigint): Address {
+  let byMarket = derived.get(label);
+  if (byMarket === undefined) derived.set(label, (byMarket = new Map()));
+  const hit = byMarket.get(marketId);
+  if (hit !== undefined) return hit;
   const hash = keccak256(encodePacked(["string", "uint64"], [label, marketId]));
-  return `0x${hash.slice(-40)}` as Address;
+  const account = `0x${hash.slice(-40)}` as Address;
+  // Bounded: a long-running service sees ever new markets; dropping the lot now and then only costs a re-hash.
+  if (byMarket.size >= DERIVED_CACHE_MAX) byMarket.clear();
+  byMarket.set(marketId, account);
+  return account;
 }
 
 /**

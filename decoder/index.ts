@@ -17,7 +17,7 @@ export { loadKeccak256, type Keccak256 } from "./merkle/keccak";
 export { processProof, verifyProof, commutativeKeccak256 } from "./merkle/verify";
 export * from "./journal/ops";
 export { movementsOf, applyOp, applyOps, matchNotional } from "./journal/movements";
-export { encodePayload, decodePayload, PMJ5_MAGIC, PMJ5_VERSION, type EncodeContext, type DecodedPayload } from "./journal/codec";
+export { encodePayload, decodePayload, PayloadBuilder, PMJ5_MAGIC, PMJ5_VERSION, type EncodeContext, type DecodedPayload } from "./journal/codec";
 export { journalCommitmentOf, payloadHashOf, ZERO_HASH } from "./journal/commitment";
 export * from "./journal/market-states";
 export { ballotHashOf, type BallotPreimage } from "./journal/ballot";

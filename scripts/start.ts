@@ -8,15 +8,17 @@
  *   4. the Ponder indexer on the same chain and the same kind of database.
  *   5. the demo market maker (scripts/demo-agents/market-maker.ts), in this process, quoting the ORDERBOOK markets.
  * Flags: --fresh (start empty), --no-indexer, --no-demo-agents.
- * Ctrl-C or SIGTERM stops every child (and their children) before exiting.
+ * Ctrl-C or SIGTERM stops every child (and their children) within 5 s, at any moment; a SIGKILL of this process
+ * takes them down too (their lifeline, test/support/stack/lifeline.cjs). A port taken before start is one message.
  */
 import { rmSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../api/config";
-import { startChild, stopChild, type Child } from "../test/support/stack/children";
+import { startChild, stopChildrenWithin, type Child } from "../test/support/stack/children";
 import { startLocalChain } from "../test/support/stack/chain";
 import { ensureDeployment } from "./stack/deployment";
+import { assertPortsFree, PortsTaken, type PortClaim } from "./stack/ports";
 import { probeFork, type ForkPoint } from "./stack/fork";
 import { startIndexer } from "./stack/indexer";
 import { GiveUp, waitFor } from "../test/support/stack/wait";
@@ -24,6 +26,10 @@ import { watchParent } from "../api/platform/process/parent-watch";
 import { runMarketMaker } from "./demo-agents/market-maker";
 
 const ROOT = join(__dirname, "..");
+/** From a SIGTERM or SIGINT to the last child gone (the promise is 5 s; the rest is this process's own exit). */
+const STOP_BUDGET_MS = 4_500;
+/** How long the in-process demo market maker may take to stop before the children go anyway. */
+const DEMO_STOP_MS = 500;
 
 interface StartFlags {
   fresh: boolean;
@@ -81,37 +87,51 @@ async function main(): Promise<void> {
   const stopAll = async (why: string, code: number) => {
     if (stopping) return;
     stopping = true;
+    const started = Date.now();
     console.error(`stopping (${why})...`);
     demoAgents.abort();
-    await demoAgentsDone;
-    // Reverse start order: the indexer and the service let go of the chain before it goes.
-    for (const child of [...children].reverse()) await stopChild(child);
+    await Promise.race([demoAgentsDone, new Promise((r) => setTimeout(r, DEMO_STOP_MS))]);
+    // The service and the indexer together, then the chain they both talk to, all within the budget.
+    const chain = children.filter((c) => c.name === "chain");
+    await stopChildrenWithin([children.filter((c) => c.name !== "chain"), chain], STOP_BUDGET_MS - (Date.now() - started));
     process.exit(code);
+  };
+  // A child spawned while a stop is under way (start-up was mid-step) is stopped at once, never left behind.
+  const track = (child: Child) => {
+    children.push(child);
+    if (stopping) void stopChildrenWithin([[child]], 0);
+  };
+  /** Between start-up steps: a stop under way ends start-up (stopAll exits the process). */
+  const stillStarting = () => {
+    if (stopping) throw new Stopped();
   };
   process.on("SIGINT", () => void stopAll("SIGINT", 0));
   process.on("SIGTERM", () => void stopAll("SIGTERM", 0));
   watchParent(() => void stopAll("parent process exited", 0));
 
   try {
+    await assertPortsFree(portClaims(config, flags));
     if (!config.RPC_URL) {
       const forking = fork ? `, a fork of ${config.FORK_URL} at block ${fork.block}` : "";
       console.error(`starting the local chain on ${config.rpcUrl} (chain id ${config.CHAIN_ID}${forking})...`);
-      await startLocalChain({ port: config.CHAIN_PORT, chainId: config.CHAIN_ID, forkUrl: config.FORK_URL, forkBlock: fork?.block }, (child) =>
-        children.push(child),
-      );
+      await startLocalChain({ port: config.CHAIN_PORT, chainId: config.CHAIN_ID, forkUrl: config.FORK_URL, forkBlock: fork?.block }, track);
     }
+    stillStarting();
     const deployment = await ensureDeployment(config);
     console.error(`contracts: ${deployment.file}${deployment.deployedNow ? " (deployed now)" : " (reused)"}`);
     console.error(`USDC: ${deployment.usdc.address} (${deployment.usdc.origin})`);
     if (deployment.funded.length) console.error(`USDC: ${deployment.funded.length} Hardhat dev wallets funded (balance slot written)`);
 
-    const ready = await startServiceChild(flags, children);
+    stillStarting();
+    const ready = await startServiceChild(flags, track);
+    stillStarting();
     let indexerUrl: string | undefined;
     if (flags.indexer && config.INDEXER_ENABLED) {
       console.error("starting the indexer...");
-      const indexer = await startIndexer(config, deployment, (child) => children.push(child));
+      const indexer = await startIndexer(config, deployment, track);
       indexerUrl = indexer.url;
     }
+    stillStarting();
 
     console.log(
       [
@@ -145,9 +165,25 @@ async function main(): Promise<void> {
       }).catch((err) => process.stderr.write(`[demo-agents] market maker stopped: ${(err as Error).message}\n`));
     }
   } catch (err) {
-    console.error(err instanceof ConfigError ? err.message : `start failed: ${(err as Error).message}`);
+    if (err instanceof Stopped) return; // stopAll is already under way and exits the process
+    console.error(startFailure(err));
     await stopAll("start failed", 1);
   }
+}
+
+class Stopped extends Error {}
+
+function startFailure(err: unknown): string {
+  return err instanceof ConfigError || err instanceof PortsTaken ? err.message : `start failed: ${(err as Error).message}`;
+}
+
+/** The ports this start listens on: the chain's (unless RPC_URL names one), the service's and the indexer's. */
+function portClaims(config: ReturnType<typeof loadConfig>, flags: StartFlags): PortClaim[] {
+  const claims: PortClaim[] = [];
+  if (!config.RPC_URL) claims.push({ variable: "CHAIN_PORT", port: config.CHAIN_PORT, host: "127.0.0.1" });
+  claims.push({ variable: "PORT", port: config.PORT, host: config.HOST });
+  if (flags.indexer && config.INDEXER_ENABLED) claims.push({ variable: "PONDER_PORT", port: config.PONDER_PORT, host: "127.0.0.1" });
+  return claims;
 }
 
 interface ServiceReady {
@@ -160,7 +196,7 @@ interface ServiceReady {
 }
 
 /** Runs api/main.ts as a child and waits for its one `service-ready` JSON line. */
-async function startServiceChild(flags: StartFlags, children: Child[]): Promise<ServiceReady> {
+async function startServiceChild(flags: StartFlags, track: (child: Child) => void): Promise<ServiceReady> {
   let ready: ServiceReady | undefined;
   const child = startChild("service", process.execPath, ["--import", "tsx", join(ROOT, "api", "main.ts")], {
     cwd: ROOT,
@@ -172,7 +208,7 @@ async function startServiceChild(flags: StartFlags, children: Child[]): Promise<
       return false; // summarised below without the market maker's key
     },
   });
-  children.push(child);
+  track(child);
   let exitCode: number | string | undefined;
   void child.exited.then((c) => (exitCode = c));
   return waitFor(
@@ -187,6 +223,6 @@ async function startServiceChild(flags: StartFlags, children: Child[]): Promise<
 }
 
 main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : `start failed: ${(err as Error).message}`);
+  console.error(startFailure(err));
   process.exit(1);
 });

@@ -120,6 +120,12 @@ export interface Operation<
   request: { params?: P; query?: Q; body?: B };
   /** Success status (default 200). */
   status?: number;
+  /** Other success statuses the handler answers with the same body (an update answers 200 where a create answers
+   *  201; a dormant registration 202): /openapi.json lists each, so it documents every status the operation gives. */
+  otherStatuses?: readonly number[];
+  /** Media type of a non-JSON answer (the Atom change feed): the handler returns the text, `response` is z.string(),
+   *  REST sends it as is, /openapi.json documents that type, and MCP gives the text as the tool's content. */
+  responseContentType?: string;
   response: R;
   /** Response fields whose values are secrets shown once: redacted in stored idempotent replays. */
   secretFields?: readonly string[];

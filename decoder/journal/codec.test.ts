@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { decodePayload, encodePayload, PMJ5_VERSION } from "./codec";
+import { decodePayload, encodePayload, PayloadBuilder, PMJ5_VERSION } from "./codec";
 import { JournalDecodeError, JournalEncodeError } from "../errors";
 import { accountArb, opArb } from "../test-support/arbitraries";
 import { OP_FIELDS, OP_TAGS, opFieldsOfKind, type JournalOp } from "./ops";
@@ -42,6 +42,40 @@ describe("PMJ5 codec", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it("PayloadBuilder knows the exact size and refuses an op past the budget without a trace (500 runs)", () => {
+    fc.assert(
+      fc.property(fc.array(opArb(), { minLength: 1, maxLength: 40 }), fc.integer({ min: 30, max: 1_500 }), (ops, budget) => {
+        const b = new PayloadBuilder({ treasury });
+        const taken: JournalOp[] = [];
+        for (const op of ops) {
+          if (!b.add(op, budget)) break;
+          taken.push(op);
+          assert.equal(b.size, b.finish().length);
+        }
+        assert.ok(taken.length >= 1, "the first op is always taken");
+        assert.equal(b.count, taken.length);
+        const bytes = b.finish();
+        if (taken.length > 1) assert.ok(bytes.length <= budget);
+        // A refused op leaves nothing: the payload is exactly the encoding of the ops taken.
+        assert.deepEqual(bytes, encodePayload(taken, { treasury }));
+        if (taken.length < ops.length) assert.ok(encodePayload(ops.slice(0, taken.length + 1), { treasury }).length > budget);
+      }),
+      { numRuns: 500, seed: 20_261_127 },
+    );
+  });
+
+  it("PayloadBuilder: an invalid op throws and leaves the payload as it was", () => {
+    const b = new PayloadBuilder({ treasury });
+    assert.equal(b.add(credit), true);
+    const bad = { ...credit, account: "0x2222222222222222222222222222222222222222", amount: 0n } as JournalOp;
+    assert.throws(() => b.add(bad), JournalEncodeError);
+    assert.deepEqual(b.finish(), encodePayload([credit], { treasury }));
+    // The refused op's new account left the dictionary: the next op brings it as a literal again.
+    const next = { ...credit, account: "0x2222222222222222222222222222222222222222" } as JournalOp;
+    assert.equal(b.add(next), true);
+    assert.deepEqual(decodePayload(b.finish()).ops, lower([credit, next]));
   });
 
   it("references a repeated account and market by index", () => {

@@ -35,22 +35,44 @@ export interface DecodedPayload {
   readonly markets: bigint[];
 }
 
+/** An address in any case: what viem's isAddress accepts without its checksum check (strict: false). */
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
 const TAG_TO_TYPE = new Map<number, JournalOp["type"]>(Object.entries(OP_TAGS).map(([t, tag]) => [tag, t as JournalOp["type"]]));
 
 class Encoder {
   readonly w = new ByteWriter();
   readonly #accounts = new Map<Address, number>();
   readonly #markets = new Map<bigint, number>();
+  /** Dictionary entries the operation being written added (undone with it by {@link rollback}). */
+  #newAccounts: Address[] = [];
+  #newMarkets: bigint[] = [];
+
+  /** Starts an operation: what it adds to the dictionaries is recorded from here. */
+  mark(): number {
+    this.#newAccounts = [];
+    this.#newMarkets = [];
+    return this.w.length;
+  }
+
+  /** Undoes the operation begun at `mark`: its bytes and its dictionary entries. */
+  rollback(mark: number): void {
+    this.w.truncate(mark);
+    for (const a of this.#newAccounts) this.#accounts.delete(a);
+    for (const m of this.#newMarkets) this.#markets.delete(m);
+  }
 
   account(value: Address): void {
-    if (!isAddress(value, { strict: false })) throw new JournalEncodeError(`not an address: ${value}`);
-    const key = normalizeAccount(value);
+    // A known account was checked when it entered the dictionary (the lookup key is the normalized form).
+    const key = typeof value === "string" ? normalizeAccount(value) : value;
     const index = this.#accounts.get(key);
     if (index !== undefined) {
-      this.w.varint(BigInt(index + 1));
+      this.w.varintNumber(index + 1);
       return;
     }
+    if (typeof value !== "string" || !ADDRESS.test(value)) throw new JournalEncodeError(`not an address: ${value}`);
     this.#accounts.set(key, this.#accounts.size);
+    this.#newAccounts.push(key);
     this.w.varint(0n);
     this.w.address(key);
   }
@@ -59,10 +81,11 @@ class Encoder {
     if (typeof id !== "bigint" || id < 1n || id > MAX_MARKET_ID) throw new JournalEncodeError(`market id ${id} outside 1..2^64-1`);
     const index = this.#markets.get(id);
     if (index !== undefined) {
-      this.w.varint(BigInt(index + 1));
+      this.w.varintNumber(index + 1);
       return;
     }
     this.#markets.set(id, this.#markets.size);
+    this.#newMarkets.push(id);
     this.w.varint(0n);
     this.w.varint(id);
   }
@@ -149,21 +172,87 @@ function encodeOp(e: Encoder, op: JournalOp): void {
   for (const [name, field] of OP_FIELDS[op.type] as FieldList) encodeField(e, name, field, values[name]);
 }
 
+/** Bytes of `n` as a varint. */
+function varintSize(n: number): number {
+  let size = 1;
+  for (let v = n; v >= 0x80; v = Math.floor(v / 0x80)) size++;
+  return size;
+}
+
+/**
+ * Builds one PMJ5 payload operation by operation, knowing its exact size at every step: `add` refuses (and leaves
+ * nothing behind) an operation that would take the payload past a byte budget. The batcher cuts its batches with
+ * it, so every commitJournalBatch stays under the transaction gas cap however large a journal entry is.
+ */
+export class PayloadBuilder {
+  readonly #e = new Encoder();
+  readonly #treasury: Address;
+  #count = 0;
+
+  constructor(ctx: EncodeContext) {
+    if (!isAddress(ctx.treasury, { strict: false })) throw new JournalEncodeError(`treasury is not an address: ${ctx.treasury}`);
+    this.#treasury = normalizeAccount(ctx.treasury);
+  }
+
+  /** Operations added. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Size in bytes of the payload `finish` would give now. */
+  get size(): number {
+    return PMJ5_MAGIC.length + 1 + 20 + varintSize(this.#count) + this.#e.w.length;
+  }
+
+  /**
+   * Appends `op` unless the payload would then exceed `maxBytes` (the first operation is always taken). Returns
+   * whether it was added. Throws {@link JournalEncodeError} on an invalid op, which is then not added either.
+   */
+  add(op: JournalOp, maxBytes = Number.POSITIVE_INFINITY): boolean {
+    const e = this.#e;
+    const mark = e.mark();
+    try {
+      encodeOp(e, op);
+    } catch (err) {
+      e.rollback(mark);
+      throw err;
+    }
+    if (this.#count > 0 && PMJ5_MAGIC.length + 1 + 20 + varintSize(this.#count + 1) + e.w.length > maxBytes) {
+      e.rollback(mark);
+      return false;
+    }
+    this.#count++;
+    return true;
+  }
+
+  /** The payload: header (magic, version, treasury, operation count), then the operations. */
+  finish(): Uint8Array {
+    const head = new ByteWriter();
+    head.bytes(PMJ5_MAGIC);
+    head.byte(PMJ5_VERSION);
+    head.address(this.#treasury);
+    head.varintNumber(this.#count);
+    const body = this.#e.w.view();
+    const out = new Uint8Array(head.length + body.length);
+    out.set(head.view(), 0);
+    out.set(body, head.length);
+    return out;
+  }
+}
+
 /** Encodes operations into one self-contained PMJ5 payload. Throws {@link JournalEncodeError} on an invalid op. */
 export function encodePayload(ops: readonly JournalOp[], ctx: EncodeContext): Uint8Array {
-  if (!isAddress(ctx.treasury, { strict: false })) throw new JournalEncodeError(`treasury is not an address: ${ctx.treasury}`);
-  const e = new Encoder();
-  e.w.bytes(PMJ5_MAGIC);
-  e.w.byte(PMJ5_VERSION);
-  e.w.address(normalizeAccount(ctx.treasury));
-  e.w.varint(BigInt(ops.length));
-  for (const op of ops) encodeOp(e, op);
-  return e.w.result();
+  const b = new PayloadBuilder(ctx);
+  for (const op of ops) b.add(op);
+  return b.finish();
 }
 
 class Decoder {
   readonly accounts: Address[] = [];
   readonly markets: bigint[] = [];
+  // The dictionaries as sets too: a payload may bring tens of thousands of new accounts (a market's payouts).
+  readonly #accountSet = new Set<Address>();
+  readonly #marketSet = new Set<bigint>();
   constructor(readonly r: ByteReader) {}
 
   #index(what: string, size: number): number | null {
@@ -179,8 +268,9 @@ class Decoder {
     if (index !== null) return this.accounts[index];
     const at = this.r.offset;
     const address = this.r.address("account literal");
-    if (this.accounts.includes(address)) throw new JournalDecodeError("INVALID_VALUE", at, `account ${address} already in the dictionary`);
+    if (this.#accountSet.has(address)) throw new JournalDecodeError("INVALID_VALUE", at, `account ${address} already in the dictionary`);
     this.accounts.push(address);
+    this.#accountSet.add(address);
     return address;
   }
 
@@ -190,8 +280,9 @@ class Decoder {
     const at = this.r.offset;
     const id = this.r.varint(64, "market id");
     if (id === 0n) throw new JournalDecodeError("INVALID_VALUE", at, "market id 0");
-    if (this.markets.includes(id)) throw new JournalDecodeError("INVALID_VALUE", at, `market ${id} already in the dictionary`);
+    if (this.#marketSet.has(id)) throw new JournalDecodeError("INVALID_VALUE", at, `market ${id} already in the dictionary`);
     this.markets.push(id);
+    this.#marketSet.add(id);
     return id;
   }
 

@@ -1,9 +1,10 @@
 /**
  * Ledger state: balances per (account, asset) as bigint in int256 range, plus an incremental Merkle root.
  *
- * Accounts are kept in a sorted array (binary insertion on first balance, removal when all balances are zero),
- * and each account's non-zero balances in an array sorted by asset id (kept sorted as leaves appear and vanish),
- * so computing a root never sorts anything. Leaf hashes are cached in the last built tree's leaf level; a movement
+ * Accounts are kept in a sorted array, brought up to date before it is read: accounts that appeared since are sorted
+ * among themselves and merged in, accounts whose balances all went to zero are filtered out (one pass for any number
+ * of them, where a splice per account made a market's payouts or a burst of new accounts quadratic). Each account's
+ * non-zero balances sit in an array sorted by asset id (kept sorted as leaves appear and vanish). Leaf hashes are cached in the last built tree's leaf level; a movement
  * marks only the touched (account, asset) dirty, and `root()` copies the unchanged leaves over, re-hashes the
  * dirty ones (all of an account's when its set of assets changed) in batches, and rebuilds the internal levels.
  */
@@ -55,8 +56,15 @@ function compareBigint(a: bigint, b: bigint): number {
 /** Balances of the committed ledger with an incremental root builder. Not thread-safe; one writer. */
 export class LedgerState {
   readonly #records = new Map<Address, AccountRecord>();
-  /** Records of the non-supply accounts with at least one non-zero balance, account ascending. */
-  readonly #sorted: AccountRecord[] = [];
+  /**
+   * Records of the non-supply accounts, account ascending: with {@link #fresh} and after dropping the records no longer
+   * in #records, the accounts with at least one non-zero balance ({@link #ordered}).
+   */
+  #sorted: AccountRecord[] = [];
+  /** Records created since #sorted was last brought up to date, in creation order. */
+  #fresh: AccountRecord[] = [];
+  /** Records removed (all balances zero) since then. */
+  #removed = 0;
   readonly #supply = new Map<bigint, bigint>();
   #tree: MerkleLevels | null = null;
   /** The leaf level of the last built tree: the leaf-hash cache (`leafIndex` of each account points into it). */
@@ -108,7 +116,7 @@ export class LedgerState {
       if (balance === 0n) return;
       record = { account, words: accountWords(account), balances: new Map(), slots: [], leafIndex: -1, reshaped: true, dirty: new Set() };
       this.#records.set(account, record);
-      this.#insertRecord(record);
+      this.#fresh.push(record); // merged into #sorted by the next #ordered()
     }
     const slot = record.balances.get(assetId);
     if (slot === undefined) {
@@ -132,37 +140,37 @@ export class LedgerState {
     this.#tree = null;
     if (record.balances.size === 0) {
       this.#records.delete(account);
-      this.#removeRecord(record);
+      this.#removed++; // dropped from #sorted by the next #ordered()
     }
   }
 
-  #indexOfAccount(account: Address): number {
-    let lo = 0;
-    let hi = this.#sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.#sorted[mid].account < account) lo = mid + 1;
-      else hi = mid;
+  /** The live records, account ascending: #sorted brought up to date (filter the removed, merge the fresh). */
+  #ordered(): AccountRecord[] {
+    if (this.#fresh.length === 0 && this.#removed === 0) return this.#sorted;
+    const records = this.#records;
+    const live = (r: AccountRecord) => records.get(r.account) === r;
+    const base = this.#removed > 0 ? this.#sorted.filter(live) : this.#sorted;
+    let out = base;
+    if (this.#fresh.length > 0) {
+      const fresh = this.#fresh.filter(live).sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+      out = new Array<AccountRecord>(base.length + fresh.length);
+      let i = 0;
+      let j = 0;
+      let k = 0;
+      while (i < base.length && j < fresh.length) out[k++] = base[i].account < fresh[j].account ? base[i++] : fresh[j++];
+      while (i < base.length) out[k++] = base[i++];
+      while (j < fresh.length) out[k++] = fresh[j++];
     }
-    return lo;
-  }
-
-  #insertRecord(record: AccountRecord): void {
-    const n = this.#sorted.length;
-    // Appending in ascending order (bulk loads) skips the search.
-    if (n === 0 || this.#sorted[n - 1].account < record.account) this.#sorted.push(record);
-    else this.#sorted.splice(this.#indexOfAccount(record.account), 0, record);
-  }
-
-  #removeRecord(record: AccountRecord): void {
-    const i = this.#indexOfAccount(record.account);
-    if (this.#sorted[i] === record) this.#sorted.splice(i, 1);
+    this.#sorted = out;
+    this.#fresh = [];
+    this.#removed = 0;
+    return out;
   }
 
   /** Every non-zero balance of non-supply accounts, in leaf order (account ascending, then asset id). */
   entries(): LedgerEntry[] {
     const out: LedgerEntry[] = [];
-    for (const record of this.#sorted) out.push(...this.accountEntries(record.account));
+    for (const record of this.#ordered()) out.push(...this.accountEntries(record.account));
     return out;
   }
 
@@ -272,7 +280,7 @@ export class LedgerState {
   async #ensureTree(): Promise<MerkleLevels> {
     if (this.#tree) return this.#tree;
     const keccak = await loadKeccak256();
-    const records = this.#sorted;
+    const records = this.#ordered();
     const offsets = new Int32Array(records.length + 1);
     for (let i = 0; i < records.length; i++) offsets[i + 1] = offsets[i] + records[i].slots.length;
     this.#leaves = this.#buildLeaves(keccak, records, offsets);

@@ -369,3 +369,77 @@ describe("Batcher through an RPC outage", () => {
     }
   });
 });
+
+describe("Batcher: an entry larger than a batch (a market's finality paying every holder)", () => {
+  let chain: Awaited<ReturnType<typeof startChain>>;
+  let ledger: Address;
+  let db: Database;
+  before(async () => {
+    chain = await startChain(await freePort());
+    ledger = await deployLedger(chain.rpcUrl);
+    db = await openTestDatabase();
+  });
+  after(async () => {
+    await db.close();
+    await chain.stop();
+  });
+
+  it("splits it at op boundaries under the byte budget, resumes a split after a restart, and replays to the same roots", async () => {
+    const holder = (i: number) => `0x${(0x5000 + i).toString(16).padStart(40, "0")}` as Address;
+    const entries: JournalOp[][] = [
+      [credit(alice, 10n), credit(bob, 20n), credit(alice, 5n)],
+      Array.from({ length: 120 }, (_, i) => credit(holder(i), 1_000n + BigInt(i))),
+      [], // an entry without ops rides along
+      [credit(bob, 7n), credit(holder(3), 9n)],
+    ];
+    const w = await JournalWriter.open(db);
+    await Promise.all(entries.map((ops, i) => w.append({ at: i, command: `{"i":${i}}`, ops: opsToJson(ops), opCount: ops.length, reports: [] })));
+    const all = entries.flat();
+    const budget = 600;
+    const seen: bigint[] = [];
+    const options: BatcherOptions = {
+      db,
+      rpcUrl: chain.rpcUrl,
+      ledger,
+      operatorKey: OPERATOR_KEY,
+      treasury: TREASURY,
+      intervalMs: 50,
+      maxOps: 1_000,
+      maxPayloadBytes: budget,
+      backoff: fastBackoff,
+      onConfirmed: (b) => seen.push(b.nonce),
+    };
+    const rows = [];
+    const first = await (await Batcher.open(options)).publishOnce();
+    rows.push(first!);
+    assert.equal(first!.firstSeq, 1);
+    assert.equal(first!.lastSeq, 2, "the first batch ends inside entry 2");
+    // A new process continues inside entry 2 from the rows alone.
+    const again = await Batcher.open(options);
+    for (let b = await again.publishOnce(); b; b = await again.publishOnce()) rows.push(b);
+    assert.ok(rows.length >= 4, `batches: ${rows.length}`);
+    assert.deepEqual(
+      seen,
+      rows.map((b) => b.nonce),
+    );
+    assert.equal(
+      rows.reduce((n, b) => n + b.opCount, 0),
+      all.length,
+      "every op once",
+    );
+    for (const b of rows) assert.ok((b.payload.length - 2) / 2 <= budget, `batch ${b.nonce}: ${(b.payload.length - 2) / 2} bytes`);
+    for (let i = 1; i < rows.length; i++) assert.ok(rows[i].firstSeq === rows[i - 1].lastSeq || rows[i].firstSeq === rows[i - 1].lastSeq + 1);
+    assert.ok(rows.filter((b) => b.firstSeq <= 2 && b.lastSeq >= 2).length >= 3, "entry 2 spans several batches");
+    assert.equal(rows.at(-1)!.lastSeq, 4);
+    const h = await new LedgerChain(chain.rpcUrl, ledger, OPERATOR_KEY).head();
+    assert.equal(h.root, await rootOf(all));
+    const client = createPublicClient({ transport: http(chain.rpcUrl) });
+    const report = await replayLedger({ client: client as never, ledger });
+    assert.equal(report.mismatch, null);
+    assert.deepEqual(
+      report.batches.map((b) => [b.rootOk, b.commitmentOk, b.ops.length]),
+      rows.map((b) => [true, true, b.opCount]),
+    );
+    assert.equal(await (await Batcher.open(options)).publishOnce(), null, "nothing left after a restart");
+  });
+});

@@ -17,7 +17,7 @@
  *   transaction harmless: the contract rejects a second commit of the same nonce.
  */
 import { bytesToHex, type Address, type Hex } from "viem";
-import { applyOps, encodePayload, journalCommitmentOf, LedgerState, payloadHashOf, ZERO_HASH, type JournalOp } from "../../decoder";
+import { applyOps, journalCommitmentOf, LedgerState, PayloadBuilder, payloadHashOf, ZERO_HASH, type JournalOp } from "../../decoder";
 import type { Database } from "../db/client";
 import { systemClock, type Clock } from "../clock";
 import { batchOf, listBatches, readAll, readFrom, type BatchRecord } from "../journal/store";
@@ -39,6 +39,14 @@ export interface BatcherOptions {
   treasury: Address;
   intervalMs: number;
   maxOps: number;
+  /**
+   * Most bytes of one batch's PMJ5 payload (default {@link DEFAULT_MAX_PAYLOAD_BYTES}): a journal entry larger than
+   * that (a market's finality paying every holder) is split across batches at operation boundaries, so every
+   * commitJournalBatch stays under the transaction gas cap.
+   */
+  maxPayloadBytes?: number;
+  /** Told each batch once it is confirmed on chain (the resolution bench times payouts with it). */
+  onConfirmed?: (batch: BatchRecord) => void;
   clock?: Clock;
   /** Injectable wait between attempts (tests pass a short or recording one). */
   sleep?: (ms: number) => Promise<void>;
@@ -69,6 +77,47 @@ export class BatcherStoppedError extends Error {
   }
 }
 
+/**
+ * The payload budget: commitJournalBatch costs ~40 gas per payload byte (EIP-7623's calldata floor; the event's copy
+ * adds ~8 more, measured 13.0M gas for 340 kB on the local node), and a transaction may use at most 2^24 =
+ * 16,777,216 gas since Osaka (EIP-7825). 320 kB stays near 12.5M, under the cap with a margin.
+ */
+export const DEFAULT_MAX_PAYLOAD_BYTES = 320_000;
+
+/**
+ * Where the published ops end: entry `seq`, of whose `total` ops the first `taken` are in batches. Batches cover the
+ * journal's ops back to back, so the sum of the rows' op_count fixes it (nothing else needs to be stored).
+ */
+interface Cursor {
+  seq: number;
+  taken: number;
+  total: number;
+}
+
+/** The ledger after every batch row and where those rows end, rebuilt from the journal (open, or after a failed build). */
+async function tipFromJournal(db: Database, treasury: Address, tipRow: BatchRecord | null): Promise<{ tip: LedgerState; cursor: Cursor }> {
+  const tip = new LedgerState();
+  const cursor: Cursor = { seq: 0, taken: 0, total: 0 };
+  if (!tipRow) return { tip, cursor };
+  const [{ n }] = await db.query<{ n: string }>(`SELECT coalesce(sum(op_count), 0)::text AS n FROM ledger_batches`);
+  let left = Number(n);
+  for await (const e of readAll(db)) {
+    if (e.seq > tipRow.lastSeq) break;
+    const take = Math.min(e.opCount, left);
+    if (take < e.opCount && e.seq !== tipRow.lastSeq)
+      throw new Error(`the batches cover ${n} ops, which end inside entry ${e.seq}, before batch ${tipRow.nonce}'s last`);
+    if (take > 0) applyOps(tip, opsFromJson(e.ops).slice(0, take), { treasury });
+    left -= take;
+    Object.assign(cursor, { seq: e.seq, taken: take, total: e.opCount });
+  }
+  if (left !== 0 || cursor.seq !== tipRow.lastSeq)
+    throw new Error(`the batches cover ${n} ops, but the journal up to entry ${tipRow.lastSeq} does not hold them`);
+  const root = await tip.root();
+  if (!same(root, tipRow.root))
+    throw new Error(`the journal up to entry ${tipRow.lastSeq} gives root ${root}, but batch ${tipRow.nonce} recorded ${tipRow.root}`);
+  return { tip, cursor };
+}
+
 const quiet: BatcherLog = { info() {}, warn() {}, error() {} };
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -81,9 +130,14 @@ export class Batcher {
   readonly #clock: Clock;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #log: BatcherLog;
-  /** The ledger after every batch row (whatever its status); the next batch starts from it. */
-  #tip: LedgerState;
+  /** The ledger after every batch row (whatever its status); the next batch starts from it. Null after a failed build. */
+  #tip: LedgerState | null;
   #tipRow: BatchRecord | null;
+  #cursor: Cursor;
+  /** The parsed ops of the entry at which the last build stopped, when it did not take them all (a split entry). */
+  #partial: { seq: number; ops: JournalOp[] } | null = null;
+  /** The last build stopped at a limit (ops or bytes) with more entries waiting: the loop builds again at once. */
+  #more = false;
   #running: Promise<unknown> = Promise.resolve();
   #halted: Error | null = null;
   #stopped = false;
@@ -97,6 +151,7 @@ export class Batcher {
     private readonly opts: BatcherOptions,
     tip: LedgerState,
     tipRow: BatchRecord | null,
+    cursor: Cursor,
   ) {
     this.#db = opts.db;
     this.#clock = opts.clock ?? systemClock;
@@ -104,6 +159,7 @@ export class Batcher {
     this.#log = opts.log ?? quiet;
     this.#tip = tip;
     this.#tipRow = tipRow;
+    this.#cursor = cursor;
     this.chain = new LedgerChain(opts.rpcUrl, opts.ledger, opts.operatorKey, {
       fromBlock: opts.fromBlock,
       receiptTimeoutMs: opts.receiptTimeoutMs,
@@ -115,17 +171,8 @@ export class Batcher {
   static async open(opts: BatcherOptions): Promise<Batcher> {
     const [last] = await opts.db.query<Record<string, unknown>>(`${SELECT} ORDER BY ledger_batches.nonce DESC LIMIT 1`);
     const tipRow = last ? batchOf(last) : null;
-    const tip = new LedgerState();
-    if (tipRow) {
-      for await (const e of readAll(opts.db)) {
-        if (e.seq > tipRow.lastSeq) break;
-        applyOps(tip, opsFromJson(e.ops), { treasury: opts.treasury });
-      }
-      const root = await tip.root();
-      if (!same(root, tipRow.root))
-        throw new Error(`the journal up to entry ${tipRow.lastSeq} gives root ${root}, but batch ${tipRow.nonce} recorded ${tipRow.root}`);
-    }
-    return new Batcher(opts, tip, tipRow);
+    const { tip, cursor } = await tipFromJournal(opts.db, opts.treasury, tipRow);
+    return new Batcher(opts, tip, tipRow, cursor);
   }
 
   /** Why the batcher stopped for good (a stale batch), or null. */
@@ -171,7 +218,7 @@ export class Batcher {
             if (this.#stopped) break;
             this.#pendingOps = 0;
             const batch = await this.publishOnce();
-            if (!batch || batch.opCount < this.opts.maxOps) break;
+            if (!batch || (batch.opCount < this.opts.maxOps && !this.#more)) break;
           }
         } catch (err) {
           if (!(err instanceof BatcherStoppedError)) this.#log.error({ err }, "batcher halted");
@@ -257,32 +304,61 @@ export class Batcher {
     return last!;
   }
 
-  /** The next batch from the entries after the last row: whole entries until maxOps ops; null when no ops wait. */
+  /**
+   * The next batch from the ops after the last row: whole entries until maxOps ops, and never more than
+   * maxPayloadBytes of payload — an entry that does not fit is split at an operation boundary and the next batch
+   * starts with its remaining ops. Null when no ops wait. The ops are applied to the tip in place (no copy of the
+   * ledger per batch); a failed build drops the tip, and the next one rebuilds it from the journal.
+   */
   async #build(): Promise<BatchRecord | null> {
+    if (!this.#tip) ({ tip: this.#tip, cursor: this.#cursor } = await tipFromJournal(this.#db, this.opts.treasury, this.#tipRow));
+    const tip = this.#tip;
+    this.#tip = null; // until this build is done: a throw below leaves it to be rebuilt
     const prev = this.#tipRow;
-    const firstSeq = (prev?.lastSeq ?? 0) + 1;
+    const maxBytes = this.opts.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+    const payload = new PayloadBuilder({ treasury: this.opts.treasury });
     const ops: JournalOp[] = [];
-    let lastSeq = firstSeq - 1;
-    while (ops.length < this.opts.maxOps) {
-      const page = await readFrom(this.#db, lastSeq, 1000);
+    const cursor = { ...this.#cursor };
+    const firstSeq = cursor.taken < cursor.total ? cursor.seq : cursor.seq + 1;
+    let partial = this.#partial;
+    let full = false;
+    /** Adds ops[from..] of entry `seq`, as many as fit; returns how far it got. */
+    const take = (seq: number, entryOps: JournalOp[], from: number): number => {
+      let i = from;
+      while (i < entryOps.length && payload.add(entryOps[i], maxBytes)) ops.push(entryOps[i++]);
+      if (i < entryOps.length) {
+        full = true;
+        partial = { seq, ops: entryOps };
+      }
+      if (i > from || from > 0 || entryOps.length === 0) Object.assign(cursor, { seq, taken: i, total: entryOps.length });
+      return i;
+    };
+    if (cursor.taken < cursor.total) {
+      const entryOps = partial?.seq === cursor.seq ? partial.ops : opsFromJson((await readFrom(this.#db, cursor.seq - 1, 1))[0].ops);
+      take(cursor.seq, entryOps, cursor.taken);
+    }
+    while (!full && ops.length < this.opts.maxOps) {
+      const page = await readFrom(this.#db, cursor.seq, 1000);
       for (const e of page) {
-        if (ops.length >= this.opts.maxOps) break;
-        ops.push(...opsFromJson(e.ops));
-        lastSeq = e.seq;
+        if (full || ops.length >= this.opts.maxOps) break;
+        take(e.seq, partial?.seq === e.seq ? partial.ops : opsFromJson(e.ops), 0);
       }
       if (page.length < 1000) break;
     }
-    if (ops.length === 0) return null;
-    const next = this.#tip.clone();
-    applyOps(next, ops, { treasury: this.opts.treasury });
+    if (ops.length === 0) {
+      this.#tip = tip;
+      return null;
+    }
+    applyOps(tip, ops, { treasury: this.opts.treasury });
     const nonce = (prev?.nonce ?? 0n) + 1n;
     const prevRoot = prev?.root ?? ZERO_HASH;
     const prevCommitment = prev?.commitment ?? ZERO_HASH;
-    const root = await next.root();
-    const payloadBytes = encodePayload(ops, { treasury: this.opts.treasury });
+    const root = await tip.root();
+    const payloadBytes = payload.finish();
     const payloadHash = payloadHashOf(payloadBytes);
     const commitment = journalCommitmentOf(prevCommitment, nonce, root, payloadHash);
     const now = this.#clock.now();
+    const lastSeq = cursor.seq;
     const [row] = await this.#db.query<Record<string, unknown>>(
       `INSERT INTO ledger_batches (nonce, first_seq, last_seq, op_count, prev_root, root, prev_commitment, commitment, payload_hash, payload, status, attempts, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', 0, $11, $11)
@@ -290,9 +366,12 @@ export class Batcher {
                  block_number::text, error, attempts, created_at::text, updated_at::text`,
       [nonce.toString(), firstSeq, lastSeq, ops.length, prevRoot, root, prevCommitment, commitment, payloadHash, bytesToHex(payloadBytes), now],
     );
-    this.#tip = next;
+    this.#tip = tip;
+    this.#cursor = cursor;
+    this.#partial = full ? partial : null;
+    this.#more = full || ops.length >= this.opts.maxOps;
     this.#tipRow = batchOf(row);
-    this.#log.info({ nonce: nonce.toString(), firstSeq, lastSeq, ops: ops.length }, "batch built");
+    this.#log.info({ nonce: nonce.toString(), firstSeq, lastSeq, ops: ops.length, bytes: payloadBytes.length }, "batch built");
     return this.#tipRow;
   }
 
@@ -311,6 +390,15 @@ export class Batcher {
     return batchOf(row);
   }
 
+  #confirmed(batch: BatchRecord): BatchRecord {
+    try {
+      this.opts.onConfirmed?.(batch);
+    } catch (err) {
+      this.#log.warn({ err }, "onConfirmed listener threw");
+    }
+    return batch;
+  }
+
   /** Drives one row to confirmed: re-read the chain, send when it is this batch's turn, retry with backoff. */
   async #drive(start: BatchRecord): Promise<BatchRecord> {
     let batch = start;
@@ -325,7 +413,9 @@ export class Batcher {
           const landed = await this.chain.landed(batch.nonce);
           if (landed && same(landed.root, batch.root) && same(landed.commitment, batch.commitment)) {
             this.#log.info({ nonce: batch.nonce.toString(), txHash: landed.txHash }, "batch confirmed");
-            return await this.#update(batch.nonce, { status: "confirmed", tx_hash: landed.txHash, block_number: landed.blockNumber.toString(), error: null });
+            return this.#confirmed(
+              await this.#update(batch.nonce, { status: "confirmed", tx_hash: landed.txHash, block_number: landed.blockNumber.toString(), error: null }),
+            );
           }
           throw new StaleBatchError(
             batch.nonce,
@@ -353,7 +443,7 @@ export class Batcher {
         const receipt = await this.chain.receipt(hash);
         if (receipt.status === "success") {
           this.#log.info({ nonce: batch.nonce.toString(), txHash: hash }, "batch confirmed");
-          return await this.#update(batch.nonce, { status: "confirmed", block_number: receipt.blockNumber.toString(), error: null });
+          return this.#confirmed(await this.#update(batch.nonce, { status: "confirmed", block_number: receipt.blockNumber.toString(), error: null }));
         }
         throw new Error(`transaction ${hash} reverted`);
       } catch (err) {

@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { OP_TAGS, type JournalOp } from "../../decoder";
+import { OP_TAGS, stringifyJson, type JournalOp } from "../../decoder";
 import { opArb } from "../../decoder/test-support/arbitraries";
-import { commandFromJson, commandToJson, opsFromJson, opsToJson } from "./json";
+import { COMPACT_OPS_MIN, commandFromJson, commandToJson, opsFromJson, opsToJson, sameOps } from "./json";
 import { A, M } from "./test-helpers";
 import type { Command, CommandType } from "./types";
 
@@ -64,6 +64,27 @@ describe("journal JSON codec", () => {
       seen.add(op.type);
     }
     assert.deepEqual([...seen].sort(), Object.keys(OP_TAGS).sort(), "the sample covers every operation type");
+  });
+
+  it("stores a large op list as one PMJ5 payload that revives to the same ops, and compares either stored form", () => {
+    const ops = fc.sample(opArb(), { numRuns: 3_000, seed: 20_261_127 }).map((op) => ({ ...op }));
+    assert.ok(ops.length >= COMPACT_OPS_MIN);
+    const text = opsToJson(ops);
+    assert.match(text, /^\{"pmj5":"[A-Za-z0-9+/]+=*"\}$/);
+    assert.ok(text.length < stringifyJson(ops).length / 2, "the compact form is the smaller one");
+    assert.deepEqual(opsFromJson(text), ops);
+    assert.ok(sameOps(text, ops));
+    // An entry stored as an array (written before the compact form existed) still compares, as an array.
+    assert.ok(sameOps(stringifyJson(ops), ops));
+    const changed = ops.slice(0, -1);
+    assert.equal(sameOps(text, changed), false);
+    assert.equal(sameOps(stringifyJson(ops), changed), false);
+    // An op PMJ5 cannot carry keeps the whole entry in the array form (the engine applied it: it must be stored).
+    const odd = [...ops, { type: "CREDIT", account: A, assetId: 0n, amount: 0n, reason: 0 } as JournalOp];
+    assert.match(opsToJson(odd), /^\[/);
+    assert.ok(sameOps(opsToJson(odd), odd));
+    // Below the threshold the stored form stays a readable array.
+    assert.match(opsToJson(ops.slice(0, COMPACT_OPS_MIN - 1)), /^\[/);
   });
 
   it("round-trips every command type exactly, bigints as decimal strings", () => {

@@ -4,7 +4,7 @@
  * list of names is checked by the compiler against its type, the ops' in the decoder beside the op definitions
  * (OP_BIGINT_FIELDS), so a stored value always revives to exactly the value that was written.
  */
-import { OP_BIGINT_FIELDS, bigintFields, bigintReviver, stringifyJson, type JournalOp } from "../../decoder";
+import { OP_BIGINT_FIELDS, bigintFields, bigintReviver, decodePayload, encodePayload, stringifyJson, type JournalOp } from "../../decoder";
 import type { Command, ExecutionReport } from "./types";
 
 const reviveCommand = bigintReviver(bigintFields<Command>()("amount", "marketId", "size", "seed", "shares", "budget", "limit"));
@@ -17,11 +17,43 @@ export function commandToJson(c: Command): string {
 export function commandFromJson(s: string): Command {
   return JSON.parse(s, reviveCommand) as Command;
 }
+/**
+ * From this many ops on, an entry's ops are stored as one PMJ5 payload (base64) in a JSON object, `{"pmj5":"…"}`,
+ * instead of a JSON array: a market's finality pays every holder in one entry (100,000 holders ≈ 18 MB of JSON
+ * against ≈ 4 MB here), and both the database write and the parse are linear in those bytes. Below it, entries stay
+ * readable JSON arrays. The form follows from the op count alone, so a replay writes exactly the stored text.
+ */
+export const COMPACT_OPS_MIN = 1_000;
+/** The header treasury of a stored payload: the journal's ops name no treasury (the batcher's payloads do). */
+const STORED_TREASURY = "0x0000000000000000000000000000000000000000";
+
 export function opsToJson(ops: readonly JournalOp[]): string {
-  return stringifyJson(ops);
+  if (ops.length < COMPACT_OPS_MIN) return stringifyJson(ops);
+  try {
+    return compactOpsJson(ops);
+  } catch {
+    // An op PMJ5 cannot carry (the batcher would refuse it too) must still be journaled: the engine already applied
+    // it. The array form keeps it, and `sameOps` compares such an entry as an array.
+    return stringifyJson(ops);
+  }
+}
+function compactOpsJson(ops: readonly JournalOp[]): string {
+  const bytes = encodePayload(ops, { treasury: STORED_TREASURY });
+  return `{"pmj5":"${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64")}"}`;
 }
 export function opsFromJson(s: string): JournalOp[] {
+  if (s.startsWith("{")) {
+    const { pmj5 } = JSON.parse(s) as { pmj5: string };
+    return decodePayload(new Uint8Array(Buffer.from(pmj5, "base64"))).ops;
+  }
   return JSON.parse(s, reviveOp) as JournalOp[];
+}
+/**
+ * Whether `ops` are the ops stored as `stored` (the rebuild's determinism check), compared in the stored text's own
+ * form: an entry written as an array before COMPACT_OPS_MIN existed still compares as an array.
+ */
+export function sameOps(stored: string, ops: readonly JournalOp[]): boolean {
+  return (stored.startsWith("{") ? compactOpsJson(ops) : stringifyJson(ops)) === stored;
 }
 export function reportToJson(r: ExecutionReport): string {
   return stringifyJson(r);

@@ -12,6 +12,14 @@ import { cancelResting } from "./resting";
 import type { EngineState } from "./state";
 import type { PayoutReceipt } from "./types";
 
+// Hot path (once per holder at a market's finality): imported values are read through these locals (transpiled
+// CommonJS imports are getter chains).
+const SUPPLY = SUPPLY_ACCOUNT;
+const COLLATERAL = COLLATERAL_ASSET;
+const FEE_SWEEP_REASON = CreditReason.FEE_SWEEP;
+const refundOf = voidPayout;
+const feeOf = exitFee;
+
 export interface HolderPayouts {
   paid: bigint;
   fees: bigint;
@@ -34,13 +42,21 @@ export function payHolders(s: EngineState, m: Market, winning: number | null, at
   let paid = 0n;
   let fees = 0n;
   let holders = 0;
+  const assets = m.assets;
+  const treasury = s.config.treasury;
+  // One undo record for every receipt this command adds (not a closure per holder).
+  const added: Address[] = [];
+  if (receipts)
+    s.u.fn(() => {
+      for (const addr of added) receipts.delete(addr);
+    });
   for (const a of [...s.accts.values()]) {
-    if (a.addr === SUPPLY_ACCOUNT) continue;
+    if (a.addr === SUPPLY) continue;
     let receipt: PayoutReceipt | undefined;
     let held = false;
     for (let i = 0; i < m.outcomes; i++) {
       const side = i as OutcomeIndex;
-      const shares = a.bals.get(m.assets[side]!)?.v ?? 0n;
+      const shares = a.bals.get(assets[side]!)?.v ?? 0n;
       if (shares <= 0n) continue;
       held = true;
       let out: bigint;
@@ -48,16 +64,16 @@ export function payHolders(s: EngineState, m: Market, winning: number | null, at
       if (winning === null) {
         // Void: every share is refunded floor(shares / n), so a full set returns at most one unit of collateral
         // (the remainder stays with the market, as LmsrMarket.redeem rounds).
-        out = voidPayout(shares, m.outcomes);
+        out = refundOf(shares, m.outcomes);
         s.emit({ type: "VOID_REFUND", marketId: m.id, account: a.addr, side, shares, refund: out, source });
       } else {
         const gross = side === winning ? shares : 0n;
-        fee = exitFee(gross, m.winningsExitFeeBps);
+        fee = feeOf(gross, m.winningsExitFeeBps);
         out = gross - fee;
         s.emit({ type: "RESOLUTION_PAYOUT", marketId: m.id, account: a.addr, side, shares, payout: out, source });
         if (fee > 0n) {
           if (m.lmsr) s.emit({ type: "FEE_SWEEP", marketId: m.id, amount: fee });
-          else s.emit({ type: "CREDIT", account: s.config.treasury, assetId: COLLATERAL_ASSET, amount: fee, reason: CreditReason.FEE_SWEEP });
+          else s.emit({ type: "CREDIT", account: treasury, assetId: COLLATERAL, amount: fee, reason: FEE_SWEEP_REASON });
         }
       }
       paid += out;
@@ -79,9 +95,8 @@ export function payHolders(s: EngineState, m: Market, winning: number | null, at
     }
     if (held) holders++;
     if (receipt && receipts) {
-      const addr = a.addr;
-      receipts.set(addr, receipt);
-      s.u.fn(() => receipts.delete(addr));
+      receipts.set(a.addr, receipt);
+      added.push(a.addr);
     }
   }
   return { paid, fees, holders };
@@ -89,5 +104,5 @@ export function payHolders(s: EngineState, m: Market, winning: number | null, at
 
 /** Collateral left in an LMSR market's pool (0 for an order book). */
 export function poolResidual(s: EngineState, m: Market): bigint {
-  return m.lmsr ? (s.accts.get(m.lmsr.pool)?.bals.get(COLLATERAL_ASSET)?.v ?? 0n) : 0n;
+  return m.lmsr ? (s.accts.get(m.lmsr.pool)?.bals.get(COLLATERAL)?.v ?? 0n) : 0n;
 }

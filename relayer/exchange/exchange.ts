@@ -25,6 +25,7 @@ import {
   opsToJson,
   reportFromJson,
   reportToJson,
+  sameOps,
   type Applied,
   type Command,
   type EngineConfig,
@@ -110,8 +111,7 @@ export async function rebuildEngine(db: Database, config: EngineConfig): Promise
       throw new DeterminismError(e.seq, `the engine failed on the stored command: ${(err as Error).message}`);
     }
     if (!applied.ok) throw new DeterminismError(e.seq, `the engine refused the stored command: ${applied.code} ${applied.message}`);
-    const ops = opsToJson(applied.ops);
-    if (ops !== e.ops) throw new DeterminismError(e.seq, `ops ${ops} differ from the stored ${e.ops}`);
+    if (!sameOps(e.ops, applied.ops)) throw new DeterminismError(e.seq, `ops ${opsToJson(applied.ops)} differ from the stored ${e.ops}`);
     lastSeq = e.seq;
     lastAt = e.at;
   }

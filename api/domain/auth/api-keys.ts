@@ -46,6 +46,9 @@ interface PrincipalRow {
   registration_path: string;
   rate_tier: RateTier;
   rate_overridden: boolean;
+  rate_throttle_percent: number | null;
+  rate_throttle_reason: string | null;
+  rate_throttle_until: string | number | null;
   expires_at: string | number | null;
   created_at: string | number;
 }
@@ -118,7 +121,8 @@ export async function findPrincipal(db: SqlRunner, raw: string): Promise<KeyPrin
 async function loadPrincipal(db: SqlRunner, hash: string): Promise<KeyPrincipal | null> {
   const rows = await db.query<PrincipalRow>(
     `SELECT a.id AS agent_id, k.id AS key_id, a.name, a.tier, a.scopes, a.wallet_address, a.email, a.email_verified,
-            a.registration_path, a.rate_tier, a.rate_overridden, a.expires_at, a.created_at
+            a.registration_path, a.rate_tier, a.rate_overridden,
+            a.rate_throttle_percent, a.rate_throttle_reason, a.rate_throttle_until, a.expires_at, a.created_at
        FROM api_keys k JOIN api_agents a ON a.id = k.agent_id
       WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`,
     [hash],
@@ -137,6 +141,14 @@ async function loadPrincipal(db: SqlRunner, hash: string): Promise<KeyPrincipal 
     registrationPath: r.registration_path,
     rateTier: r.rate_tier,
     rateOverridden: r.rate_overridden,
+    rateThrottle:
+      r.rate_throttle_percent === null
+        ? null
+        : {
+            percent: r.rate_throttle_percent,
+            reason: r.rate_throttle_reason ?? "",
+            until: r.rate_throttle_until === null ? null : Number(r.rate_throttle_until),
+          },
     expiresAt: r.expires_at === null ? null : Number(r.expires_at),
     createdAt: Number(r.created_at),
   };

@@ -2,7 +2,7 @@
 import type { ServiceContext } from "../../context";
 import type { CallContext } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
-import { ceilingsOf } from "../../platform/rate-limit/limits";
+import { keyCeilings } from "../../platform/rate-limit/limits";
 import { agentById, scopesOf, type AgentRow } from "./agents";
 import { capabilitiesFor } from "./capabilities";
 import { DATA_PLANE_LIMITS } from "./data-plane-limits";
@@ -38,7 +38,7 @@ export function claimStatusOf(row: AgentRow): ClaimStatus {
 
 export async function meView(ctx: ServiceContext, call: CallContext, p: KeyPrincipal) {
   const row = await agentOf(ctx, p);
-  const ceilings = ceilingsOf(ctx.config, p.rateTier);
+  const ceilings = keyCeilings(ctx.config, p, ctx.clock.now());
   const scopes = scopesOf(row);
   const principal = { ...p, tier: row.tier, scopes };
   return {
@@ -61,7 +61,8 @@ export async function meView(ctx: ServiceContext, call: CallContext, p: KeyPrinc
       tier: p.rateTier === "market-maker" ? ("market-maker" as const) : row.tier,
       batchWriteCost: 1 as const,
       unchargedReads: ["GET /me", "initialize", "ping", "tools/list", "notifications/*"],
-      overridden: p.rateOverridden,
+      // An operator's incident throttle (docs/admin.md) lowers the numbers above, and this says so.
+      overridden: p.rateOverridden || ceilings.throttle !== null,
     },
     dataPlane: { ...DATA_PLANE_LIMITS },
     reputation: reputationView(await creatorStanding(ctx.db, row.ledger_account, ctx.clock.now(), call.services.creation.outcomeOf)),

@@ -3,6 +3,13 @@ import type { AgentTier, Scope } from "./scopes";
 /** Allocation tier of the rate-limit ceilings: a separate axis from the authorization tier. */
 export type RateTier = "ordinary" | "market-maker";
 
+/** An operator's incident throttle: every ceiling at `percent`% of the tier's, until `until` (epoch ms) or lifted. */
+export interface RateThrottle {
+  percent: number;
+  reason: string;
+  until: number | null;
+}
+
 /** The agent and key behind an authenticated call. */
 export interface KeyPrincipal {
   agentId: string;
@@ -16,6 +23,8 @@ export interface KeyPrincipal {
   registrationPath: string;
   rateTier: RateTier;
   rateOverridden: boolean;
+  /** The operator's incident throttle on this agent (api/platform/rate-limit/limits.ts), if one was ever set. */
+  rateThrottle?: RateThrottle | null;
   /** Epoch ms when an anonymous trial key stops working; null for permanent keys. */
   expiresAt: number | null;
   createdAt: number;

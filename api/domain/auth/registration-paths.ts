@@ -70,7 +70,7 @@ export function registrationDiscovery(config: Config, origin: string) {
       claimLinkTtlHours: 24 as const,
       resendClaimLinkUrl: `${base}/agents/me/claim-link`,
     },
-    turnstileSiteKey: null,
+    turnstileSiteKey: config.TURNSTILE_SITE_KEY ?? null,
     upgradeUrls: { bindEmail: `${base}/agents/me/bind-email`, bindWallet: `${base}/agents/me/bind-wallet`, recoverKey: `${base}/keys/recover` },
   };
 }

@@ -33,6 +33,7 @@ export const publishAgentPrompt = defineOperation({
   ...TRADE_EXECUTE_ACCESS,
   request: { body: promptBody },
   status: 201,
+  otherStatuses: [200],
   response: promptVersionSchema.extend({ created: z.boolean().describe("true: a new version (201); false: nothing changed (200)") }),
   mcpTool: "svc_publish_arena_prompt",
   async handler(ctx, { body }, call) {

@@ -54,6 +54,7 @@ export const publishResearch = defineOperation({
   errors: ["MARKET_NOT_FOUND", "STALE_UPDATE", "MARKET_CLOSED"],
   request: { body: researchBody },
   status: 201,
+  otherStatuses: [200],
   response: researchNoteSchema.extend({ created: z.boolean().describe("true: a new note (201); false: an update (200)") }),
   mcpTool: "svc_publish_research",
   async handler(ctx, { body }, call) {

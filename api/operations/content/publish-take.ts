@@ -32,6 +32,7 @@ export const publishAgentTake = defineOperation({
   errors: ["MARKET_NOT_FOUND"],
   request: { body: takeBody },
   status: 201,
+  otherStatuses: [200],
   response: takeSchema.extend({ created: z.boolean().describe("true: first take on this market (201); false: replaced the earlier one (200)") }),
   mcpTool: "svc_publish_take",
   async handler(ctx, { body }, call) {

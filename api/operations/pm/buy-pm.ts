@@ -5,6 +5,7 @@ import { decodePayment, paymentHeaderOf, paymentResponseHeader, PAYMENT_RESPONSE
 import { bundleOf, PM_BUNDLES, usdcPrice } from "../../domain/pm/bundles";
 import { buyBundle, paymentRequired, PM_BUY_PATH } from "./purchase";
 import { pmPurchaseBody, pmPurchaseResponse } from "./schemas";
+import { assertRegionAllowed } from "../../domain/pm/region-rule";
 
 /**
  * POST /pm/buy: buys one PM bundle, paid over x402 with USDC (docs/pm-purchase.md). Without a payment header it
@@ -25,6 +26,7 @@ export const buyPm = defineOperation({
   response: pmPurchaseResponse,
   mcpTool: null,
   async handler(ctx, { body }, call) {
+    assertRegionAllowed(ctx.config, call.header);
     if (!call.principal.walletAddress)
       throw new ApiError("WALLET_REQUIRED", "PM is credited to a wallet's ledger account: bind one with POST /agents/me/bind-wallet");
     const bundle = bundleOf(BigInt(body.pm));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { turnstileVerifierOf } from "../../domain/auth/turnstile";
 import { defineOperation, Reply } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
 import { claimedAgentsOfOwner, createAgent } from "../../domain/auth/agents";
@@ -52,6 +53,30 @@ export function registerPathOf(b: RegisterBody): RegisterPath {
   return "anonymous";
 }
 
+/** The anonymous path's token, through the configured verifier: a failed one is the caller's 400, an unreachable
+ *  siteverify our 503 (the caller retries; nothing was created). */
+async function checkTurnstile(config: Parameters<typeof turnstileVerifierOf>[0], token: string, ip: string): Promise<void> {
+  const outcome = await turnstileVerifierOf(config).verify(token, ip || undefined);
+  if (outcome.ok === true) return;
+  if (outcome.ok === "unavailable") {
+    throw new ApiError(
+      "SERVICE_UNAVAILABLE",
+      `the Turnstile token cannot be checked right now (${outcome.detail}); retry after Retry-After seconds`,
+      {},
+      { "Retry-After": "5" },
+    );
+  }
+  throw new ApiError(
+    "INVALID_PAYLOAD",
+    `the Turnstile token did not verify${outcome.errorCodes.length ? ` (${outcome.errorCodes.join(", ")})` : ""}: solve the widget again and send the new token`,
+    {
+      field: "turnstileToken",
+      location: "body",
+      turnstileErrors: outcome.errorCodes,
+    },
+  );
+}
+
 /** POST /register: a new agent and its first key (spec rules 1 and 2; docs/auth.md). */
 export const registerAgent = defineOperation({
   id: "registerAgent",
@@ -70,6 +95,7 @@ export const registerAgent = defineOperation({
   ipLimit: "register",
   request: { body },
   status: 201,
+  otherStatuses: [202],
   response: z.object({
     agentId: z.uuid(),
     name: z.string(),
@@ -95,7 +121,16 @@ export const registerAgent = defineOperation({
     notice: z.string(),
   }),
   secretFields: ["apiKey"],
-  errors: ["WALLET_AUTH_INVALID", "WALLET_ADDRESS_MISMATCH", "FEATURE_DISABLED", "AGENT_ALREADY_EXISTS", "EMAIL_ALREADY_REGISTERED", "NAME_TAKEN", "CONFLICT"],
+  errors: [
+    "WALLET_AUTH_INVALID",
+    "WALLET_ADDRESS_MISMATCH",
+    "FEATURE_DISABLED",
+    "AGENT_ALREADY_EXISTS",
+    "EMAIL_ALREADY_REGISTERED",
+    "NAME_TAKEN",
+    "CONFLICT",
+    "SERVICE_UNAVAILABLE",
+  ],
   mcpTool: "svc_register_agent",
   async handler(ctx, { body: b }, call) {
     const path = registerPathOf(b);
@@ -105,6 +140,7 @@ export const registerAgent = defineOperation({
         path,
       });
     }
+    if (path === "anonymous") await checkTurnstile(ctx.config, b.turnstileToken!, call.ip);
     const now = ctx.clock.now();
     const grant = GRANTS_OF[path];
     const made = await ctx.db.transaction(async (tx) => {

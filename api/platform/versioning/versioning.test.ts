@@ -15,6 +15,7 @@ import type { ServiceContext } from "../../context";
 import { Registry } from "../../registry/registry";
 import { defineOperation } from "../../registry/types";
 import { getServerTime } from "../../operations/system/get-server-time";
+import { getChangelog } from "../../operations/meta/get-changelog";
 import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
 import { API_VERSIONS, CURRENT_VERSION, resolveVersion } from "./versions";
 
@@ -64,7 +65,8 @@ const fadingThing = defineOperation({
   deprecation: { since: "2026-12-01" },
 });
 
-const registry = new Registry([getServerTime, whichVersion, oldThing, fadingThing]);
+// The change feed is an operation of the registry: the deprecation Link names it, so this registry serves it too.
+const registry = new Registry([getServerTime, getChangelog, whichVersion, oldThing, fadingThing]);
 
 async function serveApp(ctx: ServiceContext, t: TestService): Promise<{ server: ServerType; origin: string }> {
   const { app } = createApp(ctx, t.svc.services, registry);

@@ -54,6 +54,51 @@ describe("admin API /admin/v1 over HTTP", () => {
     assert.equal(unknown.json.code, "NOT_FOUND");
   });
 
+  it("an incident throttle lowers an agent's ceilings, GET /me says overridden, a 429 names it; lifting or its end restores them", async () => {
+    const made = await admin(t, "POST", "/agents", { body: { name: "noisy-bot" } });
+    const key = made.json.apiKey as string;
+    const me = async () => ((await (await fetch(`${t.svc.baseUrl}/me`, { headers: { authorization: `Bearer ${key}` } })).json()) as Json).rateLimits as Json;
+    const read = () => fetch(`${t.svc.baseUrl}/fills/allowance`, { headers: { authorization: `Bearer ${key}` } });
+    const normal = await me();
+    assert.equal(normal.overridden, false);
+
+    const bad = await admin(t, "PUT", `/agents/${made.json.agentId}/rate-throttle`, { body: { percent: 0, reason: "x" } });
+    assert.equal(bad.status, 400);
+    assert.equal((await me()).overridden, false, "a refused throttle changes nothing");
+    const unknown = await admin(t, "PUT", "/agents/00000000-0000-4000-8000-000000000000/rate-throttle", { body: { percent: 10, reason: "x" } });
+    assert.equal(unknown.json.code, "AGENT_NOT_FOUND");
+
+    const set = await admin(t, "PUT", `/agents/${made.json.agentId}/rate-throttle`, { body: { percent: 1, reason: "incident 42: runaway loop", minutes: 10 } });
+    assert.equal(set.status, 200, JSON.stringify(set.json));
+    assert.equal(set.json.rateThrottle.percent, 1);
+    const low = await me();
+    assert.equal(low.overridden, true);
+    assert.equal(low.readPerMinute, Math.max(1, Math.floor(normal.readPerMinute / 100)));
+    assert.equal(low.writePerMinute, Math.max(1, Math.floor(normal.writePerMinute / 100)));
+    const first = await read();
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get("ratelimit-limit"), String(low.readPerMinute));
+    let refused: Response | undefined;
+    for (let i = 0; i < low.readPerMinute + 1 && !refused; i++) {
+      const r = await read();
+      if (r.status === 429) refused = r;
+    }
+    assert.ok(refused, "the lowered read ceiling is enforced");
+    const problem = (await refused.json()) as Json;
+    assert.equal(problem.code, "RATE_LIMITED");
+    assert.match(problem.detail, /lowered to 1% by the operator \(incident 42: runaway loop\)/);
+
+    t.clock.advance(10 * 60_000 + 1); // the throttle's time is up
+    assert.equal((await me()).overridden, false);
+    assert.equal((await me()).readPerMinute, normal.readPerMinute);
+
+    await admin(t, "PUT", `/agents/${made.json.agentId}/rate-throttle`, { body: { percent: 50, reason: "again" } });
+    assert.equal((await me()).overridden, true);
+    const lifted = await admin(t, "DELETE", `/agents/${made.json.agentId}/rate-throttle`);
+    assert.deepEqual(lifted.json, { agentId: made.json.agentId, rateThrottle: null });
+    assert.deepEqual(await me(), normal);
+  });
+
   it("creates an agent whose key works on the agent API; bad bodies are INVALID_PAYLOAD and change nothing", async () => {
     const made = await admin(t, "POST", "/agents", { body: { name: "ops-bot", tier: "propose" } });
     assert.equal(made.status, 201);

@@ -17,6 +17,16 @@ describe("A2A agent card", () => {
     await stopTestService(t);
   });
 
+  it("names a provider.url that answers 200 with where the API and its documents are", async () => {
+    const card = (await (await fetch(new URL("/.well-known/agent-card.json", svc.baseUrl))).json()) as { provider: { url: string } };
+    const res = await fetch(card.provider.url);
+    assert.equal(res.status, 200);
+    const home = (await res.json()) as { apiBaseUrl: string; documents: Record<string, string> };
+    assert.equal(home.apiBaseUrl, svc.baseUrl);
+    assert.equal(home.documents.agentCard, new URL("/.well-known/agent-card.json", svc.baseUrl).href);
+    assert.equal(home.documents.mcp, svc.mcpUrl);
+  });
+
   it("serves a discovery-only card with the required fields, chain 8453, REST and MCP urls, skills per category", async () => {
     const res = await fetch(new URL("/.well-known/agent-card.json", svc.baseUrl));
     assert.equal(res.status, 200);

@@ -28,6 +28,30 @@ describe("signed change feed over real HTTP", () => {
     return { bytes: Buffer.from(await res.arrayBuffer()), header: res.headers.get("x-feed-signature") ?? "", res };
   }
 
+  it("is a registry operation: in /openapi.json (as Atom), the capabilities and MCP (the feed as the tool's text)", async () => {
+    const doc = (await (await fetch(`${svc.baseUrl}/openapi.json`)).json()) as any;
+    const op = doc.paths["/changelog.atom"]?.get;
+    assert.equal(op?.operationId, "getChangelog");
+    assert.ok(op.responses["200"].content["application/atom+xml; charset=utf-8"], "documented as Atom");
+    const caps = (await (await fetch(`${svc.baseUrl}/discover/capabilities`)).json()) as any;
+    assert.ok(JSON.stringify(caps).includes("/changelog.atom"), "listed in the capabilities");
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const client = new Client({ name: "changelog-test", version: "1.0.0" });
+    const { createLocalAgent } = await import("../../domain/auth/local-agents");
+    const agent = await createLocalAgent(svc.ctx.db, t.clock, { name: "feed-reader", tier: "read-only" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(svc.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${agent.apiKey}` } } }));
+    try {
+      const tools = await client.listTools();
+      assert.ok(tools.tools.some((t) => t.name === "svc_get_changelog"));
+      const result = (await client.callTool({ name: "svc_get_changelog", arguments: {} })) as { isError?: boolean; content: { type: string; text: string }[] };
+      assert.ok(!result.isError, JSON.stringify(result));
+      assert.equal(result.content[0]!.text, (await fetchFeed()).bytes.toString("utf8"));
+    } finally {
+      await client.close();
+    }
+  });
+
   it("is an Atom feed with the hand-written entries", async () => {
     const { bytes, res } = await fetchFeed();
     assert.match(res.headers.get("content-type") ?? "", /^application\/atom\+xml/);

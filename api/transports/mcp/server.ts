@@ -101,6 +101,8 @@ async function callTool(s: McpRequestState, b: ToolBinding, args: Record<string,
   const meta: Record<string, unknown> = { status: res.status, requestId };
   const shown = Object.fromEntries(RATE_HEADERS.flatMap((h) => (res.headers.get(h) !== null ? [[h, res.headers.get(h)]] : [])));
   if (Object.keys(shown).length) meta.headers = shown;
+  // A document that is not JSON (the Atom change feed) is the tool's text content as it is.
+  if (res.ok && b.op.responseContentType) return { content: [{ type: "text", text }], _meta: meta };
   let json: unknown;
   try {
     json = JSON.parse(text);

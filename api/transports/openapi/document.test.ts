@@ -122,6 +122,21 @@ describe("OpenAPI document from the registry", () => {
     }
   });
 
+  it("documents every success status: takes, research and the prompt answer 201 on create and 200 on update; register 201 and 202", () => {
+    const statuses = (path: string, method = "post") =>
+      Object.keys(((doc.paths[path]?.[method] as Json | undefined)?.responses as Json | undefined) ?? {}).filter((s) => s.startsWith("2"));
+    for (const path of ["/agents/me/takes", "/agents/me/prompt"]) assert.deepEqual(statuses(path).sort(), ["200", "201"], path);
+    const research = Object.keys(doc.paths).find((p) => /research/.test(p) && (doc.paths[p] as Json).post);
+    assert.ok(research, "a research publishing path");
+    assert.deepEqual(statuses(research).sort(), ["200", "201"], research);
+    assert.deepEqual(statuses("/register").sort(), ["201", "202"]);
+    // Every operation's handler statuses are in its document: no operation answers a 2xx the document leaves out.
+    for (const op of new Registry(OPERATIONS).operations) {
+      const listed = statuses(op.path, op.method.toLowerCase());
+      for (const s of [op.status ?? 200, ...(op.otherStatuses ?? [])]) assert.ok(listed.includes(String(s)), `${op.id} lists ${s}`);
+    }
+  });
+
   it("follows the origin the client used when PUBLIC_URL is unset", async () => {
     const other = buildOpenApi(new Registry(OPERATIONS), "http://agents.internal.test:8443");
     assert.deepEqual(

@@ -23,6 +23,9 @@ const KEY_SECURITY = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
 /** Public operations take a key when one is sent (the call is then recorded), so the empty requirement comes first. */
 const OPTIONAL_KEY_SECURITY = [{}, ...KEY_SECURITY];
 
+/** How /openapi.json names a success status besides an operation's main one. */
+const SUCCESS_NAMES: Record<number, string> = { 200: "updated", 201: "created", 202: "accepted, not yet active" };
+
 const RATE_HEADERS = {
   "RateLimit-Limit": { $ref: "#/components/headers/RateLimit-Limit" },
   "RateLimit-Remaining": { $ref: "#/components/headers/RateLimit-Remaining" },
@@ -83,9 +86,12 @@ function operationObject(op: AnyOperation, book: SchemaBook): JsonSchema {
     if (op.deprecation.sunset) successHeaders.Sunset = { $ref: "#/components/headers/Sunset" };
     successHeaders.Link = { $ref: "#/components/headers/Link" };
   }
-  const responses: Record<string, unknown> = {
-    [status]: { description: op.summary, headers: successHeaders, content: { "application/json": { schema: book.add(`${name}Response`, op.response) } } },
+  const success = {
+    headers: successHeaders,
+    content: { [op.responseContentType ?? "application/json"]: { schema: book.add(`${name}Response`, op.response) } },
   };
+  const responses: Record<string, unknown> = { [status]: { description: op.summary, ...success } };
+  for (const other of op.otherStatuses ?? []) responses[String(other)] = { description: `${op.summary} (${SUCCESS_NAMES[other] ?? "also"})`, ...success };
   const codes = errorCodesOf(op);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of codes) byStatus.set(ERROR_CODES[c].status, [...(byStatus.get(ERROR_CODES[c].status) ?? []), c]);

@@ -93,6 +93,9 @@ function operationHandler(op: AnyOperation, ctx: ServiceContext, services: Servi
       }
       if (shared) checkedBodies.add(body);
     }
+    if (op.responseContentType) {
+      return c.body(body as string, reply.status as ContentfulStatusCode, { "content-type": op.responseContentType, ...reply.headers });
+    }
     if (shared) {
       let text = serialized.get(body);
       if (text === undefined) serialized.set(body, (text = JSON.stringify(body)));

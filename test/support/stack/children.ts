@@ -1,9 +1,16 @@
 /**
  * Child processes of the stack. Each child leads its own process group, so stopping it also stops whatever it
  * spawned (Ponder's and Hardhat's workers): no orphans after Ctrl-C or SIGTERM.
+ *
+ * A Node child also gets a lifeline (lifeline.cjs, preloaded): a pipe on its fd 3 whose other end only this process
+ * holds. When this process dies without a word (SIGKILL, an OOM kill), the kernel closes the pipe and the child takes
+ * its own group down within a few seconds: no orphans after a SIGKILL of the supervisor either (docs/stack.md).
  */
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
+
+const LIFELINE = join(__dirname, "lifeline.cjs");
 
 export interface Child {
   name: string;
@@ -19,7 +26,17 @@ export function startChild(
   /** `onLine` returning false keeps that line off the terminal (e.g. a machine line that carries a key). */
   opts: SpawnOptions & { onLine?: (line: string) => boolean | undefined; quiet?: boolean } = {},
 ): Child {
-  const proc = spawn(command, args, { ...opts, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const node = command === process.execPath;
+  const proc = spawn(command, node ? ["--require", LIFELINE, ...args] : args, {
+    ...opts,
+    detached: true,
+    stdio: node ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+  });
+  const lifeline = proc.stdio[3] as (NodeJS.ReadableStream & { unref?: () => void; on: (e: string, f: () => void) => void }) | null | undefined;
+  if (lifeline) {
+    lifeline.on("error", () => {}); // the child's end closing is no error of ours
+    lifeline.unref?.(); // held open for the child's sake only; it never keeps this process alive
+  }
   const exited = new Promise<number | string>((resolve) => proc.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
   for (const stream of [proc.stdout, proc.stderr]) {
     if (!stream) continue;
@@ -47,4 +64,17 @@ export async function stopChild(child: Child, graceMs = 10_000): Promise<void> {
   await child.exited;
   clearTimeout(timer);
   signalGroup(child, "SIGKILL"); // stragglers of the group that ignored SIGTERM
+}
+
+/**
+ * Stops `stages` of children within `budgetMs` in all: one stage after another, the children of a stage together,
+ * each SIGKILLed once its stage's share of what is left runs out (every later stage keeps `reserveMs` for itself).
+ * `npm start` promises that every child is gone within 5 s of a SIGTERM or SIGINT (docs/stack.md).
+ */
+export async function stopChildrenWithin(stages: Child[][], budgetMs: number, reserveMs = 1_000): Promise<void> {
+  const deadline = Date.now() + budgetMs;
+  for (let i = 0; i < stages.length; i++) {
+    const graceMs = Math.max(0, deadline - Date.now() - (stages.length - 1 - i) * reserveMs);
+    await Promise.all(stages[i]!.map((child) => stopChild(child, graceMs)));
+  }
 }

@@ -10,7 +10,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../../../../relayer/clock";
 import type { Config } from "../../../config";
 import { rateLimited, rateLimitHeaders } from "../../../platform/rate-limit/headers";
-import { ceilingsOf, ipCeilings, WINDOW_MS } from "../../../platform/rate-limit/limits";
+import { ipCeilings, keyCeilings, WINDOW_MS } from "../../../platform/rate-limit/limits";
 import type { ChargeResult, WindowStore } from "../../../platform/rate-limit/window-store";
 import type { AnyOperation } from "../../../registry/types";
 
@@ -28,9 +28,10 @@ export function rateLimit(op: AnyOperation, deps: { windows: WindowStore; clock:
     }
     const principal = c.get("principal");
     if (op.charged && principal && !publicRead) {
-      const limit = ceilingsOf(deps.config, principal.rateTier)[op.rateClass as "read"];
-      const r = await deps.windows.charge(`key:${principal.keyId}:${op.rateClass}`, limit, now, WINDOW_MS);
-      if (!r.allowed) throw rateLimited(r, now, `${op.rateClass} limit of this key`);
+      const ceilings = keyCeilings(deps.config, principal, now);
+      const r = await deps.windows.charge(`key:${principal.keyId}:${op.rateClass}`, ceilings[op.rateClass as "read"], now, WINDOW_MS);
+      const throttled = ceilings.throttle ? `, lowered to ${ceilings.throttle.percent}% by the operator (${ceilings.throttle.reason})` : "";
+      if (!r.allowed) throw rateLimited(r, now, `${op.rateClass} limit of this key${throttled}`);
       shown = r;
     } else if (op.charged && !shown) {
       shown = c.get("ipCharge");
