@@ -3,9 +3,13 @@
  * USDC planted at Base's canonical address): start; create a wallet (`npm run admin -- agent create`) and register a
  * second one (POST /register); fund it (`npm run admin -- usdc fund`); buy PM with the default `@x402/fetch` client;
  * create an ORDERBOOK market and trade it; advance past its close (`npm run admin -- time advance`) and see it
- * closed; decode the batch that carries the trade.
+ * closed; the creator proposes YES (`curl` against POST /resolve/propose); advance past the challenge window, so the
+ * unchallenged proposal is final and the YES holder is paid in the same command; see the payout (balance,
+ * GET /claims/available, GET /claims/receipts); decode the batch carrying the trade and the one carrying the payout.
  */
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -24,9 +28,34 @@ import {
   usdcBalance,
   type DevAgent,
 } from "./dev-chain";
+import { until } from "./receivers";
 import { startStack, type E2eStack } from "./stack";
 
 const DAY = 86_400_000;
+const PM = 1_000_000n;
+
+/** `curl -s -X POST <url>` with a bearer key and a fresh Idempotency-Key, as docs/dev-chain.md writes the step. */
+function curlPost(url: string, key: string, body: unknown): Promise<{ status: number; json: Json }> {
+  const args = ["-s", "-X", "POST", url, "-H", `Authorization: Bearer ${key}`, "-H", "Content-Type: application/json"];
+  args.push("-H", `Idempotency-Key: ${randomUUID()}`, "-d", JSON.stringify(body), "-w", "\n%{http_code}");
+  return new Promise((resolve, reject) => {
+    execFile("curl", args, { timeout: 60_000 }, (err, stdout) => {
+      if (err) return reject(err);
+      const cut = stdout.lastIndexOf("\n");
+      resolve({ status: Number(stdout.slice(cut + 1)), json: JSON.parse(stdout.slice(0, cut)) as Json });
+    });
+  });
+}
+
+/** The caller's available PM (GET /orderbook/balances). */
+async function availablePm(stack: E2eStack, agent: DevAgent): Promise<bigint> {
+  const r = await call(stack.baseUrl, "GET", "/orderbook/balances", undefined, { key: agent.key });
+  assert.equal(r.status, 200, show("GET", "/orderbook/balances", r));
+  return BigInt((r.json.balances as Json[]).find((b) => b.asset === "PM")!.available);
+}
+
+/** The last line of a `--json` CLI run, parsed. */
+const lastJson = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!) as Json;
 
 describe("docs/dev-chain.md walkthrough on the stack's own chain", { timeout: 900_000 }, () => {
   let stack: E2eStack;
@@ -34,6 +63,9 @@ describe("docs/dev-chain.md walkthrough on the stack's own chain", { timeout: 90
   let trader: DevAgent;
   let market: Json;
   let tradedAfter: bigint;
+  let resolvedAfter: bigint;
+  let traderBefore: bigint;
+  let payout: Json;
 
   before(
     async () => {
@@ -80,7 +112,7 @@ describe("docs/dev-chain.md walkthrough on the stack's own chain", { timeout: 90
   it("5. creates an ORDERBOOK market (negotiate) and trades it", async () => {
     const body = {
       title: "Will the walkthrough close this market?",
-      description: "Resolves YES when the developer's walkthrough sees it closed.",
+      description: "Resolves YES when the developer's walkthrough sees it closed (the creator proposes it).",
       category: "TECH",
       closeTime: new Date(Date.now() + DAY).toISOString(),
       resolutionSource: { type: "creator", note: "the walkthrough" },
@@ -100,10 +132,13 @@ describe("docs/dev-chain.md walkthrough on the stack's own chain", { timeout: 90
     assert.deepEqual(prepared.json.transactions ?? [], [], "the committed lane needs no transaction of the creator");
     const committed = await c("POST", `/negotiate/${id}/commit-deploy`, {});
     assert.equal(committed.status, 201, show("POST", "commit-deploy", committed));
-    market = committed.json.market;
+    const detail = await call(stack.baseUrl, "GET", `/discover/markets/${committed.json.market.address}`);
+    assert.equal(detail.status, 200, show("GET", "market detail", detail));
+    market = { ...detail.json, marketId: String(detail.json.marketId ?? committed.json.market.marketId) };
 
+    // The trader rests a YES bid, the creator crosses it with NO: the trader holds 10 YES shares.
     tradedAfter = await lastBatchNonce(stack);
-    const fill = await crossOnce(stack, market, creator, trader);
+    const fill = await crossOnce(stack, market, trader, creator);
     assert.equal(fill.size, "10000000");
   });
 
@@ -125,12 +160,89 @@ describe("docs/dev-chain.md walkthrough on the stack's own chain", { timeout: 90
     assert.equal(late.json.code, "MARKET_CLOSED", show("POST", "place-order after close", late));
   });
 
-  it("7. decodes the batch that carries the trade (npx decode against the local chain)", async () => {
-    const batch = await confirmedBatchAfter(stack, tradedAfter);
-    const out = await decodeCli([batch.txHash, "--rpc", stack.rpcUrl, "--deployments", stack.deploymentsDir, "--json"]);
-    assert.equal(out.code, 0, `npx decode exited ${out.code}: ${out.stderr.slice(-800)}`);
-    const decoded = JSON.parse(out.stdout.trim().split("\n").at(-1)!) as Json;
-    assert.equal(decoded.rootOk, true);
-    assert.equal(decoded.root, batch.root);
+  it("7. the creator proposes YES (curl POST /resolve/propose with its key)", async () => {
+    const p = await curlPost(`${stack.baseUrl}/resolve/propose`, creator.key, { market: market.address, outcome: 0 });
+    assert.equal(p.status, 200, JSON.stringify(p.json));
+    assert.equal(p.json.market.state, "creator_proposal");
+    assert.ok(p.json.market.deadlines.challengeBy, JSON.stringify(p.json.market));
+  });
+
+  it("8. advances past the challenge window (npm run admin -- time advance 2d): unchallenged, the proposal is final", async () => {
+    resolvedAfter = await lastBatchNonce(stack);
+    traderBefore = await availablePm(stack, trader);
+    const moved = await adminCli(stack, ["time", "advance", "2d", "--json"]);
+    assert.equal(moved.code, 0, moved.stderr);
+    const transitions = lastJson(moved.stdout).transitions as Json[];
+    assert.ok(
+      transitions.some((t) => t.source === "market-lifecycle" && /: creator_proposal -> resolved/.test(String(t.detail))),
+      `the advance made the proposal final: ${JSON.stringify(transitions)}`,
+    );
+    const s = await call(stack.baseUrl, "GET", `/discover/markets/${market.address}/resolution-state`);
+    assert.equal(s.status, 200, show("GET", "resolution-state", s));
+    assert.equal(s.json.state, "resolved");
+    assert.equal(s.json.verdict.outcome, 0);
+  });
+
+  it("9. sees the payout: the YES holder's balance, GET /claims/available and a corroborated GET /claims/receipts", async () => {
+    const fee = (10n * PM * BigInt(market.tradingRules.winningsExitFeeBps)) / 10_000n;
+    assert.equal((await availablePm(stack, trader)) - traderBefore, 10n * PM - fee, "10 YES shares redeemed net of the winnings fee");
+    const a = await call(stack.baseUrl, "GET", "/claims/available", undefined, { key: trader.key });
+    assert.equal(a.status, 200, show("GET", "/claims/available", a));
+    payout = (a.json.payouts as Json[]).find((p) => p.marketAddress === market.address)!;
+    assert.ok(payout, show("GET", "/claims/available", a));
+    assert.equal(payout.status, "claimed");
+    assert.equal(BigInt(payout.amount), 10n * PM - fee);
+    const receipt = await until(
+      "a corroborated receipt (the payout's batch confirmed on chain)",
+      async () => {
+        const r = await call(stack.baseUrl, "GET", `/claims/receipts?marketAddress=${market.address}`, undefined, { key: trader.key });
+        assert.equal(r.status, 200, show("GET", "/claims/receipts", r));
+        const x = (r.json.receipts as Json[])[0];
+        return x?.authority === "committed_ledger" ? x : undefined;
+      },
+      () => "",
+      120_000,
+    );
+    assert.equal(receipt.movementKey, payout.id);
+    assert.equal(BigInt(receipt.amount), BigInt(payout.amount));
+  });
+
+  it("10. decodes the batches that carry the trade and the payout (npx decode against the local chain)", async (t) => {
+    const decode = async (txHash: string) => {
+      const out = await decodeCli([txHash, "--rpc", stack.rpcUrl, "--deployments", stack.deploymentsDir, "--json"]);
+      assert.equal(out.code, 0, `npx decode ${txHash} exited ${out.code}: ${out.stderr.slice(-800)}`);
+      return lastJson(out.stdout);
+    };
+    const traded = await confirmedBatchAfter(stack, tradedAfter);
+    const decodedTrade = await decode(traded.txHash);
+    assert.equal(decodedTrade.rootOk, true);
+    assert.equal(decodedTrade.root, traded.root);
+
+    const checked = new Set<string>();
+    const found = await until(
+      "a confirmed batch whose decoded payload holds the trader's RESOLUTION_PAYOUT",
+      async () => {
+        const r = await call(stack.baseUrl, "GET", "/ledger/batches?limit=50");
+        const newer = (r.json.batches as Json[]).filter((b) => BigInt(b.nonce) > resolvedAfter).sort((x, y) => Number(BigInt(x.nonce) - BigInt(y.nonce)));
+        for (const b of newer) {
+          if (b.status !== "confirmed") return undefined;
+          if (checked.has(b.nonce)) continue;
+          checked.add(b.nonce);
+          const decoded = await decode(b.txHash);
+          const op = (decoded.operations as Json[]).find(
+            (o) => o.type === "RESOLUTION_PAYOUT" && String(o.account).toLowerCase() === trader.ledgerAccount.toLowerCase(),
+          );
+          if (op) return { batch: b, decoded, op };
+        }
+        return undefined;
+      },
+      () => [...checked],
+      120_000,
+    );
+    assert.equal(found.decoded.rootOk, true);
+    assert.equal(found.decoded.commitmentOk, true);
+    assert.equal(found.decoded.root, found.batch.root);
+    assert.equal(String(found.op.marketId), String(market.marketId));
+    t.diagnostic(`payout in batch ${found.batch.nonce} (tx ${found.batch.txHash}): ${JSON.stringify(found.op)}`);
   });
 });
