@@ -1,4 +1,3 @@
-
 import type { ServiceContext } from "../../context";
 import type { CatalogMarket } from "../../domain/markets/catalog-types";
 import { evmAddress, requireMarket } from "../discover/common";
