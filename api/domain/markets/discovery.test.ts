@@ -61,7 +61,7 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
         routerInterface: null,
       }),
     );
-    t = await startTestService({ CHAIN_ID: String(CHAIN) }, { clock });
+    t = await startTestService({ CHAIN_ID: String(CHAIN), SEED_DEMO_MARKETS: "false" }, { clock });
     svc = t.svc;
     const db = svc.ctx.db;
     // Six demo markets at the same instant: the cursor must break the tie by row id.
