@@ -1,11 +1,12 @@
 /**
  * What a refused write must leave unchanged: the journal (journal_entries, execution_reports, ledger_batches) and every
  * service table, as a digest per table. Left out are the tables a refusal writes by design: the public call record
- * (every call, refused ones too, docs/api.md) and the idempotency store (the answer kept for a retry with the same key).
+ * (every call, refused ones too, docs/api.md), the idempotency store (the answer kept for a retry with the same key),
+ * and the lifecycle projection's cursor (it follows, in the background, journal writes made before the refused call).
  */
 import type { SqlRunner } from "../../relayer/db/client";
 
-const BOOKKEEPING = new Set(["api_call_records", "api_idempotency", "schema_migrations"]);
+const BOOKKEEPING = new Set(["api_call_records", "api_idempotency", "schema_migrations", "lifecycle_projection_cursor"]);
 
 export type Snapshot = Record<string, string>;
 
