@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
+import { CLAIM_READ } from "./common";
 import { creatorFundsSummary, creatorMarkets, marketEntry } from "../../domain/lifecycle/creator-funds";
 
 const bondSchema = z.object({
@@ -39,13 +40,7 @@ export const getCreatorFunds = defineOperation({
   method: "GET",
   path: "/trade/creator-funds",
   summary: "The caller's creator funds: market residuals and creation bonds",
-  category: "claims",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: ["portfolio:read"],
-  rateClass: "read",
-  charged: true,
-  idempotency: "exempt",
+  ...CLAIM_READ,
   request: { query: z.strictObject({ chainId: z.coerce.number().int().positive().optional() }) },
   response: z.object({
     walletAddress: z.string(),

@@ -14,6 +14,17 @@ export const valueTotalSchema = z.object({
   totalFormatted: z.string(),
 });
 
+/** The page tail both payout listings answer (GET /claims/available, POST /claims/sweep). */
+export const payoutPageTail = {
+  totalCount: z.number().int(),
+  valueTotals: z.array(valueTotalSchema),
+  unattributedPayoutCount: z.number().int(),
+  valueAttributionComplete: z.boolean(),
+  hasMore: z.boolean(),
+  nextCursor: z.string().nullable(),
+  projection: projectionFreshnessSchema,
+};
+
 /**
  * GET /claims/available: the caller's payouts of both lanes, market id ascending. Committed payouts were credited at
  * final resolution (status claimed, amountSource ledger); on-chain ones are the contract's previewClaim (claimable).
@@ -32,13 +43,7 @@ export const getClaimsAvailable = defineOperation({
     totalClaimable: z.string(),
     totalEligibleNow: z.string(),
     count: z.number().int(),
-    totalCount: z.number().int(),
-    valueTotals: z.array(valueTotalSchema),
-    unattributedPayoutCount: z.number().int(),
-    valueAttributionComplete: z.boolean(),
-    hasMore: z.boolean(),
-    nextCursor: z.string().nullable(),
-    projection: projectionFreshnessSchema,
+    ...payoutPageTail,
   }),
   mcpTool: "svc_get_claims_available",
   async handler(_ctx, { query }, call) {

@@ -2,8 +2,7 @@ import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { payoutPage, settlementsOf } from "../../domain/lifecycle/claims";
 import { claimSettlementSchema } from "../../domain/lifecycle/claim-views";
-import { projectionFreshnessSchema } from "../../domain/onchain/freshness";
-import { valueTotalSchema } from "./get-available";
+import { payoutPageTail } from "./get-available";
 import { CLAIM_WRITE, claimantOf, cursorField, limitField, projectionOf, walletOf } from "./common";
 
 /**
@@ -28,13 +27,7 @@ export const sweepClaims = defineOperation({
     totalEligibleAmount: z.string(),
     excludedIneligibleCount: z.number().int(),
     claims: z.array(claimSettlementSchema),
-    totalCount: z.number().int(),
-    valueTotals: z.array(valueTotalSchema),
-    unattributedPayoutCount: z.number().int(),
-    valueAttributionComplete: z.boolean(),
-    hasMore: z.boolean(),
-    nextCursor: z.string().nullable(),
-    projection: projectionFreshnessSchema,
+    ...payoutPageTail,
   }),
   mcpTool: "svc_sweep_claims",
   async handler(_ctx, { query }, call) {
