@@ -9,7 +9,7 @@
  *   {"bench":"soak","seconds":…,"ordersPerSec":…,"p99Ms":…,"errors":…,"rssMbPerMin":…,"rootOk":…}
  * errors: 5xx, 429, network failures and any answer the scripts did not expect. rssMbPerMin: least-squares slope of
  * the service's RSS after the warm-up (the first fifth of the run, at least 20 s). Targets: errors 0,
- * rssMbPerMin <= 5, rootOk true.
+ * rssMbPerMin <= 5, rootOk true. Exits 1 when errors > 0 or rootOk is false (CI runs it so, with SOAK_S=120).
  */
 import { randomUUID } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -198,6 +198,12 @@ async function main(): Promise<void> {
         unexpected: Object.fromEntries(unexpected),
       }),
     );
+    // The targets CI holds the soak to (.ci/run): a failed one is a non-zero exit. rssMbPerMin is printed only: on a
+    // shared machine a 120 s run's slope still swings with where the GC falls (docs/faults.md#soak).
+    if (errors > 0 || !rootOk) {
+      console.error(`soak: target missed: errors ${errors} (target 0), rootOk ${rootOk} (target true)`);
+      process.exitCode = 1;
+    }
     if (fills === 0)
       console.error(
         `soak: no fills; the stack's last demo-agent lines:\n${stack

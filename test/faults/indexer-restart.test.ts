@@ -39,6 +39,7 @@ const DEBUG = Boolean(process.env.FAULT_DEBUG);
 interface Rig {
   chainId: number;
   rpcUrl: string;
+  ponderUrl: string;
   ledger: Address;
   svc: RunningService;
   /** Starts Ponder on the rig's database and schema (again after a kill: same directory, same schema). */
@@ -58,6 +59,7 @@ async function openRig(): Promise<Rig> {
   const rig: Rig = {
     chainId,
     rpcUrl,
+    ponderUrl: `http://127.0.0.1:${ponderPort}`,
     ledger: "0x" as Address,
     svc: undefined as unknown as RunningService,
     indexer: null,
@@ -260,7 +262,13 @@ describe("fault: the indexer killed and restarted", () => {
         60_000,
       );
       const chainNonce = (await chain.head()).nonce;
-      await until("the projection at the chain's last batch", async () => (await projectedNonce()) === chainNonce && (await freshness()).fresh, 60_000);
+      await until("the projection at the chain's last batch", async () => (await projectedNonce()) === chainNonce && (await freshness()).fresh, 60_000).catch(
+        async (err) => {
+          const ponder = await fetch(`${rig.ponderUrl}/ledger/batches?limit=1`).then((r) => r.text(), String);
+          console.error(JSON.stringify({ chainNonce: String(chainNonce), projected: String(await projectedNonce()), ponder, freshness: await freshness() }));
+          throw err;
+        },
+      );
       const events = await client.getContractEvents({ address: rig.ledger, abi: committedLedgerAbi, eventName: "JournalBatchCommitted", fromBlock: 0n });
       const onChain = events.map((e) => e.args.nonce!.toString());
       const projected = (await reader.ledgerBatches(500)).map((b) => b.nonce).reverse();
