@@ -208,10 +208,11 @@ describe("fault: the indexer killed and restarted", () => {
 
       // Meanwhile: not fresh, and the lag grows while batches keep landing.
       const firstStale = await until(
-        "freshness fresh: false",
+        "freshness fresh: false, the indexer unreachable",
         async () => {
+          // The first answer that measured the dead indexer (not one cached from before the kill).
           const f = await freshness();
-          return f.fresh ? null : f;
+          return !f.fresh && f.error ? f : null;
         },
         10_000,
       );
