@@ -225,20 +225,21 @@ describe("svc_buy_pm: x402 over MCP (SDK client, @x402/evm defaults, chain 8453)
     const idempotencyKey = randomUUID();
     const payment = await signed(idempotencyKey);
     const before = await snapshot();
-    const cases: [string, Record<string, unknown>, Record<string, unknown> | undefined][] = [
-      ["both ways", { payment }, { "x402/payment": payment }],
-      ["not base64", { payment: "not base64!" }, undefined],
-      ["not an object or text", { payment: 42 }, undefined],
-      ["an object that is no payload", { payment: { x402Version: 1, payload: {} } }, undefined],
-      ["base64 of no payload", { payment: Buffer.from("{}").toString("base64") }, undefined],
+    const cases: [string, Record<string, unknown>, Record<string, unknown> | undefined, RegExp][] = [
+      ["both ways", { payment }, { "x402/payment": payment }, /once/],
+      ["not base64", { payment: "not base64!" }, undefined, /base64/],
+      ["not an object or text", { payment: 42 }, undefined, /PaymentPayload object or its base64/],
+      ["an object that is no payload", { payment: { x402Version: 1, payload: {} } }, undefined, /version 2 PaymentPayload/],
+      ["base64 of no payload", { payment: Buffer.from("{}").toString("base64") }, undefined, /`payment` must carry an x402 version 2 payload/],
     ];
-    for (const [name, args, meta] of cases) {
+    for (const [name, args, meta, detail] of cases) {
       const r = await buy({ idempotencyKey: randomUUID(), ...args }, { meta });
       assert.equal(r.isError, true, name);
       assert.equal(statusOf(r), 400, `${name}: ${JSON.stringify(r)}`);
       const p = problemOf(r);
       assert.equal(p.code, "INVALID_PAYLOAD", name);
       assert.equal(p.field, "payment", name);
+      assert.match(String(p.detail), detail, name);
       assert.equal(r.structuredContent, undefined, `${name}: only a 402 carries structured content`);
     }
     assert.deepEqual(await snapshot(), before);

@@ -27,16 +27,18 @@ const paymentPayloadSchema = z.looseObject({
   resource: jsonObject.optional(),
 });
 
+/** The same payload base64-JSON, as the REST header carries it (x402's own base64 alphabet check). */
+const paymentTextSchema = z
+  .string()
+  .min(1)
+  .max(MAX_PAYMENT_CHARS)
+  .regex(/^[A-Za-z0-9+/]+={0,2}$/, "must be base64 (the PAYMENT-SIGNATURE header value)");
+
 /** The `payment` argument. */
 export const paymentArgumentSchema = z
   .union([
     paymentPayloadSchema.describe("x402 PaymentPayload object"),
-    z
-      .string()
-      .min(1)
-      .max(MAX_PAYMENT_CHARS)
-      .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, "must be base64 (the PAYMENT-SIGNATURE header value)")
-      .describe("the same PaymentPayload, base64 JSON (the REST PAYMENT-SIGNATURE / X-PAYMENT header value)"),
+    paymentTextSchema.describe("the same PaymentPayload, base64 JSON (the REST PAYMENT-SIGNATURE / X-PAYMENT header value)"),
   ])
   .optional()
   .describe(
@@ -66,11 +68,13 @@ export function paymentHeaderOf(args: Record<string, unknown>, meta: unknown): {
     return { errors: [{ location: "body", field: PAYMENT_ARGUMENT, message: `give the payment once: the argument or _meta["${PAYMENT_META}"], not both` }] };
   const given = fromArgs ?? fromMeta;
   if (given === undefined || given === null) return { errors: [] };
-  const parsed = paymentArgumentSchema.safeParse(given);
-  if (!parsed.success) {
-    const message =
-      typeof given === "string" || !isObject(given)
-        ? (parsed.error.issues[0]?.message ?? "invalid")
+  const schema = typeof given === "string" ? paymentTextSchema : isObject(given) ? paymentPayloadSchema : null;
+  const parsed = schema?.safeParse(given);
+  if (!parsed?.success) {
+    const message = !schema
+      ? "must be the x402 PaymentPayload object or its base64 text"
+      : schema === paymentTextSchema
+        ? (parsed?.error.issues[0]?.message ?? "invalid")
         : "must be an x402 version 2 PaymentPayload {x402Version, accepted, payload}";
     return { errors: [{ location: "body", field: PAYMENT_ARGUMENT, message }] };
   }
