@@ -111,8 +111,10 @@ export interface Operation<
   /** Writes need Idempotency-Key unless exempt. */
   idempotency: "required" | "exempt";
   /**
-   * A trading write whose durable records (journal entries, Idempotency-Key record, call record) are group-committed
-   * in one transaction per tick, the answer sent once they committed (docs/api-performance.md "Group commit").
+   * A write whose durable records (journal entries, Idempotency-Key record, call record) are group-committed in one
+   * transaction per tick, the answer sent once they committed (docs/api-performance.md "Group commit"): the trading
+   * writes, and the negotiate flow's steps. Such a call writes no claim row, so its other effects must be idempotent by
+   * state: a crash after them and before the tick leaves no stored answer, and the retry must find and answer them.
    */
   groupCommit?: boolean;
   /** A separate per-IP limiter (registration, key recovery), besides the general one. */

@@ -197,9 +197,7 @@ export class GroupCommitter {
     }
     const ordered = [...bySink].sort(([a], [b]) => a.rank - b.rank);
     try {
-      await this.db.transaction(async (tx) => {
-        for (const [sink, rows] of ordered) await tx.query(sink.sql, [`[${rows.join(",")}]`]);
-      });
+      await this.db.batch(ordered.map(([sink, rows]) => ({ text: sink.sql, params: [`[${rows.join(",")}]`] })));
     } catch (err) {
       // Everything queued may build on what failed: all of it fails, hooks first (synchronously).
       const queued = this.#queue.splice(0);
