@@ -136,6 +136,12 @@ export interface Operation<
   deprecation?: Deprecation;
   /** The MCP tool needs a fresh wallet proof (`svc-mcp-auth:` challenge, docs/mcp.md) before the operation runs. */
   walletProof?: boolean;
+  /**
+   * Paid over x402 (REST: PAYMENT-SIGNATURE in, 402 / PAYMENT-RESPONSE out). Its MCP tool takes the payment as the
+   * `payment` argument (or `_meta["x402/payment"]`), answers a 402 with x402's PaymentRequired as structured content
+   * and the settlement in `_meta["x402/payment-response"]` (api/transports/mcp/x402.ts, docs/mcp.md "Paying over MCP").
+   */
+  x402?: boolean;
   /** The input field (a path parameter or body member) naming a resource the caller owns: another agent's id answers
    *  `notFound` (404) exactly as an unknown id does, and changes nothing (the auth matrix checks it, test/fuzz). */
   ownedResource?: OwnedResource;
