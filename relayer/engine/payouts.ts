@@ -3,7 +3,6 @@
  * (RESOLUTION_PAYOUT net of winningsExitFeeBps, the fee swept) or refunded (VOID_REFUND at floor(shares / outcomes)).
  * resolveMarket/voidMarket (markets without a lifecycle) and a lifecycle's finality both go through here.
  */
-import type { Address } from "viem";
 import { COLLATERAL_ASSET, CreditReason, SUPPLY_ACCOUNT, type OutcomeIndex } from "../../decoder";
 import { voidPayout } from "../pricing/lmsr";
 import { exitFee } from "./fees";
@@ -33,7 +32,7 @@ export function cancelBook(s: EngineState, m: Market, at: number): void {
 
 /**
  * Burns every share of `m` and pays it: to `winning` (an outcome index) or, for null, a void refund. Records one
- * receipt per holder in `receipts` when given. The market's status is the caller's.
+ * receipt per holder in `receipts` (and on the holder's Acct) when given. The market's status is the caller's.
  *
  * The winners' exit fees leave in ONE op after every payout (a `FEE_SWEEP` of their sum from an LMSR pool, a
  * `CREDIT` of it to the treasury on an order book), not one per winner: the same movements in total, a third fewer
@@ -41,7 +40,7 @@ export function cancelBook(s: EngineState, m: Market, at: number): void {
  * it is `shares − payout` of its winning `RESOLUTION_PAYOUT` (and is in its receipt). Journals written before this
  * hold one fee op per winner; the rebuild's determinism check accepts them (relayer/engine/json.ts, sameOps).
  */
-export function payHolders(s: EngineState, m: Market, winning: number | null, at: number, receipts?: Map<Address, PayoutReceipt>): HolderPayouts {
+export function payHolders(s: EngineState, m: Market, winning: number | null, at: number, receipts?: PayoutReceipt[]): HolderPayouts {
   // Order-book shares were minted by the supply (MINT), so it pays them; LMSR shares are paid by the pool.
   const source = m.lmsr ? "POOL" : "SUPPLY";
   cancelBook(s, m, at);
@@ -52,12 +51,19 @@ export function payHolders(s: EngineState, m: Market, winning: number | null, at
   const outcomes = m.outcomes;
   const feeBps = m.winningsExitFeeBps;
   const kind = winning === null ? "void_refund" : "payout";
-  // One undo record for every receipt this command adds (not a closure per holder).
-  const added: Address[] = [];
-  if (receipts)
+  // One undo record for every receipt this command adds (not a closure per holder): each went to the end of the
+  // market's list and of its holder's.
+  if (receipts) {
+    const before = receipts.length;
     s.u.fn(() => {
-      for (const addr of added) receipts.delete(addr);
+      for (let i = receipts.length - 1; i >= before; i--) {
+        const mine = s.accts.get(receipts[i]!.account)?.receipts;
+        mine?.pop();
+        if (mine?.length === 0) s.accts.get(receipts[i]!.account)!.receipts = null;
+      }
+      receipts.length = before;
     });
+  }
   for (const a of [...s.accts.values()]) {
     if (a.addr === SUPPLY) continue;
     let receipt: PayoutReceipt | undefined;
@@ -85,8 +91,9 @@ export function payHolders(s: EngineState, m: Market, winning: number | null, at
       if (receipts) {
         if (receipt === undefined) {
           receipt = { marketId: m.idStr, account: a.addr, shares: new Array<bigint>(outcomes).fill(0n), paid: 0n, fee: 0n, kind, at };
-          receipts.set(a.addr, receipt);
-          added.push(a.addr);
+          receipts.push(receipt);
+          if (a.receipts) a.receipts.push(receipt);
+          else a.receipts = [receipt];
         }
         receipt.shares[i] = shares;
         receipt.paid += out;
