@@ -46,6 +46,8 @@ async function main(): Promise<void> {
     PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: dir,
+    // No chain here: an empty deployments dir makes the fee defaults the deployment's schedule, not a chain read
+    DEPLOYMENTS_DIR: join(dir, "deployments"),
     LOG_LEVEL: "silent",
     DATABASE_URL: undefined,
     INDEXER_ENABLED: "false",

@@ -9,7 +9,7 @@
  *   5. the demo market maker (scripts/demo-agents/market-maker.ts), in this process, quoting the ORDERBOOK markets.
  * Flags: --fresh (start empty), --no-indexer, --no-demo-agents.
  * Ctrl-C or SIGTERM stops every child (and their children) within 5 s, at any moment; a SIGKILL of this process
- * takes them down too (their lifeline, test/support/stack/lifeline.cjs). A port taken before start is one message.
+ * takes them down too (each runs under a guard, test/support/stack/guard.cjs). A port taken before start is one message.
  */
 import { rmSync, mkdirSync } from "node:fs";
 import { join } from "node:path";

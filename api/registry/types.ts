@@ -111,8 +111,10 @@ export interface Operation<
   /** Writes need Idempotency-Key unless exempt. */
   idempotency: "required" | "exempt";
   /**
-   * A trading write whose durable records (journal entries, Idempotency-Key record, call record) are group-committed
-   * in one transaction per tick, the answer sent once they committed (docs/api-performance.md "Group commit").
+   * A write whose durable records (journal entries, Idempotency-Key record, call record) are group-committed in one
+   * transaction per tick, the answer sent once they committed (docs/api-performance.md "Group commit"): the trading
+   * writes, and the negotiate flow's steps. Such a call writes no claim row, so its other effects must be idempotent by
+   * state: a crash after them and before the tick leaves no stored answer, and the retry must find and answer them.
    */
   groupCommit?: boolean;
   /** A separate per-IP limiter (registration, key recovery), besides the general one. */
@@ -134,6 +136,12 @@ export interface Operation<
   deprecation?: Deprecation;
   /** The MCP tool needs a fresh wallet proof (`svc-mcp-auth:` challenge, docs/mcp.md) before the operation runs. */
   walletProof?: boolean;
+  /**
+   * Paid over x402 (REST: PAYMENT-SIGNATURE in, 402 / PAYMENT-RESPONSE out). Its MCP tool takes the payment as the
+   * `payment` argument (or `_meta["x402/payment"]`), answers a 402 with x402's PaymentRequired as structured content
+   * and the settlement in `_meta["x402/payment-response"]` (api/transports/mcp/x402.ts, docs/mcp.md "Paying over MCP").
+   */
+  x402?: boolean;
   /** The input field (a path parameter or body member) naming a resource the caller owns: another agent's id answers
    *  `notFound` (404) exactly as an unknown id does, and changes nothing (the auth matrix checks it, test/fuzz). */
   ownedResource?: OwnedResource;

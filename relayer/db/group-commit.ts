@@ -213,12 +213,11 @@ export class GroupCommitter {
     }
     const ordered = [...bySink].sort(([a], [b]) => a.rank - b.rank);
     try {
-      await this.db.transaction(async (tx) => {
-        for (const [sink, rows] of ordered) {
-          if (sink.statement) for (const params of rows) await tx.query(sink.sql, params as unknown[]);
-          else await tx.query(sink.sql, [`[${rows.join(",")}]`]);
-        }
-      });
+      await this.db.batch(
+        ordered.flatMap(([sink, rows]) =>
+          sink.statement ? rows.map((params) => ({ text: sink.sql, params: params as unknown[] })) : [{ text: sink.sql, params: [`[${rows.join(",")}]`] }],
+        ),
+      );
     } catch (err) {
       // Everything queued may build on what failed: all of it fails, hooks first (synchronously).
       const queued = this.#queue.splice(0);

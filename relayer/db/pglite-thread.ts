@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 
-type Op = "query" | "exec" | "begin" | "end" | "listen" | "unlisten" | "close";
+type Op = "query" | "exec" | "batch" | "begin" | "end" | "listen" | "unlisten" | "close";
 
 interface Answer {
   id?: number;

@@ -4,7 +4,7 @@
  * file writes no longer take the event loop that answers HTTP. Plain CommonJS because a worker thread does not get
  * the main thread's TypeScript loader.
  *
- * Messages in: { id, op: "query"|"exec"|"begin"|"end"|"listen"|"unlisten"|"close", ... }; out: { id, result } or
+ * Messages in: { id, op: "query"|"exec"|"batch"|"begin"|"end"|"listen"|"unlisten"|"close", ... }; out: { id, result } or
  * { id, error }, and { notify: sub, payload } for a LISTEN subscription. A transaction is held open between "begin"
  * and "end" (commit or roll back); PGlite queues every other statement meanwhile, as it does on one thread.
  */
@@ -80,6 +80,12 @@ async function main() {
       case "exec":
         await runnerOf(m.tx).exec(m.sql);
         return null;
+      case "batch": // statements in one transaction, answered in one message (the group commit's tick)
+        return pg.transaction(async (tx) => {
+          const out = [];
+          for (const s of m.statements) out.push((await tx.query(s.text, s.params)).rows);
+          return out;
+        });
       case "begin":
         return begin();
       case "end":

@@ -22,12 +22,12 @@ import {
   buyPmWithDefaultClient,
   confirmedBatchAfter,
   crossOnce,
-  decodeCli,
   lastBatchNonce,
   registerDevAgent,
   usdcBalance,
   type DevAgent,
 } from "./dev-chain";
+import { decodeCli, payoutBatchFinder } from "./decode-cli";
 import { until } from "./receivers";
 import { startStack, type E2eStack } from "./stack";
 
@@ -218,31 +218,17 @@ describe("docs/dev-chain.md walkthrough on the stack's own chain", { timeout: 90
     assert.equal(decodedTrade.rootOk, true);
     assert.equal(decodedTrade.root, traded.root);
 
-    const checked = new Set<string>();
-    const found = await until(
-      "a confirmed batch whose decoded payload holds the trader's RESOLUTION_PAYOUT",
-      async () => {
-        const r = await call(stack.baseUrl, "GET", "/ledger/batches?limit=50");
-        const newer = (r.json.batches as Json[]).filter((b) => BigInt(b.nonce) > resolvedAfter).sort((x, y) => Number(BigInt(x.nonce) - BigInt(y.nonce)));
-        for (const b of newer) {
-          if (b.status !== "confirmed") return undefined;
-          if (checked.has(b.nonce)) continue;
-          checked.add(b.nonce);
-          const decoded = await decode(b.txHash);
-          const op = (decoded.operations as Json[]).find(
-            (o) => o.type === "RESOLUTION_PAYOUT" && String(o.account).toLowerCase() === trader.ledgerAccount.toLowerCase(),
-          );
-          if (op) return { batch: b, decoded, op };
-        }
-        return undefined;
-      },
-      () => [...checked],
-      120_000,
-    );
+    const finder = payoutBatchFinder({
+      batches: async () => (await call(stack.baseUrl, "GET", "/ledger/batches?limit=50")).json.batches as Json[],
+      after: resolvedAfter,
+      account: trader.ledgerAccount,
+      decode,
+    });
+    const found = await until("a confirmed batch whose decoded payload holds the trader's RESOLUTION_PAYOUT", finder.step, finder.checked, 120_000);
     assert.equal(found.decoded.rootOk, true);
     assert.equal(found.decoded.commitmentOk, true);
     assert.equal(found.decoded.root, found.batch.root);
-    assert.equal(String(found.op.marketId), String(market.marketId));
-    t.diagnostic(`payout in batch ${found.batch.nonce} (tx ${found.batch.txHash}): ${JSON.stringify(found.op)}`);
+    assert.equal(String(found.payout.marketId), String(market.marketId));
+    t.diagnostic(`payout in batch ${found.batch.nonce} (tx ${found.batch.txHash}): ${JSON.stringify(found.payout)}`);
   });
 });

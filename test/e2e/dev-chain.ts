@@ -102,18 +102,6 @@ export function confirmedBatchAfter(stack: E2eStack, afterNonce: bigint): Promis
   );
 }
 
-/** `npx decode <args>` in the repository, as its docs say (bounded; never throws on a non-zero exit). */
-export function decodeCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const childEnv = { ...process.env, ...env };
-  delete childEnv.NODE_TEST_CONTEXT;
-  return new Promise((resolve) => {
-    execFile("npx", ["--no-install", "decode", ...args], { cwd: ROOT, env: childEnv, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 /** `npm run admin -- <args>` against `stack` (its PORT and DATA_DIR), as docs/dev-chain.md runs it. */
 export function adminCli(stack: E2eStack, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: new URL(stack.origin).port, DATA_DIR: stack.dataDir, CHAIN_ID: String(stack.chainId) };

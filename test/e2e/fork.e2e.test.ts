@@ -19,12 +19,12 @@ import { startLocalChain } from "../support/stack/chain";
 import { stopChild, type Child } from "../support/stack/children";
 import { freePort } from "../support/ports";
 import { call, show, type Json } from "./client";
+import { decodeCli } from "./decode-cli";
 import {
   BASE_USDC,
   buyPmWithDefaultClient,
   confirmedBatchAfter,
   crossOnce,
-  decodeCli,
   DEV_WALLET_USDC,
   devWallet,
   lastBatchNonce,

@@ -9,8 +9,6 @@
  * payout.credited) a holder's webhook receives.
  */
 import { strict as assert } from "node:assert";
-import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, http, type Address, type Hex } from "viem";
 import { EventSource } from "eventsource";
@@ -19,8 +17,8 @@ import { call, freshAccount, freshNonce, registerProof, show, type Json } from "
 import { assertProblem } from "./problems";
 import { startWebhookReceiver, until, type WebhookReceiver } from "./receivers";
 import { startStack, type E2eStack } from "./stack";
+import { decodeCli, payoutBatchFinder } from "./decode-cli";
 
-const ROOT = join(__dirname, "..", "..");
 const DAY = 86_400_000;
 const PM = 1_000_000n;
 const ADMIN_TOKEN = "adm_resolution_e2e_token_0123456789";
@@ -29,18 +27,6 @@ interface Agent {
   name: string;
   key: string;
   ledgerAccount: string;
-}
-
-/** Runs `npx decode <args>` in the repository, as its docs say (bounded; never throws on a non-zero exit). */
-function decodeCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  delete env.NODE_TEST_CONTEXT;
-  return new Promise((resolve) => {
-    execFile("npx", ["--no-install", "decode", ...args], { cwd: ROOT, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
 }
 
 describe("resolution end to end: propose, challenge, vote, silent council, payouts, claims, decode, proof", { timeout: 900_000 }, () => {
@@ -267,29 +253,17 @@ describe("resolution end to end: propose, challenge, vote, silent council, payou
   });
 
   it("`npx decode` of the batch holding the payouts reports rootOk and commitmentOk", async (t) => {
-    const checked = new Set<string>();
-    const found = await until(
-      "a confirmed batch whose decoded payload holds alice's RESOLUTION_PAYOUT",
-      async () => {
-        const r = await call(base, "GET", "/ledger/batches?limit=50");
-        const newer = (r.json.batches as Json[]).filter((b) => BigInt(b.nonce) > beforeResolveNonce).sort((x, y) => Number(BigInt(x.nonce) - BigInt(y.nonce)));
-        for (const b of newer) {
-          if (b.status !== "confirmed") return undefined;
-          if (checked.has(b.nonce)) continue;
-          checked.add(b.nonce);
-          const out = await decodeCli([b.txHash, "--rpc", stack.rpcUrl, "--ledger", ledger, "--json"]);
-          assert.equal(out.code, 0, `npx decode ${b.txHash} --json exited ${out.code}: ${out.stderr.slice(-800)}`);
-          const decoded = JSON.parse(out.stdout.trim().split("\n").at(-1)!) as Json;
-          const payout = (decoded.operations as Json[]).find(
-            (op) => op.type === "RESOLUTION_PAYOUT" && String(op.account).toLowerCase() === agents.alice!.ledgerAccount,
-          );
-          if (payout) return { batch: b, decoded, payout };
-        }
-        return undefined;
+    const finder = payoutBatchFinder({
+      batches: async () => (await call(base, "GET", "/ledger/batches?limit=50")).json.batches as Json[],
+      after: beforeResolveNonce,
+      account: agents.alice!.ledgerAccount,
+      async decode(txHash) {
+        const out = await decodeCli([txHash, "--rpc", stack.rpcUrl, "--ledger", ledger, "--json"]);
+        assert.equal(out.code, 0, `npx decode ${txHash} --json exited ${out.code}: ${out.stderr.slice(-800)}`);
+        return JSON.parse(out.stdout.trim().split("\n").at(-1)!) as Json;
       },
-      () => [...checked],
-      120_000,
-    );
+    });
+    const found = await until("a confirmed batch whose decoded payload holds alice's RESOLUTION_PAYOUT", finder.step, finder.checked, 120_000);
     assert.equal(found.decoded.rootOk, true);
     assert.equal(found.decoded.commitmentOk, true);
     assert.equal(found.decoded.root, found.batch.root);

@@ -305,4 +305,37 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     const tooMuchSlippage = await api("POST", "/trade/quote", { market, outcome: 0, side: "buy", shares: "1000", slippageBps: 1001 });
     assert.equal(tooMuchSlippage.status, 400);
   });
+
+  // Issue 19: a committed LMSR buy above 10^18 shares answered INSUFFICIENT_OUTSTANDING (a sell reason) while the
+  // onchain lane answered the same body otherwise. One bound (1..10^18, the engine's MAX_ORDER_SIZE) is checked by the
+  // shared schema before a lane is chosen (api/domain/trading/trade-request.ts; docs/trading.md).
+  it("one rule for oversize shares on both lanes: the same body above 10^18 is the same 400 INVALID_PAYLOAD on the onchain and the committed LMSR", async () => {
+    const automated = await api("GET", `/discover/markets?pricingModel=automated&chainId=${s.chainId}&pageSize=100`);
+    const committed = automated.body.markets.find((m: { settlement: string }) => m.settlement === "committed");
+    assert.ok(committed, "a committed automated (LMSR) market is listed on the stack's chain");
+    const lanes = { onchain: market, committed: committed.address as string };
+    // Within the bound each market answers from its own lane: both lanes are really there.
+    for (const [lane, address] of Object.entries(lanes)) {
+      const ok = await api("POST", "/trade/quote", { market: address, outcome: 0, side: "buy", shares: "1000000" });
+      assert.equal(ok.status, 200, `${lane}: ${JSON.stringify(ok.body)}`);
+      assert.equal(ok.body.lane, lane);
+    }
+    const answers = new Map<string, unknown>();
+    for (const shares of [(10n ** 18n + 1n).toString(), (10n ** 19n).toString(), "1".repeat(31)]) {
+      for (const path of ["/trade/quote", "/trade/prepare"]) {
+        for (const side of ["buy", "sell"]) {
+          for (const [lane, address] of Object.entries(lanes)) {
+            const r = await api("POST", path, { market: address, outcome: 0, side, shares });
+            assert.equal(r.status, 400, `${lane} ${path} ${side} ${shares}: ${JSON.stringify(r.body)}`);
+            const { code, field, location, errors } = r.body;
+            assert.equal(code, "INVALID_PAYLOAD");
+            assert.equal(field, "shares");
+            answers.set(`${lane} ${path} ${side} ${shares}`, { code, field, location, errors });
+          }
+          const key = `${path} ${side} ${shares}`;
+          assert.deepEqual(answers.get(`onchain ${key}`), answers.get(`committed ${key}`), `the same answer on both lanes: ${key}`);
+        }
+      }
+    }
+  });
 });

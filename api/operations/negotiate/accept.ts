@@ -20,6 +20,7 @@ export const negotiateAccept = defineOperation({
   rateClass: "write",
   charged: true,
   idempotency: "required",
+  groupCommit: true,
   errors: ["NEGOTIATION_NOT_FOUND", "NEGOTIATION_STATE", "NEGOTIATION_EXPIRED", "EXTERNAL_ID_TAKEN", "CREATION_NOT_ALLOWED", "CONCURRENT_MARKET_LIMIT"],
   request: { params: z.strictObject({ id: z.string().min(1).max(64) }), body: z.strictObject({}).optional() },
   response: negotiationSchema,

@@ -21,6 +21,7 @@ export const negotiateCommitDeploy = defineOperation({
   rateClass: "write",
   charged: true,
   idempotency: "required",
+  groupCommit: true,
   errors: ["NEGOTIATION_NOT_FOUND", "NEGOTIATION_STATE", "NEGOTIATION_EXPIRED", "DEPLOY_RECEIPT_MISMATCH", "INSUFFICIENT_BALANCE", "SERVICE_UNAVAILABLE"],
   request: {
     params: z.strictObject({ id: z.string().min(1).max(64) }),

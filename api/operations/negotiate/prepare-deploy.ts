@@ -20,6 +20,7 @@ export const negotiatePrepareDeploy = defineOperation({
   rateClass: "write",
   charged: true,
   idempotency: "required",
+  groupCommit: true,
   errors: ["NEGOTIATION_NOT_FOUND", "NEGOTIATION_STATE", "NEGOTIATION_EXPIRED", "SERVICE_UNAVAILABLE"],
   request: { params: z.strictObject({ id: z.string().min(1).max(64) }), body: z.strictObject({}).optional() },
   response: preparedDeploySchema,

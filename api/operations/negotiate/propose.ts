@@ -20,6 +20,7 @@ export const negotiatePropose = defineOperation({
   rateClass: "write",
   charged: true,
   idempotency: "required",
+  groupCommit: true,
   errors: [
     "EXTERNAL_ID_TAKEN",
     "CLOSE_TIME_OUT_OF_RANGE",

@@ -16,6 +16,7 @@ export const negotiateReject = defineOperation({
   rateClass: "write",
   charged: true,
   idempotency: "required",
+  groupCommit: true,
   errors: ["NEGOTIATION_NOT_FOUND", "NEGOTIATION_STATE"],
   request: { params: z.strictObject({ id: z.string().min(1).max(64) }), body: z.strictObject({}).optional() },
   response: negotiationSchema,

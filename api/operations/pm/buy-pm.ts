@@ -1,7 +1,7 @@
 import { defineOperation, Reply, TRADE_EXECUTE_ACCESS } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
 import { exactRequirements } from "../../domain/pm/x402/exact-evm";
-import { decodePayment, paymentHeaderOf, paymentResponseHeader, PAYMENT_RESPONSE_HEADER } from "../../domain/pm/x402/headers";
+import { decodePayment, PAYMENT_ARGUMENT, paymentHeaderOf, paymentResponseHeader, PAYMENT_RESPONSE_HEADER } from "../../domain/pm/x402/headers";
 import { bundleOf, PM_BUNDLES, usdcPrice } from "../../domain/pm/bundles";
 import { buyBundle, paymentRequired, PM_BUY_PATH } from "./purchase";
 import { pmPurchaseBody, pmPurchaseResponse } from "./schemas";
@@ -10,7 +10,8 @@ import { assertRegionAllowed } from "../../domain/pm/region-rule";
 /**
  * POST /pm/buy: buys one PM bundle, paid over x402 with USDC (docs/pm-purchase.md). Without a payment header it
  * answers 402 with the payment requirements; with a valid one it settles the transfer on chain, then credits the
- * bundle's PM and fill credits, and answers the purchase with the settlement in PAYMENT-RESPONSE.
+ * bundle's PM and fill credits, and answers the purchase with the settlement in PAYMENT-RESPONSE. The MCP tool
+ * `svc_buy_pm` is the same call: its `payment` argument arrives here as PAYMENT-SIGNATURE (api/transports/mcp/x402.ts).
  */
 export const buyPm = defineOperation({
   id: "buyPm",
@@ -18,13 +19,14 @@ export const buyPm = defineOperation({
   path: PM_BUY_PATH,
   summary: "Buy a PM bundle with USDC over x402 (402 first, then pay and retry)",
   description:
-    "Body `pm`: a bundle of GET /pm/bundles. The first call answers 402 PAYMENT_REQUIRED with the x402 requirements (also base64 in PAYMENT-REQUIRED); sign the EIP-3009 authorization and retry with the same Idempotency-Key and a PAYMENT-SIGNATURE header. REST only: x402 travels in HTTP headers. See docs/pm-purchase.md.",
+    "Body `pm`: a bundle of GET /pm/bundles. The first call answers 402 PAYMENT_REQUIRED with the x402 requirements (also base64 in PAYMENT-REQUIRED); sign the EIP-3009 authorization and retry with the same Idempotency-Key and a PAYMENT-SIGNATURE header. MCP: the tool error's structuredContent is the PaymentRequired, and the payment goes in the `payment` argument. See docs/pm-purchase.md.",
   category: "pm",
   ...TRADE_EXECUTE_ACCESS,
   errors: ["PURCHASE_NOT_A_BUNDLE", "PAYMENT_REQUIRED", "WALLET_REQUIRED", "SERVICE_UNAVAILABLE_IN_REGION", "SERVICE_UNAVAILABLE"],
   request: { body: pmPurchaseBody },
   response: pmPurchaseResponse,
-  mcpTool: null,
+  mcpTool: "svc_buy_pm",
+  x402: true,
   async handler(ctx, { body }, call) {
     assertRegionAllowed(ctx.config, call.header);
     if (!call.principal.walletAddress)
@@ -46,7 +48,7 @@ export const buyPm = defineOperation({
         `${bundle.pm} PM costs ${usdcPrice(bundle)} USDC base units: sign the requirements (PAYMENT-REQUIRED, x402 exact) and retry with PAYMENT-SIGNATURE`,
       );
     }
-    const paid = await buyBundle(ctx, call, venue, rt, bundle, requirements, decodePayment(raw));
+    const paid = await buyBundle(ctx, call, venue, rt, bundle, requirements, decodePayment(raw, call.surface === "mcp" ? PAYMENT_ARGUMENT : undefined));
     return new Reply(200, paid.body, paid.settlement ? { [PAYMENT_RESPONSE_HEADER]: paymentResponseHeader(paid.settlement) } : {});
   },
 });

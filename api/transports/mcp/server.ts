@@ -25,6 +25,8 @@ import { CURRENT_VERSION } from "../../platform/versioning/versions";
 import { argumentErrors, requestOf, toolBindings, type ToolBinding } from "./tools";
 import { verifyMcpWalletProof } from "./wallet-proof";
 import { hostGuard } from "./host-guard";
+import { paymentHeaderOf, withX402 } from "./x402";
+import { PAYMENT_SIGNATURE_HEADER } from "../../domain/pm/x402/headers";
 import { SCOPES } from "../../domain/auth/scopes";
 
 export const MCP_PATH = "/mcp";
@@ -71,10 +73,11 @@ interface McpRequestState {
   calls: number;
 }
 
-async function callTool(s: McpRequestState, b: ToolBinding, args: Record<string, unknown>): Promise<CallToolResult> {
+async function callTool(s: McpRequestState, b: ToolBinding, args: Record<string, unknown>, requestMeta: unknown): Promise<CallToolResult> {
   const url = `${s.origin}${MCP_PATH}`;
   const requestId = `${s.c.var.requestId}.${++s.calls}`.slice(0, 128);
-  const bad = argumentErrors(b, args);
+  const payment: ReturnType<typeof paymentHeaderOf> = b.op.x402 ? paymentHeaderOf(args, requestMeta) : { errors: [] };
+  const bad = [...argumentErrors(b, args), ...payment.errors];
   if (bad.length > 0) {
     const err = invalidPayload(bad);
     return toolError(problemOf(err, url, { requestId }), { status: err.status });
@@ -93,8 +96,14 @@ async function callTool(s: McpRequestState, b: ToolBinding, args: Record<string,
   const headers: Record<string, string> = { authorization: `Bearer ${s.rawKey}`, "x-request-id": requestId };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
+  if (payment.header !== undefined) headers[PAYMENT_SIGNATURE_HEADER] = payment.header;
   const pin = s.c.req.header("svc-version");
   if (pin) headers["svc-version"] = pin;
+  // The operator's trusted country header (its proxy set it on this POST /mcp) goes on with the call: the region rule
+  // of POST /pm/buy reads it as REST does.
+  const region = s.ctx.config.REGION_COUNTRY_HEADER;
+  const country = region ? s.c.req.header(region) : undefined;
+  if (region && country !== undefined) headers[region] = country;
   const internal: InternalCall = { surface: "mcp", ip: s.c.var.ip, requestId };
   const res = await s.app.fetch(new Request(`${s.origin}${path}`, { method: b.op.method, headers, body }), { internal });
   const text = await res.text();
@@ -115,9 +124,10 @@ async function callTool(s: McpRequestState, b: ToolBinding, args: Record<string,
       code: "INTERNAL_ERROR",
     };
   }
-  if (!res.ok) return toolError(json, meta);
+  if (!res.ok) return b.op.x402 ? withX402(toolError(json, meta), res, json) : toolError(json, meta);
   const structured = json && typeof json === "object" && !Array.isArray(json) && b.tool.outputSchema ? (json as Record<string, unknown>) : undefined;
-  return { content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}), _meta: meta };
+  const result: CallToolResult = { content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}), _meta: meta };
+  return b.op.x402 ? withX402(result, res, json) : result;
 }
 
 function serverFor(s: McpRequestState): Server {
@@ -130,7 +140,7 @@ function serverFor(s: McpRequestState): Server {
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const b = tools.get(req.params.name);
     if (!b) return toolError(problemOf(new ApiError("NOT_FOUND", `no tool named ${req.params.name}`), `${s.origin}${MCP_PATH}`));
-    return callTool(s, b, (req.params.arguments ?? {}) as Record<string, unknown>);
+    return callTool(s, b, (req.params.arguments ?? {}) as Record<string, unknown>, req.params._meta);
   });
   return server;
 }

@@ -1,8 +1,9 @@
 /**
  * MCP tools from the registry: one per operation with `mcpTool`. The input schema merges path params, query and
  * body (a body that is not an object goes under `body`), adds `idempotencyKey` for writes that need one and the four
- * proof fields for wallet-proof tools; the output schema is the response schema when it admits only objects (an
- * object, or a union of objects).
+ * proof fields for wallet-proof tools and `payment` for x402 tools (./x402.ts); the output schema is the response
+ * schema when it admits only objects (an object, or a union of objects), or for an x402 tool that response or x402's
+ * PaymentRequired (the 402's structured content).
  * `requestOf` turns tool arguments back into the REST request the operation expects.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -12,6 +13,8 @@ import { fullPath, type Registry } from "../../registry/registry";
 import type { AnyOperation } from "../../registry/types";
 import type { FieldError } from "../../platform/errors/invalid-payload";
 import { proofFieldsSchema } from "./wallet-proof";
+import { paymentArgumentSchema, paymentRequiredSchema } from "./x402";
+import { PAYMENT_ARGUMENT } from "../../domain/pm/x402/headers";
 
 export interface ToolBinding {
   tool: Tool;
@@ -103,17 +106,25 @@ export function bindingOf(op: AnyOperation): ToolBinding {
     const proof = objectParts(book.inline("Proof", proofFieldsSchema)) as { properties: Record<string, JsonSchema>; required: string[] };
     add("wallet proof", proof.properties, proof.required);
   }
+  if (op.x402) add("x402", { [PAYMENT_ARGUMENT]: book.inline("Payment", paymentArgumentSchema) }, []);
   const inputSchema: JsonSchema = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
   if (Object.keys(book.components).length) inputSchema.$defs = { ...book.components };
 
   const outBook = new SchemaBook("#/$defs/");
-  const out = outBook.inline(`${titleOf(op.id)}Response`, op.response);
+  // An x402 tool's 402 is a tool error with structured content (x402's MCP transport), which the SDK client checks
+  // against the output schema like any other: the schema admits both.
+  const response = op.x402 ? z.union([op.response, paymentRequiredSchema]) : op.response;
+  const out = outBook.inline(`${titleOf(op.id)}Response`, response);
   const outObject = objectSchemaOf(out, outBook.components);
   const outputSchema = outObject ? { ...outObject, ...(Object.keys(outBook.components).length ? { $defs: outBook.components } : {}) } : undefined;
 
   const notes = [`REST: ${op.method} ${fullPath(op)}.`];
   if (op.scopes.length) notes.push(`Scopes: ${op.scopes.join(", ")}.`);
   if (op.walletProof) notes.push("Needs a fresh wallet proof (svc-mcp-auth challenge; see /mcp-discovery).");
+  if (op.x402)
+    notes.push(
+      'Paid over x402: without `payment` it answers a tool error whose structuredContent is the PaymentRequired; call again with the same idempotencyKey and `payment`; the settlement comes back in _meta["x402/payment-response"].',
+    );
   if (op.deprecation) notes.push(`Deprecated since ${op.deprecation.since}${op.deprecation.replacement ? `; use ${op.deprecation.replacement}` : ""}.`);
   const tool: Tool = {
     name,

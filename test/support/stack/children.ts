@@ -2,15 +2,16 @@
  * Child processes of the stack. Each child leads its own process group, so stopping it also stops whatever it
  * spawned (Ponder's and Hardhat's workers): no orphans after Ctrl-C or SIGTERM.
  *
- * A Node child also gets a lifeline (lifeline.cjs, preloaded): a pipe on its fd 3 whose other end only this process
- * holds. When this process dies without a word (SIGKILL, an OOM kill), the kernel closes the pipe and the child takes
- * its own group down within a few seconds: no orphans after a SIGKILL of the supervisor either (docs/stack.md).
+ * Every child also runs under a guard (guard.cjs): a tiny process that leads the group, runs the command in it and
+ * holds the read end of a pipe whose write end only this process holds. When this process dies without a word
+ * (SIGKILL, an OOM kill), the kernel closes the pipe and the guard takes the group down within a few seconds, however
+ * busy the command is: no orphans after a SIGKILL of the supervisor either (docs/stack.md).
  */
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
-const LIFELINE = join(__dirname, "lifeline.cjs");
+const GUARD = join(__dirname, "guard.cjs");
 
 export interface Child {
   name: string;
@@ -26,11 +27,10 @@ export function startChild(
   /** `onLine` returning false keeps that line off the terminal (e.g. a machine line that carries a key). */
   opts: SpawnOptions & { onLine?: (line: string) => boolean | undefined; quiet?: boolean } = {},
 ): Child {
-  const node = command === process.execPath;
-  const proc = spawn(command, node ? ["--require", LIFELINE, ...args] : args, {
+  const proc = spawn(process.execPath, [GUARD, command, ...args], {
     ...opts,
     detached: true,
-    stdio: node ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", "pipe"],
   });
   const lifeline = proc.stdio[3] as (NodeJS.ReadableStream & { unref?: () => void; on: (e: string, f: () => void) => void }) | null | undefined;
   if (lifeline) {

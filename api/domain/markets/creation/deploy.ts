@@ -8,6 +8,7 @@
  */
 import type { Address } from "viem";
 import { poolAccountOf } from "../../../../decoder/assets";
+import { commitScope } from "../../../../relayer/db/group-commit";
 import type { CreateMarketCommand, FeeModel } from "../../../../relayer/engine/types";
 import { creatorResolveBy } from "../../../../relayer/lifecycle/deadlines";
 import { ApiError } from "../../../platform/errors/api-error";
@@ -112,7 +113,9 @@ export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: strin
     const marketId = await reserveId(d, n);
     const now = d.ctx.clock.now();
     const exchange = d.venue.exchange;
-    if (!exchange.engine.market(marketId)) accepted(await exchange.submit(createCommand(n, marketId, now)));
+    // Outside the call's commit unit: the market's journal entry is durable before it is listed and the negotiation
+    // marked deployed, so a crash in between leaves a market a retry finds, never a listing the journal lacks.
+    if (!exchange.engine.market(marketId)) accepted(await commitScope.exit(() => exchange.submit(createCommand(n, marketId, now))));
     const market = await list(d, n, marketId, now, verified);
     const result = deployedResult(n, market, verified?.txHash ?? null, now);
     await markDeployed(d.ctx.db, n.id, { marketAddress: market.address, txHash: verified?.txHash ?? null, result, at: now });
