@@ -4,10 +4,15 @@
  *   2. The TypeScript tests (`*.test.ts` beside the code) through node's test runner with tsx.
  * Flags: --ts-only, --contracts-only; any other argument is a path filter for the TS tests.
  * The TS tests run on PGlite by default and on Postgres when DATABASE_URL is set.
+ * The figure lines the test files print (one JSON object with a `bench`, `fault` or `crash` key) are collected by a
+ * second reporter (scripts/test-figures-reporter.mjs) and printed again at the end; with FIGURES_FILE set they are also
+ * appended to that file (CI prints all its steps' figures at its end, scripts/figures.ts).
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { summary } from "./figures";
 import { parseArgs } from "node:util";
 
 const USAGE = "usage: tsx scripts/test.ts [--ts-only | --contracts-only] [path-substring ...]";
@@ -62,7 +67,25 @@ if (!contractsOnly) {
   } else {
     // Compile contracts first so tests that deploy them find fresh artifacts.
     if (tsOnly) run("npx", ["hardhat", "compile", "--quiet"]);
-    failed += run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...files]) === 0 ? 0 : 1;
+    // Node's own default reporter (spec on a terminal, TAP otherwise) to stdout, and the figures to a file.
+    const figuresDir = mkdtempSync(join(tmpdir(), "test-figures-"));
+    const figuresFile = join(figuresDir, "figures.jsonl");
+    const reporters = [
+      `--test-reporter=${process.stdout.isTTY ? "spec" : "tap"}`,
+      "--test-reporter-destination=stdout",
+      `--test-reporter=${join(__dirname, "test-figures-reporter.mjs")}`,
+      `--test-reporter-destination=${figuresFile}`,
+    ];
+    failed += run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...reporters, ...files]) === 0 ? 0 : 1;
+    let figures = "";
+    try {
+      figures = readFileSync(figuresFile, "utf8");
+    } catch {
+      /* no test printed a figure */
+    }
+    rmSync(figuresDir, { recursive: true, force: true });
+    console.log(`\n${summary(figures)}`);
+    if (process.env.FIGURES_FILE && figures) appendFileSync(process.env.FIGURES_FILE, figures);
   }
 }
 process.exit(failed === 0 ? 0 : 1);

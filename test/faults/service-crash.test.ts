@@ -147,8 +147,20 @@ describe("crash test: SIGKILL of the service under HTTP load", () => {
           const cmd = JSON.parse(e.command) as { type: string; clientOrderId?: string };
           if (cmd.type === "placeOrder" && cmd.clientOrderId) placed.set(cmd.clientOrderId, (placed.get(cmd.clientOrderId) ?? 0) + 1);
         }
+        // The figures first (orders lost and doubled, as the other fault tests print them), then the check per order.
+        const ordersLost = sent.filter((s) => !placed.has(s.clientOrderId)).length;
+        const ordersDoubled = sent.filter((s) => (placed.get(s.clientOrderId) ?? 0) > 1).length;
+        console.log(
+          JSON.stringify({
+            crash: "service-sigkill",
+            acknowledged: acknowledged.length,
+            unanswered: unanswered.length,
+            journalOrders: placed.size,
+            ordersLost,
+            ordersDoubled,
+          }),
+        );
         for (const s of sent) assert.equal(placed.get(s.clientOrderId), 1, `order ${s.clientOrderId} is in the journal exactly once`);
-        console.log(JSON.stringify({ crash: "service-sigkill", acknowledged: acknowledged.length, unanswered: unanswered.length, journalOrders: placed.size }));
       } finally {
         if (url) await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         await db.close();

@@ -74,6 +74,8 @@ export class PostgresViewsReader implements ProjectionReader {
     );
   }
   async ledgerBatches(limit: number): Promise<LedgerBatchRow[]> {
-    return this.db.query<LedgerBatchRow>(`SELECT ${BATCH_COLS} FROM ${this.s}.ledger_batch ORDER BY nonce DESC LIMIT $1`, [limit]);
+    // `b.nonce`, not `nonce`: a bare name in ORDER BY is the output column, here nonce::text, which sorted "9" above
+    // "10" (the newest batch read wrong past nine; test/faults/indexer-restart.test.ts on Postgres).
+    return this.db.query<LedgerBatchRow>(`SELECT ${BATCH_COLS} FROM ${this.s}.ledger_batch b ORDER BY b.nonce DESC LIMIT $1`, [limit]);
   }
 }

@@ -16,7 +16,7 @@ import { readDeployment } from "../protocol/deployment";
 import type { ServiceContext } from "../../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { getMarket } from "../markets/catalog-store";
-import { ledgerAccountFor } from "../../transports/realtime/stream-auth";
+import { ledgerAccountFor } from "../auth/ledger-account";
 import { AccountOpener } from "./accounts";
 import { createListedMarkets } from "./seed-markets";
 import { TradeRecorder } from "./trade-recorder";

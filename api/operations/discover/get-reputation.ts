@@ -3,7 +3,7 @@ import { defineOperation } from "../../registry/types";
 import { creatorStanding, reputationView } from "../../domain/markets/creation/creator-standing";
 import { reputationSchema } from "../../domain/markets/creation/schemas";
 import { TIER_GATES } from "../../domain/markets/creation/reputation-rules";
-import { ledgerAccountFor } from "../../transports/realtime/stream-auth";
+import { ledgerAccountFor } from "../../domain/auth/ledger-account";
 
 /**
  * GET /discover/reputation: the calling agent's tier gates and creation capacity (the `reputation` block of GET /me),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { getMarketByExternalId } from "../../domain/markets/catalog-store";
-import { ledgerAccountFor } from "../../transports/realtime/stream-auth";
+import { ledgerAccountFor } from "../../domain/auth/ledger-account";
 
 /**
  * GET /discover/markets/exists?externalId=: whether the calling agent already deployed a market with that external id

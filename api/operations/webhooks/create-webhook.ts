@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { checkTargetUrl } from "../../transports/webhooks/address-guard";
 import { createSubscription } from "../../transports/webhooks/store";
-import { ledgerAccountFor } from "../../transports/realtime/stream-auth";
+import { ledgerAccountFor } from "../../domain/auth/ledger-account";
 import { eventTypesField, MANAGE, subscriptionSchema, subscriptionView } from "./common";
 
 /** POST /webhooks: a subscription; its signing secret is in this answer only. */

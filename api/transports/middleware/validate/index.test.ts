@@ -52,6 +52,16 @@ describe("validate middleware", () => {
     });
   });
 
+  it("refuses a NUL character in any string (the database's text cannot hold it), naming each field, before the schemas", async () => {
+    const res = await post("/things/7?limit=%00", JSON.stringify({ size: "1", note: "a\u0000b", deep: [{ ["k\u0000"]: "x" }] }));
+    assert.equal(res.status, 400);
+    const body = await problem(res);
+    assert.equal(body.code, "INVALID_PAYLOAD");
+    assert.deepEqual((body.errors ?? []).map((e) => `${e.location}:${e.field}`).sort(), ["body:deep.0.(key)", "body:note", "query:limit"]);
+    const fine = await post("/things/7", JSON.stringify({ size: "1", note: "a\u0001b" }));
+    assert.equal(fine.status, 200, "other control characters are the schemas' business");
+  });
+
   it("refuses bad params, query and body at once, naming each field and where it was", async () => {
     const res = await post("/things/x?limit=99&extra=1", JSON.stringify({ size: 5 }));
     assert.equal(res.status, 400);

@@ -1,12 +1,13 @@
 /**
  * Input validation: path params, query and JSON body through the operation's zod schemas. Malformed JSON, a body
  * that is not JSON (415), schema failures and unknown query properties (strict query schemas) become problems that
- * name the field. Sets `c.var.input` (parsed) and `c.var.rawInput` (as sent, for idempotency and record hashes).
+ * name the field; so does a NUL character anywhere in the input (./nul-characters.ts). Sets `c.var.input` (parsed) and `c.var.rawInput` (as sent, for idempotency and record hashes).
  */
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../../../platform/errors/api-error";
 import { fieldErrors, invalidPayload, type FieldError, type InputLocation } from "../../../platform/errors/invalid-payload";
 import type { AnyOperation, OperationInput } from "../../../registry/types";
+import { nulCharacterErrors } from "./nul-characters";
 
 export interface ValidateVariables {
   input: OperationInput;
@@ -24,7 +25,8 @@ export function validate(op: AnyOperation): MiddlewareHandler {
     const url = c.req.url;
     const rawQuery: Record<string, string> = url.includes("?") ? Object.fromEntries(new URL(url).searchParams) : {};
     const rawBody = bs ? await readJsonBody(c.req.raw.headers.get("content-type"), await c.req.text()) : undefined;
-    const errors: FieldError[] = [];
+    const errors: FieldError[] = [...nulCharacterErrors("params", rawParams), ...nulCharacterErrors("query", rawQuery), ...nulCharacterErrors("body", rawBody)];
+    if (errors.length > 0) throw invalidPayload(errors);
     const parse = (location: InputLocation, schema: typeof ps, value: unknown) => {
       if (!schema) return undefined;
       // A refinement that throws on a value its earlier checks already refused (BigInt("1e6")) is a schema bug, but the
