@@ -38,6 +38,10 @@ export interface DecodedPayload {
 /** An address in any case: what viem's isAddress accepts without its checksum check (strict: false). */
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
+/** Exclusive upper bounds of the amount widths (constants: a shift per amount allocates a bigint). */
+const LIMIT_128 = 1n << 128n;
+const LIMIT_255 = 1n << 255n;
+
 const TAG_TO_TYPE = new Map<number, JournalOp["type"]>(Object.entries(OP_TAGS).map(([t, tag]) => [tag, t as JournalOp["type"]]));
 
 class Encoder {
@@ -45,13 +49,13 @@ class Encoder {
   readonly #accounts = new Map<Address, number>();
   readonly #markets = new Map<bigint, number>();
   /** Dictionary entries the operation being written added (undone with it by {@link rollback}). */
-  #newAccounts: Address[] = [];
-  #newMarkets: bigint[] = [];
+  readonly #newAccounts: Address[] = [];
+  readonly #newMarkets: bigint[] = [];
 
-  /** Starts an operation: what it adds to the dictionaries is recorded from here. */
+  /** Starts an operation: what it adds to the dictionaries is recorded from here (reused lists: one op at a time). */
   mark(): number {
-    this.#newAccounts = [];
-    this.#newMarkets = [];
+    this.#newAccounts.length = 0;
+    this.#newMarkets.length = 0;
     return this.w.length;
   }
 
@@ -90,8 +94,9 @@ class Encoder {
     this.w.varint(id);
   }
 
-  amount(value: bigint, bits: number, min: bigint, what: string): void {
-    if (typeof value !== "bigint" || value < min || value >> BigInt(bits) !== 0n) throw new JournalEncodeError(`${what} ${value} outside ${min}..2^${bits}-1`);
+  amount(value: bigint, bits: 128 | 255, min: bigint, what: string): void {
+    if (typeof value !== "bigint" || value < min || value >= (bits === 128 ? LIMIT_128 : LIMIT_255))
+      throw new JournalEncodeError(`${what} ${value} outside ${min}..2^${bits}-1`);
     this.w.varint(value);
   }
 
@@ -169,7 +174,11 @@ function encodeOp(e: Encoder, op: JournalOp): void {
   if (bad) throw new JournalEncodeError(`${op.type} ${bad.field}: ${bad.message}`);
   e.w.byte(tag);
   const values = op as unknown as Record<string, unknown>;
-  for (const [name, field] of OP_FIELDS[op.type] as FieldList) encodeField(e, name, field, values[name]);
+  const fields = OP_FIELDS[op.type] as FieldList;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    encodeField(e, f[0], f[1], values[f[0]]);
+  }
 }
 
 /** Bytes of `n` as a varint. */

@@ -4,7 +4,8 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import fc from "fast-check";
 import { keccak256 } from "viem"; // viem's keccak256 is @noble/hashes' keccak_256
-import { loadKeccak256 } from "./keccak";
+import { loadKeccak256, loadedKeccak256 } from "./keccak";
+import { payloadHashOf } from "../journal/commitment";
 import { keccakModuleBytes, ROTATION_OFFSETS, ROUND_CONSTANTS } from "./keccak-wasm";
 import { LEAF_PREIMAGE_BYTES } from "./leaf";
 import { buildLevels, rootOfLevels } from "./tree";
@@ -90,6 +91,12 @@ describe("batch keccak (WebAssembly)", () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it("payloadHashOf (the WebAssembly engine once loaded) equals viem's keccak256, batch-sized payloads too", async () => {
+    await loadKeccak256();
+    assert.ok(loadedKeccak256() !== null);
+    for (const n of [0, 1, 135, 136, 137, 320_000, 1_000_003]) assert.equal(payloadHashOf(bytesOf(n, n + 7)), keccak256(bytesOf(n, n + 7)), `${n} bytes`);
   });
 
   it("hashLeaves equals keccak_256(keccak_256(preimage)) for 0, 1, 2, 3, odd and random counts", async () => {

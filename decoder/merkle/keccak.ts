@@ -356,9 +356,15 @@ async function load(): Promise<Keccak256> {
 }
 
 let loading: Promise<Keccak256> | null = null;
+let loaded: Keccak256 | null = null;
 
 /** Loads (once per process) and returns the shared keccak-256 engine. */
 export function loadKeccak256(): Promise<Keccak256> {
-  loading ??= load();
+  loading ??= load().then((k) => (loaded = k));
   return loading;
+}
+
+/** The shared engine once a {@link loadKeccak256} finished (a Merkle root did), else null: for synchronous callers. */
+export function loadedKeccak256(): Keccak256 | null {
+  return loaded;
 }

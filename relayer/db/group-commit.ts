@@ -21,22 +21,37 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database } from "./client";
 import { perDatabase } from "./written-tables";
 
-/** One table's set-based insert: `sql` takes `$1`, a JSON array of the rows (text). Sinks write in definition order. */
+/**
+ * One table's insert. A set-based sink's `sql` takes `$1`, a JSON array of the rows (text); a statement sink's runs
+ * once per row with that row's own parameters. Sinks write in definition order.
+ */
 export interface RowSink {
   readonly name: string;
   readonly sql: string;
   readonly rank: number;
+  readonly statement?: true;
 }
+
+/** A row of a commit unit: JSON text for a set-based sink, the parameters for a statement sink. */
+export type SinkRow = string | readonly unknown[];
 
 let sinks = 0;
 export function rowSink(name: string, sql: string): RowSink {
   return { name, sql, rank: sinks++ };
 }
 
+/**
+ * A sink whose rows are each one statement: for a row too large to pass through a JSON array (a market's finality:
+ * megabytes of ops), which the set-based insert would parse twice, once as the array and once as the column's value.
+ */
+export function statementSink(name: string, sql: string): RowSink {
+  return { name, sql, rank: sinks++, statement: true };
+}
+
 type Hook = (err?: unknown) => void;
 
 export class CommitUnit {
-  readonly rows = new Map<RowSink, string[]>();
+  readonly rows = new Map<RowSink, SinkRow[]>();
   /** Lowest and highest `order` of the unit's rows (journal seqs), Infinity/-Infinity when none. */
   lo = Number.POSITIVE_INFINITY;
   hi = Number.NEGATIVE_INFINITY;
@@ -65,12 +80,13 @@ export class CommitUnit {
     return this.#settled;
   }
 
-  /** Adds one row (JSON text) and places the unit in `committer`'s queue on its first row. */
-  add(committer: GroupCommitter, sink: RowSink, json: string, order?: number): void {
+  /** Adds one row (JSON text, or a statement sink's parameters) and places the unit in `committer`'s queue on its first row. */
+  add(committer: GroupCommitter, sink: RowSink, row: SinkRow, order?: number): void {
     if (this.#sealed) throw new Error("a sealed commit unit takes no rows");
+    if ((typeof row === "string") === (sink.statement === true)) throw new Error(`sink ${sink.name} takes ${sink.statement ? "parameters" : "JSON text"}`);
     let list = this.rows.get(sink);
     if (!list) this.rows.set(sink, (list = []));
-    list.push(json);
+    list.push(row);
     if (order !== undefined) {
       if (order < this.lo) this.lo = order;
       if (order > this.hi) this.hi = order;
@@ -187,7 +203,7 @@ export class GroupCommitter {
   }
 
   async #write(batch: CommitUnit[]): Promise<void> {
-    const bySink = new Map<RowSink, string[]>();
+    const bySink = new Map<RowSink, SinkRow[]>();
     for (const u of batch) {
       for (const [sink, rows] of u.rows) {
         let all = bySink.get(sink);
@@ -197,7 +213,11 @@ export class GroupCommitter {
     }
     const ordered = [...bySink].sort(([a], [b]) => a.rank - b.rank);
     try {
-      await this.db.batch(ordered.map(([sink, rows]) => ({ text: sink.sql, params: [`[${rows.join(",")}]`] })));
+      await this.db.batch(
+        ordered.flatMap(([sink, rows]) =>
+          sink.statement ? rows.map((params) => ({ text: sink.sql, params: params as unknown[] })) : [{ text: sink.sql, params: [`[${rows.join(",")}]`] }],
+        ),
+      );
     } catch (err) {
       // Everything queued may build on what failed: all of it fails, hooks first (synchronously).
       const queued = this.#queue.splice(0);

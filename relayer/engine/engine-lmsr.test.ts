@@ -188,7 +188,13 @@ describe("engine: LMSR markets of the committed ledger", () => {
         [B, 1, bPay.net, "POOL"],
       ],
     );
-    assert.equal(r.ops.filter((o) => o.type === "FEE_SWEEP").length, 2);
+    // The winners' exit fees leave the pool in one op, after the last payout.
+    const sweeps = r.ops.filter((o) => o.type === "FEE_SWEEP");
+    assert.deepEqual(
+      sweeps.map((o) => o.type === "FEE_SWEEP" && o.amount),
+      [res.fees],
+    );
+    assert.ok(r.ops.findIndex((o) => o.type === "FEE_SWEEP") > r.ops.findLastIndex((o) => o.type === "RESOLUTION_PAYOUT"));
     rejects(s.tryTrade(A, 0, "BUY", { shares: SHARE }), "MARKET_CLOSED");
     conserved(s);
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));

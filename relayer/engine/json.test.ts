@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { OP_TAGS, stringifyJson, type JournalOp } from "../../decoder";
+import { CreditReason, OP_TAGS, stringifyJson, type JournalOp } from "../../decoder";
 import { opArb } from "../../decoder/test-support/arbitraries";
 import { COMPACT_OPS_MIN, commandFromJson, commandToJson, opsFromJson, opsToJson, sameOps } from "./json";
-import { A, M } from "./test-helpers";
+import { A, B, C, M, TREASURY } from "./test-helpers";
 import type { Command, CommandType } from "./types";
 
 const spec = { outcome: 0, action: "buy", priceBps: 5000, size: 10_000n, tif: "GTD", expiresAt: 9, clientOrderId: "c", postOnly: true } as const;
@@ -85,6 +85,33 @@ describe("journal JSON codec", () => {
     assert.ok(sameOps(opsToJson(odd), odd));
     // Below the threshold the stored form stays a readable array.
     assert.match(opsToJson(ops.slice(0, COMPACT_OPS_MIN - 1)), /^\[/);
+  });
+
+  it("replays a finality journaled with one fee op per winner against today's one fee op per finality", () => {
+    const pay = (account: typeof A, side: 0 | 1, shares: bigint, payout: bigint, source: "POOL" | "SUPPLY"): JournalOp =>
+      ({ type: "RESOLUTION_PAYOUT", marketId: M, account, side, shares, payout, source }) as JournalOp;
+    const state: JournalOp = { type: "POOL_WITHDRAW", marketId: M, account: C, amount: 10n };
+    const sweep = (amount: bigint): JournalOp => ({ type: "FEE_SWEEP", marketId: M, amount });
+    const credit = (amount: bigint): JournalOp => ({ type: "CREDIT", account: TREASURY, assetId: 0n, amount, reason: CreditReason.FEE_SWEEP });
+    // LMSR (pool): the winners A and C paid 1% each, B lost.
+    const legacy = [pay(A, 0, 100n, 99n, "POOL"), sweep(1n), pay(B, 1, 50n, 0n, "POOL"), pay(C, 0, 300n, 297n, "POOL"), sweep(3n), state];
+    const now = [pay(A, 0, 100n, 99n, "POOL"), pay(B, 1, 50n, 0n, "POOL"), pay(C, 0, 300n, 297n, "POOL"), sweep(4n), state];
+    assert.ok(sameOps(stringifyJson(legacy), now));
+    assert.equal(sameOps(stringifyJson(legacy), [...now.slice(0, 3), sweep(5n), state]), false, "the fees must sum to the same amount");
+    assert.equal(sameOps(stringifyJson(legacy), [...now.slice(0, 2), sweep(4n), now[2], state]), false, "and leave after the last payout");
+    // Order book (supply): the fee is a treasury CREDIT; in the compact form too (an entry of COMPACT_OPS_MIN+ ops).
+    const book = (fees: boolean) => {
+      const out: JournalOp[] = [];
+      for (let i = 0; i < COMPACT_OPS_MIN; i++) {
+        out.push(pay(A, 0, 100n, 99n, "SUPPLY"));
+        if (fees) out.push(credit(1n));
+      }
+      return out;
+    };
+    const legacyBook = book(true);
+    assert.match(opsToJson(legacyBook), /^\{"pmj5"/);
+    assert.ok(sameOps(opsToJson(legacyBook), [...book(false), credit(BigInt(COMPACT_OPS_MIN))]));
+    assert.equal(sameOps(opsToJson(legacyBook), book(false)), false);
   });
 
   it("round-trips every command type exactly, bigints as decimal strings", () => {

@@ -4,7 +4,17 @@
  * list of names is checked by the compiler against its type, the ops' in the decoder beside the op definitions
  * (OP_BIGINT_FIELDS), so a stored value always revives to exactly the value that was written.
  */
-import { OP_BIGINT_FIELDS, bigintFields, bigintReviver, decodePayload, encodePayload, stringifyJson, type JournalOp } from "../../decoder";
+import {
+  COLLATERAL_ASSET,
+  CreditReason,
+  OP_BIGINT_FIELDS,
+  bigintFields,
+  bigintReviver,
+  decodePayload,
+  encodePayload,
+  stringifyJson,
+  type JournalOp,
+} from "../../decoder";
 import type { Command, ExecutionReport } from "./types";
 
 const reviveCommand = bigintReviver(bigintFields<Command>()("amount", "marketId", "size", "seed", "shares", "budget", "limit"));
@@ -53,7 +63,52 @@ export function opsFromJson(s: string): JournalOp[] {
  * form: an entry written as an array before COMPACT_OPS_MIN existed still compares as an array.
  */
 export function sameOps(stored: string, ops: readonly JournalOp[]): boolean {
-  return (stored.startsWith("{") ? compactOpsJson(ops) : stringifyJson(ops)) === stored;
+  const inStoredForm = (x: readonly JournalOp[]) => (stored.startsWith("{") ? compactOpsJson(x) : stringifyJson(x));
+  if (inStoredForm(ops) === stored) return true;
+  // An entry journaled before the exit fees of a finality were swept in one op (relayer/engine/payouts.ts).
+  const merged = legacyFeesMerged(opsFromJson(stored));
+  return merged !== null && inStoredForm(merged) === inStoredForm(ops);
+}
+
+/**
+ * A finality's ops as journaled before payHolders swept the winners' exit fees in one op: each winner's fee followed
+ * its RESOLUTION_PAYOUT (a FEE_SWEEP from an LMSR pool, a CREDIT reason FEE_SWEEP to the treasury on an order book).
+ * Returns them as the engine writes them now (the same movements in total: one fee op of the sum after the market's
+ * run of payouts), or null when `ops` hold no such per-winner fee op.
+ */
+function legacyFeesMerged(ops: readonly JournalOp[]): JournalOp[] | null {
+  const out: JournalOp[] = [];
+  let run: bigint | null = null; // the market whose run of payouts is being read
+  let first: JournalOp | null = null; // the run's first fee op, and the sum of the run's fees
+  let sum = 0n;
+  let found = false;
+  const endRun = (): void => {
+    if (first) out.push({ ...first, amount: sum } as JournalOp);
+    run = null;
+    first = null;
+    sum = 0n;
+  };
+  for (const op of ops) {
+    const fee =
+      run !== null &&
+      ((op.type === "FEE_SWEEP" && op.marketId === run) || (op.type === "CREDIT" && op.reason === CreditReason.FEE_SWEEP && op.assetId === COLLATERAL_ASSET)) &&
+      (first === null || (first as JournalOp).type === op.type);
+    if (fee && (op.type === "FEE_SWEEP" || op.type === "CREDIT")) {
+      first ??= op;
+      sum += op.amount;
+      found = true;
+      continue;
+    }
+    if (op.type === "RESOLUTION_PAYOUT" && run === op.marketId) {
+      out.push(op);
+      continue;
+    }
+    endRun();
+    if (op.type === "RESOLUTION_PAYOUT") run = op.marketId;
+    out.push(op);
+  }
+  endRun();
+  return found ? out : null;
 }
 export function reportToJson(r: ExecutionReport): string {
   return stringifyJson(r);

@@ -44,7 +44,7 @@ export function startLifecycle(
     mkt,
     lc: r.market,
     salts: new Map(),
-    receipts: new Map(),
+    receipts: [],
     finalAt: null,
     settlement: null,
     collected: 0n,

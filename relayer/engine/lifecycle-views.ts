@@ -43,14 +43,16 @@ export function receiptView(r: PayoutReceipt): PayoutReceipt {
 
 /** What the holders of one market were paid, by account. */
 export function receiptsOf(lm: LcMarket): PayoutReceipt[] {
-  return [...lm.receipts.values()].map(receiptView);
+  return lm.receipts.map(receiptView);
 }
 
 /** What one (lower-case) account was paid across every final committed market, oldest market first. */
 export function receiptsOfAccount(s: EngineState, account: Address): PayoutReceipt[] {
+  const mine = s.accts.get(account)?.receipts;
+  if (!mine) return [];
   const out: PayoutReceipt[] = [];
   for (const lm of s.lifecycles.values()) {
-    const r = lm.receipts.get(account);
+    const r = mine.find((x) => x.marketId === lm.idStr);
     if (r) out.push(receiptView(r));
   }
   return out;

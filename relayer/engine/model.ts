@@ -30,6 +30,12 @@ export interface Acct {
   /** clientOrderId -> order (unique per account for ever). */
   readonly cids: Map<string, Order>;
   ep: number;
+  /**
+   * What committed markets paid this account at their finality, in payment order (null until the first). Kept on the
+   * account, not in a map per market: a finality adds one per holder, and 100,000 map inserts cost more than the
+   * payouts themselves. The engine always sets it; optional only for bare accounts built outside it.
+   */
+  receipts?: PayoutReceipt[] | null;
 }
 
 export interface Market {
@@ -82,8 +88,8 @@ export interface LcMarket {
   lc: MarketLifecycle;
   /** The salt of each sealed ballot, by `${session}/${voter}` (revealed in BALLOT_REVEAL at the session's end). */
   readonly salts: Map<string, Hex>;
-  /** Committed lane: what each holder was paid at finality. */
-  readonly receipts: Map<Address, PayoutReceipt>;
+  /** Committed lane: what each holder was paid at finality, in payment order (also on each holder's Acct). */
+  readonly receipts: PayoutReceipt[];
   finalAt: number | null;
   settlement: FinalSettlement | null;
   /** Pool residual the creator collected. */

@@ -54,7 +54,20 @@ export class EngineState {
   }
 
   newAcct(addr: Address, signupAt: number, opened: boolean): Acct {
-    const a: Acct = { addr, signupAt, opened, seq: 0, periodIdx: 0, freeUsed: 0, paid: 0, bals: new Map(), openHead: null, cids: new Map(), ep: 0 };
+    const a: Acct = {
+      addr,
+      signupAt,
+      opened,
+      seq: 0,
+      periodIdx: 0,
+      freeUsed: 0,
+      paid: 0,
+      bals: new Map(),
+      openHead: null,
+      cids: new Map(),
+      ep: 0,
+      receipts: null,
+    };
     this.accts.set(addr, a);
     this.u.fn(() => this.accts.delete(addr));
     return a;

@@ -4,7 +4,7 @@ import type { Address } from "viem";
 import { openTestDatabase } from "../../test/support/db";
 import type { Database } from "../db/client";
 import type { JournalOp } from "../../decoder";
-import { JournalFailedError, JournalWriter, listBatches, opsFromJson, opsToJson, readAll, readFrom, reportsOf } from "./index";
+import { JournalFailedError, JournalWriter, LARGE_OPS_CHARS, listBatches, opsFromJson, opsToJson, readAll, readFrom, reportsOf } from "./index";
 
 const alice = "0x00000000000000000000000000000000000000a1" as Address;
 const bob = "0x00000000000000000000000000000000000000b2" as Address;
@@ -88,6 +88,42 @@ describe("JournalWriter (group commit)", () => {
     assert.deepEqual([await first, ...seqs], [base, base + 1, base + 2, base + 3]);
     assert.equal(w.stats.flushes - before, 2);
     assert.equal(w.stats.largestFlush >= 3, true);
+  });
+
+  it("a large entry (a finality's ops) commits by its own statement in the same transaction as the small ones beside it", async () => {
+    const w = await JournalWriter.open(db);
+    const base = w.nextSeq;
+    const many = Array.from({ length: 4_000 }, (_, i) => credit(`0x${(i + 1).toString(16).padStart(40, "0")}` as Address, BigInt(i + 1)));
+    const big = opsToJson(many);
+    assert.ok(big.length >= LARGE_OPS_CHARS, `${big.length} chars`);
+    const flushes = w.stats.flushes;
+    const seqs = await Promise.all([
+      w.append({ at: 7000, command: `{"i":0}`, ops: opsToJson([credit(alice, 1n)]), opCount: 1, reports: [] }),
+      w.append({
+        at: 7001,
+        command: `{"type":"advanceLifecycle"}`,
+        ops: big,
+        opCount: many.length,
+        reports: [{ account: alice, seq: 777, at: 7001, body: `{"big":true}` }],
+      }),
+      w.append({ at: 7002, command: `{"i":2}`, ops: "[]", opCount: 0, reports: [] }),
+    ]);
+    assert.deepEqual(seqs, [base, base + 1, base + 2]);
+    assert.equal(w.stats.flushes - flushes, 1, "one transaction");
+    const stored = await readFrom(db, base - 1, 3);
+    assert.deepEqual(
+      stored.map((e) => [e.seq, e.at, e.opCount]),
+      [
+        [base, 7000, 1],
+        [base + 1, 7001, many.length],
+        [base + 2, 7002, 0],
+      ],
+    );
+    assert.equal(stored[1].ops, big);
+    assert.deepEqual(JSON.parse(stored[1].command), { type: "advanceLifecycle" });
+    assert.deepEqual(opsFromJson(stored[1].ops), many);
+    const [report] = await reportsOf(db, alice, 777, 1);
+    assert.equal(report.entrySeq, base + 1);
   });
 
   it("a failed flush writes nothing of its entries, rejects its waiters and every later append", async () => {

@@ -13,7 +13,7 @@
  */
 import type { Address } from "viem";
 import type { Database } from "../db/client";
-import { CommitUnit, groupCommitterOf, rowSink, type GroupCommitter } from "../db/group-commit";
+import { CommitUnit, groupCommitterOf, rowSink, statementSink, type GroupCommitter } from "../db/group-commit";
 import { lastEntrySeq } from "./store";
 
 export interface AppendReport {
@@ -59,6 +59,19 @@ export const JOURNAL_ENTRIES_SINK = rowSink(
   `INSERT INTO journal_entries (seq, at, command, ops, op_count)
    SELECT seq, at, command, ops, op_count FROM json_to_recordset($1::text::json)
      AS x(seq bigint, at bigint, command json, ops json, op_count integer)`,
+);
+
+/**
+ * An entry whose ops text is this long or longer (a market's finality: 100,000 holders are about 4 MB) is inserted by
+ * its own statement, with the ops as a parameter of their own: through the set-based insert the text would be parsed
+ * as JSON twice (the rows' array, then the column's value), which costs about a third of the write.
+ */
+export const LARGE_OPS_CHARS = 64 * 1024;
+
+// `::text::json`: a parameter the driver sees typed json would be serialised again (a JSON string of the text).
+export const JOURNAL_ENTRY_SINK = statementSink(
+  "journal_entries (one large entry)",
+  `INSERT INTO journal_entries (seq, at, command, ops, op_count) VALUES ($1, $2, $3::text::json, $4::text::json, $5)`,
 );
 
 export const EXECUTION_REPORTS_SINK = rowSink(
@@ -116,12 +129,14 @@ export class JournalWriter {
     this.#pending.push(pending);
     // The entry's JSON is assembled from the already serialised command/ops/report texts (no second escaping):
     // the columns are json, which keeps each text verbatim.
-    own.add(
-      this.#committer,
-      JOURNAL_ENTRIES_SINK,
-      `{"seq":${seq},"at":${entry.at},"op_count":${entry.opCount},"command":${entry.command},"ops":${entry.ops}}`,
-      seq,
-    );
+    if (entry.ops.length >= LARGE_OPS_CHARS) own.add(this.#committer, JOURNAL_ENTRY_SINK, [seq, entry.at, entry.command, entry.ops, entry.opCount], seq);
+    else
+      own.add(
+        this.#committer,
+        JOURNAL_ENTRIES_SINK,
+        `{"seq":${seq},"at":${entry.at},"op_count":${entry.opCount},"command":${entry.command},"ops":${entry.ops}}`,
+        seq,
+      );
     for (const r of entry.reports) {
       own.add(
         this.#committer,

@@ -7,6 +7,7 @@ import { sweepClaims } from "./sweep";
 import { getCreatorFunds } from "./creator-funds";
 import { collectCreatorFunds } from "./collect-creator-funds";
 import { executeSweep } from "./sweep-execute";
+import { executeSweepBatch } from "./sweep-batch";
 
 export const CLAIM_OPERATIONS: AnyOperation[] = [
   getClaimsAvailable,
@@ -17,4 +18,5 @@ export const CLAIM_OPERATIONS: AnyOperation[] = [
   getCreatorFunds,
   collectCreatorFunds,
   executeSweep,
+  executeSweepBatch,
 ];

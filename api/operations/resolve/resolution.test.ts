@@ -319,4 +319,72 @@ describe("resolution: propose, challenge, vote, council, payouts, claims (HTTP)"
     const keeper = await call.alice!("POST", "/resolve/declare-mia", { market: late.address });
     assert.ok(keeper.status === 200 || keeper.json.reason === "KEEPER_WINDOW_CLOSED", JSON.stringify(keeper.json));
   });
+  it("POST /sweep sweeps the caller's named final markets (swept, nothing_to_sweep, already_swept) or every one with a residual; a bad batch moves nothing", async () => {
+    const creator = agents.creator!.ledgerAccount as Address;
+    const pool = await createLifecycleMarket(t.svc, { creator, closeTime: t.clock.now() + HOUR, seed: 40n * PM, title: "batch sweep pool" });
+    const book = await createLifecycleMarket(t.svc, { creator, closeTime: t.clock.now() + HOUR, pricing: "ORDERBOOK", title: "batch sweep book" });
+    const open = await createLifecycleMarket(t.svc, { creator, closeTime: t.clock.now() + 10 * DAY, seed: 40n * PM, title: "batch sweep open" });
+    await advance(2 * HOUR);
+    ok(await call.creator!("POST", "/resolve/propose", { market: pool.address, outcome: 0 }));
+    ok(await call.creator!("POST", "/resolve/propose", { market: book.address, outcome: 1 }));
+    await advance(2 * DAY + HOUR);
+    const chainId = market.chainId;
+    const funds = async () => (await call.creator!("GET", "/trade/creator-funds")).json.creatorFunds.markets as Json[];
+    const residual = BigInt((await funds()).find((m) => m.marketAddress === pool.address)!.marketBalance.amount);
+    assert.ok(residual > 0n);
+
+    // Refused batches: checked before anything moves.
+    const before = await snapshot();
+    problem(await call.creator!("POST", "/sweep", { chainId, marketAddresses: [pool.address, open.address] }), 409, "CONFLICT", "MARKET_NOT_FINAL");
+    problem(await call.alice!("POST", "/sweep", { chainId, marketAddresses: [pool.address] }), 403, "FORBIDDEN", "NOT_CREATOR");
+    problem(await call.creator!("POST", "/sweep", { chainId, marketAddresses: [] }), 400, "INVALID_PAYLOAD");
+    problem(await call.creator!("POST", "/sweep", { chainId, marketAddresses: [pool.address, pool.address] }), 400, "INVALID_PAYLOAD");
+    problem(
+      await call.creator!("POST", "/sweep", { chainId, marketAddresses: Array.from({ length: 101 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`) }),
+      400,
+      "INVALID_PAYLOAD",
+    );
+    problem(await call.creator!("POST", "/sweep", { marketAddresses: [pool.address] }), 400, "INVALID_PAYLOAD");
+    problem(await call.creator!("POST", "/sweep", { chainId: chainId + 1, marketAddresses: [pool.address] }), 404, "MARKET_NOT_FOUND");
+    await unchanged(before);
+    assert.equal((await funds()).find((m) => m.marketAddress === pool.address)!.marketBalance.status, "claimable");
+
+    // Named: one answer per market, in order, with /sweep/execute's shapes.
+    const pmBefore = await pm("creator");
+    const r = await call.creator!("POST", "/sweep", { chainId, marketAddresses: [pool.address, book.address, market.address] });
+    ok(r);
+    assert.equal(r.json.walletAddress, creator);
+    assert.equal(r.json.hasMore, false);
+    const [swept, nothing, already] = r.json.sweeps as Json[];
+    assert.deepEqual(
+      [swept.completion, swept.marketAddress, swept.recipient, swept.amountSwept, swept.source],
+      ["swept", pool.address, creator, residual.toString(), "receipt_event"],
+    );
+    assert.deepEqual(
+      [nothing.completion, nothing.marketAddress, nothing.txHash, nothing.amountSwept, nothing.source],
+      ["nothing_to_sweep", book.address, null, "0", "no_residual"],
+    );
+    assert.equal(already.completion, "already_swept");
+    assert.equal(already.source, "chain_event");
+    assert.ok(BigInt(already.amountSwept) > 0n);
+    assert.equal((await pm("creator")) - pmBefore, residual);
+    // Again: the same market is now already swept, and nothing moves.
+    const again = await call.creator!("POST", "/sweep", { chainId, marketAddresses: [pool.address] });
+    ok(again);
+    assert.deepEqual([again.json.sweeps[0].completion, again.json.sweeps[0].amountSwept], ["already_swept", residual.toString()]);
+    assert.equal((await pm("creator")) - pmBefore, residual);
+
+    // Unnamed: every final market of the caller's that still holds a residual (the earlier test's unchallenged one).
+    const left = (await funds()).filter((m) => m.marketBalance.status === "claimable");
+    const all = await call.creator!("POST", "/sweep", { chainId });
+    ok(all);
+    assert.deepEqual(
+      (all.json.sweeps as Json[]).map((x) => [x.marketAddress, x.completion, x.amountSwept]),
+      left.map((m) => [m.marketAddress, "swept", m.marketBalance.amount]),
+    );
+    assert.ok(left.length >= 1);
+    const none = await call.creator!("POST", "/sweep", { chainId });
+    ok(none);
+    assert.deepEqual(none.json.sweeps, []);
+  });
 });
