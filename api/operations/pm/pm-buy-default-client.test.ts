@@ -6,31 +6,22 @@
  */
 import { strict as assert } from "node:assert";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { createPublicClient, getAddress, http, type Address, type Hex } from "viem";
+import { type createPublicClient, getAddress, type Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { testUSDCAbi } from "../../../generated/abis";
-import { manualClock } from "../../../relayer/clock";
-import { deployAll } from "../../../relayer/deploy";
-import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../../../relayer/dev-accounts";
-import { CANONICAL_USDC, fundUsdc } from "../../../relayer/dev-usdc";
-import { startLocalChain } from "../../../test/support/stack/chain";
-import { stopChild, type Child } from "../../../test/support/stack/children";
-import { freePort } from "../../../test/support/ports";
-import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
+import { DEV_TREASURY_ADDRESS } from "../../../relayer/dev-accounts";
+import { fundUsdc } from "../../../relayer/dev-usdc";
+import { BASE_USDC, startBaseLikeService, type BaseLikeService } from "../../../test/support/base-like-service";
+import type { TestService } from "../../../test/support/service";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
 
-const BASE_USDC = CANONICAL_USDC[8453]!;
 const PRICE = 1_000_000n; // the 1,000 PM bundle: $1.00, within the client's default $1 cap
 
 describe("POST /pm/buy with the default @x402/fetch client (chain 8453, USDC at Base's address)", () => {
-  const dir = mkdtempSync(join(tmpdir(), "pm-x402-default-"));
-  let chain: Child;
+  let stack: BaseLikeService | undefined;
   let t: TestService;
   let client: ReturnType<typeof createPublicClient>;
   let buyer: LocalAgent;
@@ -43,32 +34,13 @@ describe("POST /pm/buy with the default @x402/fetch client (chain 8453, USDC at 
     });
 
   before(async () => {
-    const port = await freePort();
-    const rpcUrl = `http://127.0.0.1:${port}`;
-    chain = await startLocalChain({ port, chainId: 8453 });
-    client = createPublicClient({ transport: http(rpcUrl) });
-    // Its own deployments folder: chain 8453 is the developer's, whose deployments/8453.json stays untouched.
-    const deployments = join(dir, "deployments");
-    await deployAll({
-      rpcUrl,
-      deployerKey: DEV_DEPLOYER_KEY as Hex,
-      operatorAddress: privateKeyToAccount(DEV_OPERATOR_KEY as Hex).address,
-      treasuryAddress: DEV_TREASURY_ADDRESS,
-      outDir: deployments,
-      usdc: { kind: "plant", at: BASE_USDC },
-    });
-    // The authorization window is checked against the service clock and the chain's block time: start both at now.
-    t = await startTestService(
-      { CHAIN_ID: "8453", RPC_URL: rpcUrl, DEPLOYMENTS_DIR: deployments, INDEXER_ENABLED: "false", SEED_DEMO_MARKETS: "false" },
-      { clock: manualClock(Date.now()) },
-    );
+    stack = await startBaseLikeService();
+    ({ t, client } = stack);
     buyer = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "default-client-buyer" });
     await fundUsdc(client, BASE_USDC, [getAddress(buyer.walletAddress)], 5n * PRICE);
   });
   after(async () => {
-    if (t) await stopTestService(t);
-    if (chain) await stopChild(chain);
-    rmSync(dir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it("pays without any configuration and is credited the bundle", async () => {
