@@ -11,7 +11,7 @@
  * Ponder and the service run on Postgres (the API reads the views schema), otherwise on PGlite (read through Ponder).
  */
 import { strict as assert } from "node:assert";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -29,6 +29,7 @@ import { expectAccepted, setupCommands, tradeCommands } from "../../relayer/exch
 import { freePort } from "../support/ports";
 import { startLocalChain } from "../support/stack/chain";
 import { startChild, stopChild, type Child } from "../support/stack/children";
+import { removeStackState } from "../support/stack/onchain";
 import { until } from "./chain-support";
 
 const ROOT = join(__dirname, "..", "..");
@@ -102,14 +103,7 @@ async function openRig(): Promise<Rig> {
     async stop() {
       await svc?.close();
       for (const c of children.reverse()) await stopChild(c);
-      if (databaseUrl) {
-        const sql = (await import("postgres")).default(databaseUrl, { max: 1, onnotice: () => {} });
-        for (const schema of [`t_${chainId}`, `indexer_${chainId}`, `t_api_${chainId}`])
-          await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-        await sql.end();
-      }
-      rmSync(deploymentFile(chainId), { force: true });
-      rmSync(dir, { recursive: true, force: true });
+      await removeStackState(databaseUrl, chainId, dir);
     },
   };
   try {

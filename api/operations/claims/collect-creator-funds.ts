@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Address } from "viem";
 import { defineOperation } from "../../registry/types";
 import { bondOf, creatorMarkets } from "../../domain/lifecycle/creator-funds";
-import { CLAIM_WRITE } from "./common";
+import { CLAIM_WRITE, marketAddressList } from "./common";
 import { chainIdInput } from "../../platform/schemas/chain-id";
 
 const MAX_COLLECTIONS = 50;
@@ -21,16 +21,7 @@ export const collectCreatorFunds = defineOperation({
   request: {
     body: z.strictObject({
       chainId: chainIdInput.optional(),
-      marketAddresses: z
-        .array(
-          z
-            .string()
-            .regex(/^0x[0-9a-fA-F]{40}$/)
-            .transform((a) => a.toLowerCase()),
-        )
-        .min(1)
-        .max(100)
-        .optional(),
+      marketAddresses: marketAddressList.optional(),
     }),
   },
   response: z.object({

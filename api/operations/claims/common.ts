@@ -37,6 +37,17 @@ const address = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits")
   .transform((a) => a.toLowerCase());
+/** 1..MAX_CLAIM_MARKETS market addresses, lower-cased (the creator-fund and sweep batches). */
+export const marketAddressList = z
+  .array(
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/)
+      .transform((a) => a.toLowerCase()),
+  )
+  .min(1)
+  .max(MAX_CLAIM_MARKETS);
+
 export const cursorField = z.string().regex(/^[A-Za-z0-9_-]{1,512}$/, "1..512 letters, digits, _ or -");
 export const limitField = z.coerce.number().int().min(1).max(MAX_CLAIM_PAGE).default(DEFAULT_CLAIM_PAGE);
 

@@ -4,7 +4,7 @@ import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
 import { creatorMarkets } from "../../domain/lifecycle/creator-funds";
 import { chainIdInput } from "../../platform/schemas/chain-id";
-import { CLAIM_WRITE, MAX_CLAIM_MARKETS } from "./common";
+import { CLAIM_WRITE, MAX_CLAIM_MARKETS, marketAddressList } from "./common";
 import { notFinal, sweepCompletionSchema, sweepFinalMarket } from "./sweep-execute";
 
 /**
@@ -29,17 +29,7 @@ export const executeSweepBatch = defineOperation({
   request: {
     body: z.strictObject({
       chainId: chainIdInput,
-      marketAddresses: z
-        .array(
-          z
-            .string()
-            .regex(/^0x[0-9a-fA-F]{40}$/)
-            .transform((a) => a.toLowerCase()),
-        )
-        .min(1)
-        .max(MAX_CLAIM_MARKETS)
-        .refine((a) => new Set(a).size === a.length, "each market at most once")
-        .optional(),
+      marketAddresses: marketAddressList.refine((a) => new Set(a).size === a.length, "each market at most once").optional(),
     }),
   },
   response: z.object({

@@ -41,6 +41,21 @@ export interface OnchainStack {
 }
 
 /** With DATABASE_URL set (or `databaseUrl`), Ponder and the API use Postgres and the API reads the views schema. */
+/**
+ * What a stack of this kind leaves behind once its processes stopped: on Postgres, Ponder's instance schema and its
+ * views schema and the API's test schema of `chainId`; the deployment file of `chainId`; and its directory.
+ */
+export async function removeStackState(databaseUrl: string | undefined, chainId: number, dir: string): Promise<void> {
+  if (databaseUrl) {
+    const sql = (await import("postgres")).default(databaseUrl, { max: 1, onnotice: () => {} });
+    for (const schema of [`t_${chainId}`, `indexer_${chainId}`, `t_api_${chainId}`])
+      await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await sql.end();
+  }
+  rmSync(deploymentFile(chainId), { force: true });
+  rmSync(dir, { recursive: true, force: true });
+}
+
 export async function startOnchainStack(opts: { pollingMs?: number; quiet?: boolean; databaseUrl?: string } = {}): Promise<OnchainStack> {
   const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL;
   const chainId = 910_000 + Math.floor(Math.random() * 80_000);
@@ -52,15 +67,7 @@ export async function startOnchainStack(opts: { pollingMs?: number; quiet?: bool
   const stop = async () => {
     await svc?.close();
     for (const c of children.reverse()) await stopChild(c);
-    if (databaseUrl) {
-      // Ponder's instance schema and its views schema, and the API's test schema.
-      const sql = (await import("postgres")).default(databaseUrl, { max: 1, onnotice: () => {} });
-      for (const schema of [`t_${chainId}`, `indexer_${chainId}`, `t_api_${chainId}`])
-        await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-      await sql.end();
-    }
-    rmSync(deploymentFile(chainId), { force: true });
-    rmSync(dir, { recursive: true, force: true });
+    await removeStackState(databaseUrl, chainId, dir);
   };
   try {
     children.push(await startLocalChain({ port: chainPort, chainId }));
