@@ -13,6 +13,7 @@ import type { Address } from "viem";
 import { Book } from "../relayer/engine/book";
 import type { Acct, Bal, Market, Order } from "../relayer/engine/model";
 import { Engine } from "../relayer/engine/engine";
+import { blankAcct } from "../relayer/engine/state";
 import { Undo } from "../relayer/engine/undo";
 import type { Command } from "../relayer/engine/types";
 import { z } from "zod";
@@ -151,19 +152,7 @@ function runReference(ops: StreamOp[]): number {
 function runCore(ops: StreamOp[]): number {
   const u = new Undo();
   const book = new Book(u);
-  const accts: Acct[] = [...makers, TAKER].map((addr) => ({
-    addr,
-    signupAt: 0,
-    opened: true,
-    seq: 0,
-    periodIdx: 0,
-    freeUsed: 0,
-    paid: 0,
-    bals: new Map(),
-    openHead: null,
-    cids: new Map(),
-    ep: 0,
-  }));
+  const accts: Acct[] = [...makers, TAKER].map((addr) => blankAcct(addr, 0, true));
   const bals: Bal[] = accts.map((a) => {
     const b: Bal = { v: 10n ** 18n, r: 0n, ep: 0 };
     a.bals.set(0n, b);

@@ -16,6 +16,11 @@ import { Undo } from "./undo";
 const SUPPLY = SUPPLY_ACCOUNT;
 const movementsOfOp = movementsOf;
 
+/** A new account record: no balances, no orders, nothing used of its allowance. */
+export function blankAcct(addr: Address, signupAt: number, opened: boolean): Acct {
+  return { addr, signupAt, opened, seq: 0, periodIdx: 0, freeUsed: 0, paid: 0, bals: new Map(), openHead: null, cids: new Map(), ep: 0, receipts: null };
+}
+
 export class EngineState {
   readonly ledger = new LedgerState();
   readonly ctx: MovementContext;
@@ -54,20 +59,7 @@ export class EngineState {
   }
 
   newAcct(addr: Address, signupAt: number, opened: boolean): Acct {
-    const a: Acct = {
-      addr,
-      signupAt,
-      opened,
-      seq: 0,
-      periodIdx: 0,
-      freeUsed: 0,
-      paid: 0,
-      bals: new Map(),
-      openHead: null,
-      cids: new Map(),
-      ep: 0,
-      receipts: null,
-    };
+    const a = blankAcct(addr, signupAt, opened);
     this.accts.set(addr, a);
     this.u.fn(() => this.accts.delete(addr));
     return a;
