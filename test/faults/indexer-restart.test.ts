@@ -20,7 +20,6 @@ import { privateKeyToAccount } from "viem/accounts";
 import { loadConfig } from "../../api/config";
 import type { ProjectionFreshness } from "../../api/domain/onchain/freshness";
 import { startService, type RunningService } from "../../api/service";
-import { deploymentFile } from "../../decoder/deployment";
 import { committedLedgerAbi } from "../../generated/abis";
 import { LedgerChain } from "../../relayer/batcher/chain";
 import { deployAll } from "../../relayer/deploy";
@@ -29,7 +28,7 @@ import { expectAccepted, setupCommands, tradeCommands } from "../../relayer/exch
 import { freePort } from "../support/ports";
 import { startLocalChain } from "../support/stack/chain";
 import { startChild, stopChild, type Child } from "../support/stack/children";
-import { removeStackState } from "../support/stack/onchain";
+import { ponderCommand, removeStackState } from "../support/stack/onchain";
 import { until } from "./chain-support";
 
 const ROOT = join(__dirname, "..", "..");
@@ -65,23 +64,7 @@ async function openRig(): Promise<Rig> {
     svc: undefined as unknown as RunningService,
     indexer: null,
     async startIndexer() {
-      const bin = join(ROOT, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        PORT: String(ponderPort),
-        CHAIN_ID: String(chainId),
-        RPC_URL: rpcUrl,
-        DEPLOYMENT_FILE: deploymentFile(chainId),
-        PONDER_PGLITE_DIR: join(dir, "ponder"),
-        PONDER_POLLING_MS: "100",
-        PONDER_TELEMETRY_DISABLED: "true",
-        PONDER_LOG_LEVEL: DEBUG ? "info" : "warn",
-      };
-      const args = [bin, "start", "--root", join(ROOT, "indexer"), "--schema", `t_${chainId}`, "--port", String(ponderPort), "--hostname", "127.0.0.1"];
-      if (databaseUrl) {
-        env.DATABASE_URL = databaseUrl;
-        args.push("--views-schema", `indexer_${chainId}`);
-      } else delete env.DATABASE_URL;
+      const { args, env } = ponderCommand({ ponderPort, chainId, rpcUrl, dir, databaseUrl, pollingMs: 100, logLevel: DEBUG ? "info" : "warn" });
       const child = startChild("indexer", process.execPath, args, { cwd: ROOT, env, quiet: !DEBUG });
       children.push(child);
       rig.indexer = child;

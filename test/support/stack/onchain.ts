@@ -41,6 +41,36 @@ export interface OnchainStack {
 }
 
 /** With DATABASE_URL set (or `databaseUrl`), Ponder and the API use Postgres and the API reads the views schema. */
+/** The `ponder start` command line and environment of a test stack's indexer (Ponder on PGlite in `dir`, or on Postgres). */
+export function ponderCommand(o: {
+  ponderPort: number;
+  chainId: number;
+  rpcUrl: string;
+  dir: string;
+  databaseUrl: string | undefined;
+  pollingMs: number;
+  logLevel?: string;
+}): { args: string[]; env: NodeJS.ProcessEnv } {
+  const bin = join(ROOT, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(o.ponderPort),
+    CHAIN_ID: String(o.chainId),
+    RPC_URL: o.rpcUrl,
+    DEPLOYMENT_FILE: deploymentFile(o.chainId),
+    PONDER_PGLITE_DIR: join(o.dir, "ponder"),
+    PONDER_POLLING_MS: String(o.pollingMs),
+    PONDER_TELEMETRY_DISABLED: "true",
+    PONDER_LOG_LEVEL: o.logLevel ?? "warn",
+  };
+  const args = [bin, "start", "--root", join(ROOT, "indexer"), "--schema", `t_${o.chainId}`, "--port", String(o.ponderPort), "--hostname", "127.0.0.1"];
+  if (o.databaseUrl) {
+    env.DATABASE_URL = o.databaseUrl;
+    args.push("--views-schema", `indexer_${o.chainId}`);
+  } else delete env.DATABASE_URL;
+  return { args, env };
+}
+
 /**
  * What a stack of this kind leaves behind once its processes stopped: on Postgres, Ponder's instance schema and its
  * views schema and the API's test schema of `chainId`; the deployment file of `chainId`; and its directory.
@@ -77,23 +107,7 @@ export async function startOnchainStack(opts: { pollingMs?: number; quiet?: bool
     const client = createPublicClient({ chain, transport: http(rpcUrl) });
     const deployer = createWalletClient({ chain, transport: http(rpcUrl), account: privateKeyToAccount(DEV_DEPLOYER_KEY as Hex) });
 
-    const bin = join(ROOT, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(ponderPort),
-      CHAIN_ID: String(chainId),
-      RPC_URL: rpcUrl,
-      DEPLOYMENT_FILE: deploymentFile(chainId),
-      PONDER_PGLITE_DIR: join(dir, "ponder"),
-      PONDER_POLLING_MS: String(opts.pollingMs ?? 100),
-      PONDER_TELEMETRY_DISABLED: "true",
-      PONDER_LOG_LEVEL: "warn",
-    };
-    const args = [bin, "start", "--root", join(ROOT, "indexer"), "--schema", `t_${chainId}`, "--port", String(ponderPort), "--hostname", "127.0.0.1"];
-    if (databaseUrl) {
-      env.DATABASE_URL = databaseUrl;
-      args.push("--views-schema", `indexer_${chainId}`);
-    } else delete env.DATABASE_URL;
+    const { args, env } = ponderCommand({ ponderPort, chainId, rpcUrl, dir, databaseUrl, pollingMs: opts.pollingMs ?? 100 });
     const ponder = startChild("indexer", process.execPath, args, {
       cwd: ROOT,
       env,
