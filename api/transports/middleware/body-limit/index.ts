@@ -19,9 +19,16 @@ function limitOf(maxSize: number): MiddlewareHandler {
   });
 }
 
-/** One middleware for the whole app: the limit of the path it serves. */
+/**
+ * One middleware for the whole app: the limit of the path it serves. GET and HEAD are passed by: no operation reads
+ * their body, and asking for it (`c.req.raw.body`, which bodyLimit does) makes @hono/node-server build the full
+ * Request with its AbortSignal for every read, which halved `api-reads` (docs/api-performance.md).
+ */
 export function requestSizeLimit(mcpPath: string): MiddlewareHandler {
   const rest = limitOf(MAX_BODY_BYTES);
   const mcp = limitOf(MAX_MCP_BODY_BYTES);
-  return (c, next) => (c.req.path === mcpPath ? mcp(c, next) : rest(c, next));
+  return (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    return c.req.path === mcpPath ? mcp(c, next) : rest(c, next);
+  };
 }
