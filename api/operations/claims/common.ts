@@ -6,6 +6,8 @@ import type { Claimant } from "../../domain/lifecycle/claims";
 import { projectionFreshness } from "../../domain/onchain/reads";
 import type { Services } from "../../services";
 import { chainIdInput } from "../../platform/schemas/chain-id";
+import { TRADE_EXECUTE_ACCESS } from "../../registry/types";
+import { evmAddress } from "../discover/common";
 
 /** Reads of the caller's own payouts: any key tier holding portfolio:read. */
 export const CLAIM_READ = {
@@ -19,34 +21,14 @@ export const CLAIM_READ = {
 } as const;
 
 /** Claim writes: execute tier, trade:execute, one write, Idempotency-Key required. */
-export const CLAIM_WRITE = {
-  category: "claims",
-  permission: "api-key-execute",
-  tier: "execute",
-  scopes: ["trade:execute"],
-  rateClass: "write",
-  charged: true,
-  idempotency: "required",
-} as const;
+export const CLAIM_WRITE = { category: "claims", ...TRADE_EXECUTE_ACCESS } as const;
 
 export const MAX_CLAIM_PAGE = 200;
 export const DEFAULT_CLAIM_PAGE = 100;
 export const MAX_CLAIM_MARKETS = 100;
 
-const address = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x + 40 hex digits")
-  .transform((a) => a.toLowerCase());
 /** 1..MAX_CLAIM_MARKETS market addresses, lower-cased (the creator-fund and sweep batches). */
-export const marketAddressList = z
-  .array(
-    z
-      .string()
-      .regex(/^0x[0-9a-fA-F]{40}$/)
-      .transform((a) => a.toLowerCase()),
-  )
-  .min(1)
-  .max(MAX_CLAIM_MARKETS);
+export const marketAddressList = z.array(evmAddress).min(1).max(MAX_CLAIM_MARKETS);
 
 export const cursorField = z.string().regex(/^[A-Za-z0-9_-]{1,512}$/, "1..512 letters, digits, _ or -");
 export const limitField = z.coerce.number().int().min(1).max(MAX_CLAIM_PAGE).default(DEFAULT_CLAIM_PAGE);
@@ -54,7 +36,7 @@ export const limitField = z.coerce.number().int().min(1).max(MAX_CLAIM_PAGE).def
 /** Body of /claims/batch and /claims/simulate. */
 export const claimMarketsBody = z.strictObject({
   markets: z
-    .array(z.strictObject({ chainId: chainIdInput, marketAddress: address }))
+    .array(z.strictObject({ chainId: chainIdInput, marketAddress: evmAddress }))
     .min(1)
     .max(MAX_CLAIM_MARKETS),
 });

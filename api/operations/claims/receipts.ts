@@ -3,6 +3,7 @@ import { defineOperation } from "../../registry/types";
 import { receiptPage } from "../../domain/lifecycle/claims";
 import { claimReceiptSchema } from "../../domain/lifecycle/claim-views";
 import { CLAIM_READ, claimantOf, cursorField, limitField } from "./common";
+import { evmAddress } from "../discover/common";
 
 /**
  * GET /claims/receipts: the caller's committed payout receipts. A receipt is `committed_ledger` once the ledger batch
@@ -20,11 +21,7 @@ export const listClaimReceipts = defineOperation({
       cursor: cursorField.optional(),
       limit: limitField,
       chainId: z.coerce.number().int().positive().optional(),
-      marketAddress: z
-        .string()
-        .regex(/^0x[0-9a-fA-F]{40}$/)
-        .transform((a) => a.toLowerCase())
-        .optional(),
+      marketAddress: evmAddress.optional(),
     }),
   },
   response: z.object({

@@ -9,6 +9,7 @@ import type { Services } from "../../services";
 import { fundMovementsOf } from "../../domain/lifecycle/movements";
 import { accepted } from "../../platform/errors/engine-rejection";
 import { CLAIM_WRITE } from "./common";
+import { evmAddress } from "../discover/common";
 
 const hashOrNull = z
   .string()
@@ -130,10 +131,7 @@ export const executeSweep = defineOperation({
   errors: ["MARKET_NOT_FOUND", "CONFLICT"],
   request: {
     body: z.strictObject({
-      marketAddress: z
-        .string()
-        .regex(/^0x[0-9a-fA-F]{40}$/)
-        .transform((a) => a.toLowerCase()),
+      marketAddress: evmAddress,
       chainId: z.number().int().positive(),
     }),
   },

@@ -3,6 +3,7 @@ import { defineOperation, Reply } from "../../registry/types";
 import { buildAtomFeed } from "../../transports/changelog/feed";
 import { feedKey, signatureHeader, SIGNATURE_HEADER } from "../../transports/changelog/signing";
 import { API_BASE_PATH } from "../../registry/registry";
+import { PUBLIC_READ } from "../discover/common";
 
 /** GET /changelog.atom: the Atom change feed with its detached Ed25519 signature header (docs/versioning.md). */
 export const getChangelog = defineOperation({
@@ -11,13 +12,8 @@ export const getChangelog = defineOperation({
   path: "/changelog.atom",
   summary: "Signed Atom change feed of the API",
   description: `The exact bytes are signed: verify \`${SIGNATURE_HEADER}\` with the key of GET /changelog/signing-key (also named in the Link header). Over MCP the feed is the tool's text content.`,
+  ...PUBLIC_READ,
   category: "meta",
-  permission: "none",
-  tier: "read-only",
-  scopes: [],
-  rateClass: "read",
-  charged: true,
-  idempotency: "exempt",
   request: {},
   responseContentType: "application/atom+xml; charset=utf-8",
   response: z.string().describe("Atom 1.0 (RFC 4287) XML"),

@@ -12,6 +12,7 @@
 // CommonJS and dependency-free: it starts in a few tens of milliseconds.
 "use strict";
 const { spawn } = require("node:child_process");
+const { readdirSync, readFileSync } = require("node:fs");
 const { Socket } = require("node:net");
 
 const FD = 3;
@@ -32,15 +33,13 @@ function killGroup(signal) {
 function killStragglers() {
   let pids = [];
   try {
-    pids = require("node:fs")
-      .readdirSync("/proc")
-      .filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid);
+    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid);
   } catch {
     return;
   }
   for (const pid of pids) {
     try {
-      const stat = require("node:fs").readFileSync(`/proc/${pid}/stat`, "utf8");
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
       if (pgrp === process.pid) process.kill(Number(pid), "SIGKILL");
     } catch {}
