@@ -35,13 +35,14 @@ export interface Database extends SqlRunner {
   /**
    * Calls `listener` with the tables (lower case; "*" for DDL) each statement sent through this handle may have
    * written: once the statement finished, or for statements of `transaction`, once it committed. In-process caches
-   * use it to drop stale entries (written-tables.ts). Returns the unsubscribe function.
+   * use it to drop stale entries (written-tables.ts); `texts` are the statements that wrote them, so a cache that
+   * applies its own writes itself can tell them from others' (creation-state.ts). Returns the unsubscribe function.
    */
   onWrite(listener: WriteListener): () => void;
   close(): Promise<void>;
 }
 
-export type WriteListener = (tables: readonly string[]) => void;
+export type WriteListener = (tables: readonly string[], texts: readonly string[]) => void;
 
 /** One parameterised statement of a `batch`. */
 export interface Statement {
@@ -78,13 +79,13 @@ class WriteNotifier {
   statement(sql: string): void {
     if (this.listeners.size === 0) return;
     const tables = writtenTables(sql);
-    if (tables.length > 0) this.emit(tables);
+    if (tables.length > 0) this.emit(tables, [sql]);
   }
 
-  emit(tables: readonly string[]): void {
+  emit(tables: readonly string[], texts: readonly string[]): void {
     for (const l of this.listeners) {
       try {
-        l(tables);
+        l(tables, texts);
       } catch {
         // a listener's fault never fails the statement that was already run
       }
@@ -94,11 +95,15 @@ class WriteNotifier {
   /** Runs `fn` with a collector of the transaction's writes, and notifies them only once it committed. */
   async transaction<T>(run: (collect: (sql: string) => void) => Promise<T>): Promise<T> {
     const written = new Set<string>();
+    const texts: string[] = [];
     const collect = (sql: string) => {
-      if (this.listeners.size > 0) for (const t of writtenTables(sql)) written.add(t);
+      if (this.listeners.size === 0) return;
+      const tables = writtenTables(sql);
+      if (tables.length > 0) texts.push(sql);
+      for (const t of tables) written.add(t);
     };
     const out = await run(collect);
-    if (written.size > 0) this.emit([...written]);
+    if (written.size > 0) this.emit([...written], texts);
     return out;
   }
 }

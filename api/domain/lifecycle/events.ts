@@ -8,6 +8,7 @@
  */
 import type { LifecycleView } from "../../../relayer/engine";
 import type { ServiceContext } from "../../context";
+import { ANY_TABLE, perDatabase } from "../../../relayer/db/written-tables";
 import { enqueueDelivery } from "../../transports/webhooks/store";
 import type { LifecycleRow } from "./journal-projection";
 import { movementKeyOf } from "./movements";
@@ -49,12 +50,17 @@ export async function publishLifecycleRows(ctx: ServiceContext, sinks: Lifecycle
   const states = rows.filter((r) => r.kind === "MARKET_STATE");
   const prev = new Map<string, string | null>();
   let queued = 0;
-  const stateSubs = states.length === 0 ? [] : await subscriptionsFor(ctx, "market.state_changed", null);
+  const stateSubs = states.length === 0 ? [] : await stateSubscriptions(ctx);
   for (const r of states) {
     const id = r.marketId.toString();
     const l = sinks.lifecycle(r.marketId);
-    await syncCatalog(ctx, r, l);
-    if (!prev.has(id)) prev.set(id, await previousState(ctx, r));
+    // `open` is a market's first state (no transition leads back to it), which its listing already holds with none
+    // of the later stages' deadlines: nothing to write, and no state before it.
+    if (r.state === "open") prev.set(id, null);
+    else {
+      await syncCatalog(ctx, r, l);
+      if (!prev.has(id)) prev.set(id, await previousState(ctx, r));
+    }
     const data = {
       marketId: id,
       state: r.state,
@@ -109,6 +115,37 @@ async function previousState(ctx: ServiceContext, r: LifecycleRow): Promise<stri
     [r.marketId.toString(), r.entrySeq, r.idx],
   );
   return row?.state ?? null;
+}
+
+/**
+ * Enabled subscriptions taking `market.state_changed`, of every account, kept in memory (every new market asks):
+ * a local write of `api_webhook_subscriptions` drops them after it committed; the TTL bounds another instance's write.
+ */
+const STATE_SUBS_TTL_MS = 1_000;
+const stateSubsCacheOf = perDatabase((db) => {
+  const cache: { generation: number; expiresAt: number; subs: { id: string; account: string }[] | null } = { generation: 0, expiresAt: 0, subs: null };
+  db.onWrite((tables) => {
+    if (tables.includes("api_webhook_subscriptions") || tables.includes(ANY_TABLE)) {
+      cache.generation++;
+      cache.subs = null;
+    }
+  });
+  return cache;
+});
+
+async function stateSubscriptions(ctx: ServiceContext): Promise<{ id: string; account: string }[]> {
+  const cache = stateSubsCacheOf(ctx.db);
+  if (!cache) return subscriptionsFor(ctx, "market.state_changed", null);
+  if (cache.subs && performance.now() < cache.expiresAt) return cache.subs;
+  const generation = cache.generation;
+  const startedAt = performance.now();
+  const subs = await subscriptionsFor(ctx, "market.state_changed", null);
+  // A subscription written while this read ran: keep nothing.
+  if (generation === cache.generation) {
+    cache.subs = subs;
+    cache.expiresAt = startedAt + STATE_SUBS_TTL_MS;
+  }
+  return subs;
 }
 
 /**

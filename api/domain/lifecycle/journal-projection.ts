@@ -8,7 +8,7 @@
  */
 import type { Address } from "viem";
 import { OUTCOME_NONE, type JournalOp } from "../../../decoder";
-import type { Database, SqlRunner } from "../../../relayer/db/client";
+import type { Database, Statement } from "../../../relayer/db/client";
 import { opsFromJson } from "../../../relayer/engine";
 
 /** The op types of a market's life the read models keep. */
@@ -74,12 +74,9 @@ export function rowOf(entrySeq: number, idx: number, at: number, op: JournalOp):
 const INSERT_CHUNK = 2_000;
 const COLUMNS = 12;
 
-/**
- * Inserts the rows; returns those this call inserted. Another instance projecting the same entries (scale-out) inserts
- * them first or blocks this insert until it commits: either way each row is returned, so published, exactly once.
- */
-async function insertRows(tx: SqlRunner, rows: LifecycleRow[]): Promise<LifecycleRow[]> {
-  const inserted: LifecycleRow[] = [];
+/** The rows' INSERT statements (chunked), each answering the rows it inserted. */
+function insertStatements(rows: LifecycleRow[]): { chunk: LifecycleRow[]; statement: Statement }[] {
+  const out: { chunk: LifecycleRow[]; statement: Statement }[] = [];
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
     const params: unknown[] = [];
@@ -101,14 +98,15 @@ async function insertRows(tx: SqlRunner, rows: LifecycleRow[]): Promise<Lifecycl
       const b = j * COLUMNS;
       return `(${Array.from({ length: COLUMNS }, (_, k) => `$${b + k + 1}`).join(", ")})`;
     });
-    const done = await tx.query<{ entry_seq: string; idx: number }>(
-      `INSERT INTO lifecycle_ops (entry_seq, idx, at, market_id, kind, account, recipient, side, state, session, shares, amount) VALUES ${values.join(", ")} ON CONFLICT DO NOTHING RETURNING entry_seq::text, idx`,
-      params,
-    );
-    const mine = new Set(done.map((d) => `${d.entry_seq}:${d.idx}`));
-    for (const r of chunk) if (mine.has(`${r.entrySeq}:${r.idx}`)) inserted.push(r);
+    out.push({
+      chunk,
+      statement: {
+        text: `INSERT INTO lifecycle_ops (entry_seq, idx, at, market_id, kind, account, recipient, side, state, session, shares, amount) VALUES ${values.join(", ")} ON CONFLICT DO NOTHING RETURNING entry_seq::text, idx`,
+        params,
+      },
+    });
   }
-  return inserted;
+  return out;
 }
 
 /** Entries read per step (a resolution of a huge market is one entry with one op per holder). */
@@ -118,6 +116,8 @@ export class JournalProjection {
   #running: Promise<void> | null = null;
   #again = false;
   #closed = false;
+  /** The cursor as this instance last moved it; null: read it. */
+  #cursor: number | null = null;
   readonly #listeners = new Set<(rows: LifecycleRow[]) => void>();
   readonly #offWrite: () => void;
 
@@ -160,10 +160,17 @@ export class JournalProjection {
     return this.#running;
   }
 
-  /** One page of entries; false when the cursor reached the journal's end. */
+  /**
+   * One page of entries; false when the cursor reached the journal's end. The cursor is read once and then kept: the
+   * step's rows and the cursor's move go in one batch (one transaction), and a move that finds the cursor elsewhere
+   * (another instance projected meanwhile) makes the next step read it again.
+   */
   async #step(): Promise<boolean> {
-    const [cur] = await this.db.query<{ last_seq: string }>(`SELECT last_seq::text FROM lifecycle_projection_cursor WHERE id = 1`);
-    const after = Number(cur?.last_seq ?? 0);
+    if (this.#cursor === null) {
+      const [cur] = await this.db.query<{ last_seq: string }>(`SELECT last_seq::text FROM lifecycle_projection_cursor WHERE id = 1`);
+      this.#cursor = Number(cur?.last_seq ?? 0);
+    }
+    const after = this.#cursor;
     const entries = await this.db.query<{ seq: string; at: string; ops: string }>(
       `SELECT seq::text, at::text, ops::text FROM journal_entries WHERE seq > $1 ORDER BY seq LIMIT $2`,
       [after, PAGE],
@@ -179,10 +186,23 @@ export class JournalProjection {
       }
     }
     const last = entries[entries.length - 1]!.seq;
-    const mine = await this.db.transaction(async (tx) => {
-      const inserted = await insertRows(tx, rows);
-      await tx.query(`UPDATE lifecycle_projection_cursor SET last_seq = $1 WHERE id = 1 AND last_seq = $2`, [last, after]);
-      return inserted;
+    // Inserted rows are returned, so published, exactly once whichever instance inserts them first.
+    const inserts = insertStatements(rows);
+    let answers: unknown[][];
+    try {
+      answers = await this.db.batch([
+        ...inserts.map((i) => i.statement),
+        { text: `UPDATE lifecycle_projection_cursor SET last_seq = $1 WHERE id = 1 AND last_seq = $2 RETURNING last_seq::text`, params: [last, after] },
+      ]);
+    } catch (err) {
+      this.#cursor = null;
+      throw err;
+    }
+    this.#cursor = (answers[inserts.length] ?? []).length > 0 ? Number(last) : null;
+    const mine: LifecycleRow[] = [];
+    inserts.forEach(({ chunk }, k) => {
+      const done = new Set((answers[k] as { entry_seq: string; idx: number }[]).map((d) => `${d.entry_seq}:${d.idx}`));
+      for (const r of chunk) if (done.has(`${r.entrySeq}:${r.idx}`)) mine.push(r);
     });
     if (mine.length > 0) {
       for (const l of this.#listeners) {

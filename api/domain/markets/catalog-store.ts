@@ -143,7 +143,8 @@ export interface InsertResult {
  * changes nothing. Committed rows get the next marketId of their chain when none is given; an onchain row keeps the
  * engine market id it is given (its lifecycle's id, docs/lifecycle.md) or none.
  */
-export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): Promise<InsertResult> {
+/** `opts.sqlTag` prefixes the INSERT's text (a comment): a cache of the writer's own rows tells its writes apart by it. */
+export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket, opts: { sqlTag?: string } = {}): Promise<InsertResult> {
   // A committed market of a reserved id (the negotiate flow) skips the look-up: a repeat meets the unique index below.
   if (m.externalId && !(m.settlement === "committed" && m.marketId !== undefined)) {
     const known = await loadMarketByExternalId(db, m.creator, m.externalId, m.createdAt);
@@ -163,7 +164,7 @@ export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): P
     let inserted: Row[];
     try {
       inserted = await db.query(
-        `INSERT INTO markets AS m (chain_id, address, market_id, settlement, pricing_model, title, description, category, outcomes, state, creator,
+        `${opts.sqlTag ?? ""}INSERT INTO markets AS m (chain_id, address, market_id, settlement, pricing_model, title, description, category, outcomes, state, creator,
            collateral_symbol, collateral_decimals, collateral_token, open_time, close_time, creator_resolve_by,
            taker_fee_bps, fee_policy_version, sell_exit_fee_bps, winnings_exit_fee_bps, tick_size_bps, min_size, lmsr_seed,
            resolution_source, source_condition_id, source_token_ids, election_region, election_place, election_office, external_id,

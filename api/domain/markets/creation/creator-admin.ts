@@ -60,27 +60,3 @@ async function nextOrdinal(tx: SqlRunner): Promise<number> {
   const [r] = await tx.query<{ n: unknown }>(`SELECT COALESCE(MAX(slot_ordinal), 0) + 1 AS n FROM market_creators`);
   return Number(r?.n ?? 1);
 }
-
-/**
- * Inside the accept transaction, which holds the creator's row lock and read its `slot`: a creator without a grant or
- * a slot takes the next public admission if one is left. Answers whether the creator may create (granted, holds a
- * slot, or was just admitted).
- */
-export async function admitCreator(tx: SqlRunner, creator: string, granted: boolean, slot: "none" | "held" | "revoked", now: number): Promise<boolean> {
-  if (granted || slot === "held") return true;
-  if (slot === "revoked") return false;
-  // Serialise admissions on the cohort row so two creators never take the last slot twice.
-  await tx.query(`INSERT INTO market_creator_cohort (id, slot_limit, updated_at) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING`, [
-    (await cohortOf(tx)).limit,
-    now,
-  ]);
-  await tx.query(`SELECT slot_limit FROM market_creator_cohort WHERE id = 1 FOR UPDATE`);
-  const { limit, occupied } = await cohortOf(tx);
-  if (occupied >= limit) return false;
-  await tx.query(`UPDATE market_creators SET slot = 'held', slot_ordinal = $2, updated_at = $3 WHERE creator = $1`, [
-    creator.toLowerCase(),
-    await nextOrdinal(tx),
-    now,
-  ]);
-  return true;
-}

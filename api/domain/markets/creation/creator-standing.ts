@@ -84,22 +84,52 @@ interface StandingRow {
   occupied: unknown;
 }
 
+/** What a standing is computed from: the database's row (STANDING_SQL) or the flow's mirror (creation-state.ts). */
+export interface StandingInputs {
+  tierOverride: string | null;
+  slot: "none" | "held" | "revoked";
+  created: number;
+  active: number;
+  finalIds: readonly string[];
+  reserved: number;
+  /** null until an operator set one. */
+  slotLimit: number | null;
+  occupied: number;
+}
+
 export async function creatorStanding(db: SqlRunner, creator: string, now: number, outcomeOf: OutcomeOf): Promise<CreatorStanding> {
   const account = creator.toLowerCase();
   const [row] = await db.query<StandingRow>(STANDING_SQL, [account, now]);
-  const history = historyOf(num(row?.created), JSON.parse(row?.final_ids ?? "[]") as string[], outcomeOf);
-  const override = row?.tier_override && isCreatorTier(row.tier_override) ? row.tier_override : null;
+  return standingOf(
+    {
+      tierOverride: row?.tier_override ?? null,
+      slot: row?.slot ?? "none",
+      created: num(row?.created),
+      active: num(row?.active),
+      finalIds: JSON.parse(row?.final_ids ?? "[]") as string[],
+      reserved: num(row?.reserved),
+      slotLimit: row?.slot_limit === null || row?.slot_limit === undefined ? null : num(row.slot_limit),
+      occupied: num(row?.occupied),
+    },
+    outcomeOf,
+  );
+}
+
+/** The standing's one rule: tier, gates, cohort and the concurrent limit from its inputs. */
+export function standingOf(input: StandingInputs, outcomeOf: OutcomeOf): CreatorStanding {
+  const history = historyOf(input.created, input.finalIds, outcomeOf);
+  const override = input.tierOverride && isCreatorTier(input.tierOverride) ? input.tierOverride : null;
   const tier = override ?? tierFromHistory(history);
   const gates = TIER_GATES[tier];
-  const slotState = row?.slot ?? "none";
-  const limitOfCohort = row?.slot_limit === null || row?.slot_limit === undefined ? DEFAULT_SLOT_LIMIT : num(row.slot_limit);
-  const occupied = num(row?.occupied);
+  const slotState = input.slot;
+  const limitOfCohort = input.slotLimit ?? DEFAULT_SLOT_LIMIT;
+  const occupied = input.occupied;
   const cohort: Slots = { limit: limitOfCohort, occupied, available: Math.max(0, limitOfCohort - occupied), unlimited: false, holdsSlot: slotState === "held" };
   const granted = override !== null;
   // The public cohort gates creators without an operator's grant: a revoked slot, or none left to take, closes it.
   const cohortOpen = granted || slotState === "held" || (slotState === "none" && cohort.available > 0);
-  const active = num(row?.active);
-  const reserved = num(row?.reserved);
+  const active = input.active;
+  const reserved = input.reserved;
   const limit = gates.canCreate && cohortOpen ? gates.concurrentMarketLimit : 0;
   return {
     creatorTier: tier,

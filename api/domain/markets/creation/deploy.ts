@@ -16,8 +16,9 @@ import { accepted } from "../../../platform/errors/engine-rejection";
 import type { KeyPrincipal } from "../../auth/principal";
 import { insertCatalogMarket } from "../catalog-store";
 import type { CatalogMarket } from "../catalog-types";
-import { requireNegotiation, type CreationDeps } from "./flow";
-import { markDeployed, reserveNextMarketId, type Negotiation } from "./negotiation-store";
+import { creationState, FLOW_LISTING_TAG } from "./creation-state";
+import { requireNegotiation, stageNegotiation, type CreationDeps } from "./flow";
+import { negotiationRow, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
 import { listOnchainMarket, onchainTransactions, verifyCreation, type VerifiedCreation } from "./onchain-deploy";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -37,14 +38,23 @@ function serialised<T>(id: string, fn: () => Promise<T>): Promise<T> {
   });
   return next;
 }
-/** Market ids are handed out one at a time. */
-let allocating: Promise<unknown> = Promise.resolve();
-
-async function reserveId(d: CreationDeps, n: Negotiation): Promise<bigint> {
+/**
+ * The negotiation's engine market id: the one it holds, or the next above every id the catalog lists and every id a
+ * negotiation reserved (handed out in memory, synchronously, so never twice), written with the negotiation. In
+ * commit-deploy the reservation commits in a unit of its own before the market is created: the journal entry then
+ * never names an id the negotiation does not hold.
+ */
+async function reserveId(d: CreationDeps, n: Negotiation, opts: { ownUnit?: boolean } = {}): Promise<bigint> {
   if (n.marketId !== null) return n.marketId;
-  const run = allocating.then(() => reserveNextMarketId(d.ctx.db, n.id));
-  allocating = run.catch(() => {});
-  return run;
+  const state = creationState(d.ctx.db);
+  const cohort = await state.cohort();
+  const current = state.negotiations.get(n.id) ?? n;
+  if (current.marketId !== null) return current.marketId;
+  const marketId = cohort.maxMarketId + 1n;
+  cohort.maxMarketId = marketId;
+  const next = { ...current, marketId };
+  await stageNegotiation(d, next, opts);
+  return marketId;
 }
 
 function deployable(d: CreationDeps, n: Negotiation): void {
@@ -110,7 +120,7 @@ export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: strin
     deployable(d, n);
     // Verify the chain's receipt before anything is reserved, locked or listed.
     const verified = n.lane === "onchain" ? await verifyCreation(d.ctx.config, n, body.txHash as `0x${string}`) : null;
-    const marketId = await reserveId(d, n);
+    const marketId = await reserveId(d, n, { ownUnit: true });
     const now = d.ctx.clock.now();
     const exchange = d.venue.exchange;
     // Outside the call's commit unit: the market's journal entry is durable before it is listed and the negotiation
@@ -118,7 +128,28 @@ export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: strin
     if (!exchange.engine.market(marketId)) accepted(await commitScope.exit(() => exchange.submit(createCommand(n, marketId, now))));
     const market = await list(d, n, marketId, now, verified);
     const result = deployedResult(n, market, verified?.txHash ?? null, now);
-    await markDeployed(d.ctx.db, n.id, { marketAddress: market.address, txHash: verified?.txHash ?? null, result, at: now });
+    const state = creationState(d.ctx.db);
+    const deployed: Negotiation = {
+      ...(state.negotiations.get(n.id) ?? n),
+      marketId,
+      status: "deployed",
+      marketAddress: market.address,
+      txHash: verified?.txHash ?? null,
+      result: JSON.parse(JSON.stringify(result)) as Record<string, unknown>,
+      deployedAt: now,
+    };
+    const key = `${market.chainId}:${market.address}`;
+    // The listing is the creator's market and the negotiation its deployed claim, in the mirror as in the database.
+    await state.stage(
+      [[NEGOTIATIONS_SINK, negotiationRow(deployed)]],
+      (s) => {
+        s.setNegotiation(deployed);
+        const e = s.creators.get(deployed.creator);
+        e?.claims.set(deployed.id, { externalId: deployed.externalId, status: "deployed", expiresAt: deployed.expiresAt });
+        e?.markets.set(key, { marketId: marketId.toString(), externalId: deployed.externalId, state: market.state });
+      },
+      { negotiationId: deployed.id },
+    );
     d.announce?.(market);
     return result;
   });
@@ -150,7 +181,7 @@ async function list(d: CreationDeps, n: Negotiation, marketId: bigint, now: numb
     createdAt: now,
   };
   if (verified) return listOnchainMarket(d.ctx.db, { ...listing, address: verified.market });
-  const { market } = await insertCatalogMarket(d.ctx.db, { ...listing, settlement: "committed" });
+  const { market } = await insertCatalogMarket(d.ctx.db, { ...listing, settlement: "committed" }, { sqlTag: FLOW_LISTING_TAG });
   return market;
 }
 

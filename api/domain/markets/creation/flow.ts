@@ -12,11 +12,11 @@ import { ApiError } from "../../../platform/errors/api-error";
 import type { KeyPrincipal } from "../../auth/principal";
 import type { Venue } from "../../venue/types";
 import type { CatalogMarket } from "../catalog-types";
-import { admitCreator } from "./creator-admin";
-import { creatorStanding, type CreatorStanding, type OutcomeOf } from "./creator-standing";
+import { ADMISSIONS_SINK, creationState, CreationState, type CreatorEntry } from "./creation-state";
+import { DEFAULT_SLOT_LIMIT, standingOf, type CreatorStanding, type OutcomeOf } from "./creator-standing";
 import type { FactoryFeeReader } from "./factory-fees";
 import { refusal, type CheckFailure } from "./failures";
-import { externalIdTaken, insertNegotiation, loadNegotiation, releaseExpired, setNegotiationStatus, type Negotiation } from "./negotiation-store";
+import { NEGOTIATION_LAPSES_SINK, negotiationRow, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
 import { preflight, type CreationPlan } from "./preflight";
 import type { CreationRequest } from "./request";
 import { servedCollaterals } from "./served-collaterals";
@@ -40,11 +40,13 @@ export interface PreflightAnswer {
   plan: CreationPlan | null;
 }
 
-/** The creator's ledger account (opened on first use, with its starting grant) and its standing now. */
+/** The creator's ledger account (opened on first use, with its starting grant), its mirror and its standing now. */
 async function creatorOf(d: CreationDeps, principal: KeyPrincipal) {
   const account = (await d.venue.accountOf(principal)).toLowerCase();
+  const state = creationState(d.ctx.db);
+  const [entry, cohort] = await Promise.all([state.creator(account), state.cohort()]);
   const now = d.ctx.clock.now();
-  return { account, now, standing: await creatorStanding(d.ctx.db, account, now, d.outcomeOf) };
+  return { account, now, entry, standing: standingOf(CreationState.standingInputs(entry, cohort, now), d.outcomeOf) };
 }
 
 export async function runPreflight(
@@ -52,9 +54,9 @@ export async function runPreflight(
   principal: KeyPrincipal,
   request: CreationRequest,
 ): Promise<PreflightAnswer & { account: string; now: number }> {
-  const { account, now, standing } = await creatorOf(d, principal);
+  const { account, now, entry, standing } = await creatorOf(d, principal);
   // Lapsed terms (accepted, not deployed in time) do not hold the externalId; accept marks them lapsed.
-  const taken = await externalIdTaken(d.ctx.db, account, request.externalId, now);
+  const taken = CreationState.externalIdTaken(entry, request.externalId, now);
   const availablePm = d.venue.exchange.engine.balance(account as Address, COLLATERAL_ASSET).available;
   const { failures, plan } = preflight({
     request,
@@ -82,21 +84,35 @@ export async function propose(d: CreationDeps, principal: KeyPrincipal, request:
     fees,
     proposedAt: pre.now,
   });
-  return insertNegotiation(d.ctx.db, {
+  const n: Negotiation = {
     id,
     agentId: principal.agentId,
     creator: pre.account,
     externalId: request.externalId,
     lane: pre.plan.lane,
+    status: "proposed",
     terms,
     termsHash: termsHashOf(terms),
+    marketId: null,
+    marketAddress: null,
+    txHash: null,
+    result: null,
     createdAt: pre.now,
     expiresAt: pre.now + ACCEPT_WINDOW_MS,
-  });
+    decidedAt: null,
+    deployedAt: null,
+  };
+  await stageNegotiation(d, n);
+  return n;
+}
+
+/** Writes the negotiation as it now is in the call's commit unit (see creation-state.ts `stage`). */
+export function stageNegotiation(d: CreationDeps, n: Negotiation, opts: { ownUnit?: boolean } = {}): Promise<void> {
+  return creationState(d.ctx.db).stage([[NEGOTIATIONS_SINK, negotiationRow(n)]], (s) => s.setNegotiation(n), { negotiationId: n.id, ...opts });
 }
 
 export async function requireNegotiation(d: CreationDeps, principal: KeyPrincipal, id: string): Promise<Negotiation> {
-  const n = await loadNegotiation(d.ctx.db, principal.agentId, id);
+  const n = await creationState(d.ctx.db).negotiation(principal.agentId, id);
   if (!n) throw new ApiError("NEGOTIATION_NOT_FOUND", `no negotiation ${id} of yours`, { negotiationId: id });
   return n;
 }
@@ -109,9 +125,10 @@ const stateError = (n: Negotiation, step: string) =>
   );
 
 /**
- * Accepts the terms: under the creator's row lock the gates are checked again (the concurrent limit counts live
- * markets and accepted, undeployed terms), a cohort slot is taken if the creator holds none, and the terms become
- * deployable until `deployBy`. Accepting accepted terms answers them again.
+ * Accepts the terms: the gates are checked again against the creator's mirror (the concurrent limit counts live
+ * markets and accepted, undeployed terms, staged ones included), a cohort slot is taken if the creator holds none,
+ * and the terms become deployable until `deployBy`. From the checks to `stage` nothing awaits, so two accepts of one
+ * creator never both take its last place. Accepting accepted terms answers them again.
  */
 export async function accept(d: CreationDeps, principal: KeyPrincipal, id: string): Promise<Negotiation> {
   const { db, clock } = d.ctx;
@@ -124,47 +141,76 @@ export async function accept(d: CreationDeps, principal: KeyPrincipal, id: strin
       negotiationId: id,
       expiresAt: new Date(first.expiresAt).toISOString(),
     });
-  await releaseExpired(db, first.creator, first.externalId, now);
-  try {
-    return await db.transaction(async (tx) => {
-      // The creator's row, made if need be and locked in one statement (an upsert that updates takes the row lock).
-      const [creatorRow] = await tx.query<{ slot: "none" | "held" | "revoked" }>(
-        `INSERT INTO market_creators (creator, updated_at) VALUES ($1, $2)
-         ON CONFLICT (creator) DO UPDATE SET updated_at = market_creators.updated_at RETURNING slot`,
-        [first.creator, now],
-      );
-      const n = await loadNegotiation(tx, principal.agentId, id, { lock: true });
-      if (n?.status !== "proposed") throw stateError(n ?? first, "accept");
-      const standing = await creatorStanding(tx, n.creator, now, d.outcomeOf);
-      const failures: CheckFailure[] = [];
-      if (!standing.tierGates.canCreate)
-        failures.push({ code: "CREATION_NOT_ALLOWED", field: "creator", message: "creation is closed to you now; see GET /discover/reputation" });
-      else if (standing.creation.remaining <= 0)
-        failures.push({
-          code: "CONCURRENT_MARKET_LIMIT",
-          field: "creator",
-          message: `your limit of ${standing.creation.effectiveConcurrentLimit} live markets and accepted terms is reached`,
-        });
-      const listed = await tx.query(`SELECT 1 FROM markets WHERE creator = $1 AND external_id = $2`, [n.creator, n.externalId]);
-      if (listed.length > 0)
-        failures.push({
-          code: "EXTERNAL_ID_TAKEN",
-          field: "externalId",
-          message: `you already created a market with externalId ${JSON.stringify(n.externalId)}`,
-        });
-      if (failures.length > 0) throw refusal(failures);
-      if (!(await admitCreator(tx, n.creator, standing.granted, creatorRow?.slot ?? "none", now)))
-        throw refusal([{ code: "CREATION_NOT_ALLOWED", field: "creator", message: "no public creator slot is left", reason: "cohort_full" }]);
-      return setNegotiationStatus(tx, id, "accepted", { expiresAt: now + DEPLOY_WINDOW_MS, decidedAt: now });
+  const state = creationState(db);
+  const [entry, cohort] = await Promise.all([state.creator(first.creator), state.cohort()]);
+  // Synchronous from here to `stage`: the checks and the reservation are one step for every other call.
+  const n = state.negotiations.get(id) ?? first;
+  if (n.status !== "proposed") throw stateError(n, "accept");
+  const standing = standingOf(CreationState.standingInputs(entry, cohort, now), d.outcomeOf);
+  const failures: CheckFailure[] = [];
+  if (!standing.tierGates.canCreate)
+    failures.push({ code: "CREATION_NOT_ALLOWED", field: "creator", message: "creation is closed to you now; see GET /discover/reputation" });
+  else if (standing.creation.remaining <= 0)
+    failures.push({
+      code: "CONCURRENT_MARKET_LIMIT",
+      field: "creator",
+      message: `your limit of ${standing.creation.effectiveConcurrentLimit} live markets and accepted terms is reached`,
     });
-  } catch (err) {
-    // The unique (creator, externalId) index of live negotiations: another accepted negotiation holds the externalId.
-    if ((err as { code?: unknown }).code === "23505")
-      throw refusal([
-        { code: "EXTERNAL_ID_TAKEN", field: "externalId", message: `you already hold accepted terms for externalId ${JSON.stringify(first.externalId)}` },
-      ]);
-    throw err;
-  }
+  if ([...entry.markets.values()].some((m) => m.externalId === n.externalId))
+    failures.push({
+      code: "EXTERNAL_ID_TAKEN",
+      field: "externalId",
+      message: `you already created a market with externalId ${JSON.stringify(n.externalId)}`,
+    });
+  else if (CreationState.externalIdTaken(entry, n.externalId, now, n.id))
+    failures.push({
+      code: "EXTERNAL_ID_TAKEN",
+      field: "externalId",
+      message: `you already hold accepted terms for externalId ${JSON.stringify(n.externalId)}`,
+    });
+  if (failures.length > 0) throw refusal(failures);
+  const admission = admissionOf(entry, cohort.slotLimit, cohort.holders.size, standing.granted);
+  if (admission === "refused")
+    throw refusal([{ code: "CREATION_NOT_ALLOWED", field: "creator", message: "no public creator slot is left", reason: "cohort_full" }]);
+  // Accepted terms past their deploy-by instant give the externalId back (written before this acceptance).
+  const lapsed = [...entry.claims].filter(([, c]) => c.status === "accepted" && c.externalId === n.externalId && c.expiresAt <= now).map(([lid]) => lid);
+  const next: Negotiation = { ...n, status: "accepted", expiresAt: now + DEPLOY_WINDOW_MS, decidedAt: now };
+  const ordinal = cohort.maxOrdinal + 1;
+  const creator = n.creator;
+  await state.stage(
+    [
+      ...lapsed.map((lid) => [NEGOTIATION_LAPSES_SINK, JSON.stringify({ id: lid })] as const),
+      ...(admission === "admit" ? [[ADMISSIONS_SINK, JSON.stringify({ creator, slot_ordinal: ordinal, updated_at: now })] as const] : []),
+      [NEGOTIATIONS_SINK, negotiationRow(next)] as const,
+    ],
+    (s) => {
+      s.setNegotiation(next);
+      const e = s.creators.get(creator);
+      for (const lid of lapsed) {
+        e?.claims.delete(lid);
+        const old = s.negotiations.get(lid);
+        if (old?.status === "accepted") s.setNegotiation({ ...old, status: "lapsed" });
+      }
+      e?.claims.set(next.id, { externalId: next.externalId, status: "accepted", expiresAt: next.expiresAt });
+      if (admission === "admit") {
+        if (e) e.slot = "held";
+        s.globals?.holders.add(creator);
+        if (s.globals) s.globals.maxOrdinal = Math.max(s.globals.maxOrdinal, ordinal);
+      }
+    },
+    { negotiationId: next.id },
+  );
+  return next;
+}
+
+/**
+ * Whether accepting needs a public cohort slot: a creator with an operator's grant or a slot needs none; one whose
+ * slot was revoked, or who finds the cohort full, is refused; otherwise it takes the next admission.
+ */
+function admissionOf(entry: CreatorEntry, slotLimit: number | null, occupied: number, granted: boolean): "none" | "admit" | "refused" {
+  if (granted || entry.slot === "held") return "none";
+  if (entry.slot === "revoked") return "refused";
+  return occupied >= (slotLimit ?? DEFAULT_SLOT_LIMIT) ? "refused" : "admit";
 }
 
 /** Rejects proposed terms (nothing was locked or reserved). Rejecting rejected terms answers them again. */
@@ -172,7 +218,9 @@ export async function reject(d: CreationDeps, principal: KeyPrincipal, id: strin
   const n = await requireNegotiation(d, principal, id);
   if (n.status === "rejected") return n;
   if (n.status !== "proposed") throw stateError(n, "reject");
-  return setNegotiationStatus(d.ctx.db, id, "rejected", { decidedAt: d.ctx.clock.now() });
+  const next: Negotiation = { ...n, status: "rejected", decidedAt: d.ctx.clock.now() };
+  await stageNegotiation(d, next);
+  return next;
 }
 
 /** The negotiation as the API shows it. */

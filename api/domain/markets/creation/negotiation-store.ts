@@ -4,6 +4,7 @@
  * decides the moves.
  */
 import type { SqlRunner } from "../../../../relayer/db/client";
+import { rowSink } from "../../../../relayer/db/group-commit";
 import type { MarketTerms } from "./terms";
 
 export type NegotiationStatus = "proposed" | "accepted" | "rejected" | "lapsed" | "deployed";
@@ -31,7 +32,7 @@ type Row = Record<string, unknown>;
 const json = <T>(v: unknown): T => (typeof v === "string" ? (JSON.parse(v) as T) : (v as T));
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-function fromRow(r: Row): Negotiation {
+export function fromRow(r: Row): Negotiation {
   return {
     id: String(r.id),
     agentId: String(r.agent_id),
@@ -52,86 +53,69 @@ function fromRow(r: Row): Negotiation {
   };
 }
 
-export async function insertNegotiation(
-  db: SqlRunner,
-  n: Pick<Negotiation, "id" | "agentId" | "creator" | "externalId" | "lane" | "terms" | "termsHash" | "createdAt" | "expiresAt">,
-): Promise<Negotiation> {
-  const rows = await db.query(
-    `INSERT INTO market_negotiations (id, agent_id, creator, external_id, lane, status, terms, terms_hash, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, 'proposed', $6::text::jsonb, $7, $8, $9) RETURNING *`,
-    [n.id, n.agentId, n.creator, n.externalId, n.lane, JSON.stringify(n.terms), n.termsHash, n.createdAt, n.expiresAt],
-  );
-  return fromRow(rows[0]!);
-}
-
-/** The agent's negotiation `id`; `lock` takes the row for update inside a transaction. */
-export async function loadNegotiation(db: SqlRunner, agentId: string, id: string, opts: { lock?: boolean } = {}): Promise<Negotiation | null> {
+/** The agent's negotiation `id` as the database holds it (the flow reads it through creation-state.ts). */
+export async function loadNegotiation(db: SqlRunner, agentId: string, id: string): Promise<Negotiation | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const rows = await db.query(`SELECT * FROM market_negotiations WHERE id = $1 AND agent_id = $2${opts.lock ? " FOR UPDATE" : ""}`, [id, agentId]);
+  const rows = await db.query(`SELECT * FROM market_negotiations WHERE id = $1 AND agent_id = $2`, [id, agentId]);
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
-/** Moves the negotiation and answers it as it now is. */
-export async function setNegotiationStatus(
-  db: SqlRunner,
-  id: string,
-  status: NegotiationStatus,
-  fields: { expiresAt?: number; decidedAt?: number },
-): Promise<Negotiation> {
-  const rows = await db.query(
-    `UPDATE market_negotiations SET status = $2, expires_at = COALESCE($3, expires_at), decided_at = COALESCE($4, decided_at) WHERE id = $1 RETURNING *`,
-    [id, status, fields.expiresAt ?? null, fields.decidedAt ?? null],
-  );
-  return fromRow(rows[0]!);
-}
+const COLUMNS = `id, agent_id, creator, external_id, lane, status, terms, terms_hash, market_id, market_address, tx_hash, result, created_at,
+  expires_at, decided_at, deployed_at`;
 
 /**
- * Reserves the next engine market id of both lanes for the negotiation (above every id the catalog lists and every
- * id a negotiation reserved) and answers it; a negotiation that holds one keeps it. One statement; callers hand ids
- * out one at a time (two concurrent statements could read the same maximum).
+ * Accepted negotiations past their deploy-by instant, moved to lapsed: they give their externalId back. A sink of
+ * its own, defined before NEGOTIATIONS_SINK (sinks write in definition order) so a tick writes it first: the unique index of live externalIds must
+ * see the lapsed row go before the new acceptance of the same externalId arrives.
  */
-export async function reserveNextMarketId(db: SqlRunner, id: string): Promise<bigint> {
-  const [r] = await db.query<{ market_id: unknown }>(
-    `UPDATE market_negotiations SET market_id = COALESCE(market_id,
-       GREATEST((SELECT COALESCE(MAX(market_id), 0) FROM markets), (SELECT COALESCE(MAX(market_id), 0) FROM market_negotiations)) + 1)
-     WHERE id = $1 RETURNING market_id::text`,
-    [id],
-  );
-  return BigInt(String(r!.market_id));
-}
-
-export async function markDeployed(
-  db: SqlRunner,
-  id: string,
-  fields: { marketAddress: string; txHash: string | null; result: Record<string, unknown>; at: number },
-): Promise<void> {
-  await db.query(
-    `UPDATE market_negotiations SET status = 'deployed', market_address = $2, tx_hash = $3, result = $4::text::jsonb, deployed_at = $5 WHERE id = $1`,
-    [id, fields.marketAddress, fields.txHash, JSON.stringify(fields.result, (_k, v) => (typeof v === "bigint" ? v.toString() : v)), fields.at],
-  );
-}
-
+export const NEGOTIATION_LAPSES_SINK = rowSink(
+  "market_negotiations_lapsed",
+  `UPDATE market_negotiations AS n SET status = 'lapsed' FROM json_to_recordset($1::text::json) AS x(id uuid)
+   WHERE n.id = x.id AND n.status = 'accepted'`,
+);
 /**
- * Whether the creator already used this externalId: a market it listed, or a live negotiation (accepted and not
- * expired, or deployed). One statement: preflight and propose ask it on every call.
+ * The flow's writes of negotiations: whole rows, upserted set-based in the shared commit tick. `ord` orders a tick's
+ * rows of one negotiation (the last wins; ON CONFLICT may not touch a row twice in one statement).
  */
-export async function externalIdTaken(db: SqlRunner, creator: string, externalId: string, now: number): Promise<boolean> {
-  const [r] = await db.query<{ taken: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM markets WHERE creator = $1 AND external_id = $2)
-         OR EXISTS (SELECT 1 FROM market_negotiations WHERE creator = $1 AND external_id = $2
-                      AND (status = 'deployed' OR (status = 'accepted' AND expires_at > $3))) AS taken`,
-    [creator, externalId, now],
-  );
-  return r?.taken === true;
-}
+export const NEGOTIATIONS_SINK = rowSink(
+  "market_negotiations",
+  `INSERT INTO market_negotiations (${COLUMNS})
+   SELECT DISTINCT ON (id) ${COLUMNS} FROM json_to_recordset($1::text::json) AS x(ord bigint, id uuid, agent_id uuid, creator text,
+     external_id text, lane text, status text, terms jsonb, terms_hash text, market_id bigint, market_address text, tx_hash text, result jsonb,
+     created_at bigint, expires_at bigint, decided_at bigint, deployed_at bigint)
+   ORDER BY id, ord DESC
+   ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, market_id = EXCLUDED.market_id, market_address = EXCLUDED.market_address,
+     tx_hash = EXCLUDED.tx_hash, result = EXCLUDED.result, expires_at = EXCLUDED.expires_at, decided_at = EXCLUDED.decided_at,
+     deployed_at = EXCLUDED.deployed_at`,
+);
 
-/** An accepted negotiation past its deploy-by instant gives its externalId and reservation back (status lapsed). */
-export async function releaseExpired(db: SqlRunner, creator: string, externalId: string, now: number): Promise<void> {
-  await db.query(`UPDATE market_negotiations SET status = 'lapsed' WHERE creator = $1 AND external_id = $2 AND status = 'accepted' AND expires_at <= $3`, [
-    creator,
-    externalId,
-    now,
-  ]);
+let ord = 0;
+const bigintSafe = (_k: string, v: unknown) => (typeof v === "bigint" ? v.toString() : v);
+
+/** A negotiation as a row of NEGOTIATIONS_SINK. */
+export function negotiationRow(n: Negotiation): string {
+  return JSON.stringify(
+    {
+      ord: ++ord,
+      id: n.id,
+      agent_id: n.agentId,
+      creator: n.creator,
+      external_id: n.externalId,
+      lane: n.lane,
+      status: n.status,
+      terms: n.terms,
+      terms_hash: n.termsHash,
+      market_id: n.marketId === null ? null : n.marketId.toString(),
+      market_address: n.marketAddress,
+      tx_hash: n.txHash,
+      result: n.result,
+      created_at: n.createdAt,
+      expires_at: n.expiresAt,
+      decided_at: n.decidedAt,
+      deployed_at: n.deployedAt,
+    },
+    bigintSafe,
+  );
 }
 
 /** The agent's accepted, undeployed negotiation of this externalId whose deploy window is still open, or null. */
