@@ -5,6 +5,7 @@
  */
 import { normalizeAccount, poolAccountOf } from "../../../decoder/assets";
 import type { SqlRunner } from "../../../relayer/db/client";
+import { rowSink } from "../../../relayer/db/group-commit";
 import { RESOLUTION_WINDOWS } from "../protocol/rules";
 import { isTransitionAllowed, type MarketState } from "../protocol/market-states";
 import { FEE_DEFAULTS } from "./fee-defaults";
@@ -143,17 +144,122 @@ export interface InsertResult {
  * changes nothing. Committed rows get the next marketId of their chain when none is given; an onchain row keeps the
  * engine market id it is given (its lifecycle's id, docs/lifecycle.md) or none.
  */
-/** `opts.sqlTag` prefixes the INSERT's text (a comment): a cache of the writer's own rows tells its writes apart by it. */
-export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket, opts: { sqlTag?: string } = {}): Promise<InsertResult> {
+/** The columns a listing writes, with their types (created_at last: the RETURNING's `now`). */
+const LISTING_COLUMNS: readonly (readonly [string, string])[] = [
+  ["chain_id", "integer"],
+  ["address", "text"],
+  ["market_id", "bigint"],
+  ["settlement", "text"],
+  ["pricing_model", "text"],
+  ["title", "text"],
+  ["description", "text"],
+  ["category", "text"],
+  ["outcomes", "jsonb"],
+  ["state", "text"],
+  ["creator", "text"],
+  ["collateral_symbol", "text"],
+  ["collateral_decimals", "integer"],
+  ["collateral_token", "text"],
+  ["open_time", "bigint"],
+  ["close_time", "bigint"],
+  ["creator_resolve_by", "bigint"],
+  ["taker_fee_bps", "integer"],
+  ["fee_policy_version", "text"],
+  ["sell_exit_fee_bps", "integer"],
+  ["winnings_exit_fee_bps", "integer"],
+  ["tick_size_bps", "integer"],
+  ["min_size", "numeric"],
+  ["lmsr_seed", "numeric"],
+  ["resolution_source", "jsonb"],
+  ["source_condition_id", "text"],
+  ["source_token_ids", "jsonb"],
+  ["election_region", "text"],
+  ["election_place", "text"],
+  ["election_office", "text"],
+  ["external_id", "text"],
+  ["last_prices", "jsonb"],
+  ["created_at", "bigint"],
+];
+
+/** A new market's row, column by column (JSON values for jsonb, decimal strings for numerics). */
+function listingRow(m: NewCatalogMarket, marketId: bigint | null, address: string): Record<string, unknown> {
+  if (m.outcomes.length < 2 || m.outcomes.length > 3) throw new Error(`a market has 2 or 3 outcomes, not ${m.outcomes.length}`);
+  if (m.pricingModel === "ORDERBOOK" && m.outcomes.length !== 2) throw new Error("an order-book market is binary");
+  if (m.settlement === "onchain" && !m.address) throw new Error("an onchain market needs its contract address");
+  const lmsr = m.pricingModel === "automated";
+  return {
+    chain_id: m.chainId,
+    address,
+    market_id: marketId === null ? null : marketId.toString(),
+    settlement: m.settlement,
+    pricing_model: m.pricingModel,
+    title: m.title,
+    description: m.description ?? "",
+    category: m.category,
+    outcomes: m.outcomes,
+    state: m.state ?? "open",
+    creator: normalizeAccount(m.creator),
+    collateral_symbol: m.collateral?.symbol ?? "PM",
+    collateral_decimals: m.collateral?.decimals ?? 6,
+    collateral_token: m.collateral?.token?.toLowerCase() ?? null,
+    open_time: m.openTime,
+    close_time: m.closeTime,
+    creator_resolve_by: m.closeTime + RESOLUTION_WINDOWS.creatorGraceSecondsAfterClose * 1000,
+    taker_fee_bps: m.takerFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.buyFeeBps : FEE_DEFAULTS.orderbook.routerTakerFeeBps),
+    fee_policy_version: m.feePolicyVersion ?? FEE_DEFAULTS.orderbook.feePolicyVersion,
+    sell_exit_fee_bps: m.sellExitFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.sellExitFeeBps : 0),
+    winnings_exit_fee_bps: m.winningsExitFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.winningsExitFeeBps : FEE_DEFAULTS.orderbook.winningsExitFeeBps),
+    tick_size_bps: m.tickSizeBps ?? 1,
+    min_size: (m.minSize ?? DEFAULT_MIN_SIZE).toString(),
+    lmsr_seed: m.lmsrSeed === undefined ? null : m.lmsrSeed.toString(),
+    resolution_source: m.resolutionSource,
+    source_condition_id: m.sourceConditionId?.toLowerCase() ?? null,
+    source_token_ids: m.sourceTokenIds ?? null,
+    election_region: m.election?.region ?? null,
+    election_place: m.election?.place ?? null,
+    election_office: m.election?.office ?? null,
+    external_id: m.externalId ?? null,
+    last_prices: initialPrices(m),
+    created_at: m.createdAt,
+  };
+}
+
+/**
+ * Listings written set-based in a group-commit tick (the negotiate flow's committed lane). A row already listed is
+ * left as it is: a tick never fails on it.
+ */
+export const LISTINGS_SINK = rowSink(
+  "markets",
+  `INSERT INTO markets (${LISTING_COLUMNS.map(([c]) => c).join(", ")})
+   SELECT ${LISTING_COLUMNS.map(([c]) => c).join(", ")} FROM json_to_recordset($1::text::json)
+     AS x(${LISTING_COLUMNS.map(([c, type]) => `${c} ${type}`).join(", ")})
+   ON CONFLICT DO NOTHING`,
+);
+
+/**
+ * A committed market of a reserved engine id as a LISTINGS_SINK row, and the market as a read will answer it once
+ * the row committed (no trades yet; its catalog pk is the database's, unknown here and never shown).
+ */
+export function committedListing(m: NewCatalogMarket & { marketId: bigint }): { row: string; market: CatalogMarket } {
+  if (m.settlement !== "committed") throw new Error("a listing row of the group commit is a committed market's");
+  const row = listingRow(m, m.marketId, poolAccountOf(m.marketId).toLowerCase());
+  const market = marketFromRow({
+    ...row,
+    id: 0,
+    eff_state: row.state === "open" && m.closeTime <= m.createdAt ? "closed" : row.state,
+    volume_total: 0,
+    volume_24h: 0,
+    trade_count: 0,
+  });
+  return { row: JSON.stringify(row), market };
+}
+
+export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket): Promise<InsertResult> {
   // A committed market of a reserved id (the negotiate flow) skips the look-up: a repeat meets the unique index below.
   if (m.externalId && !(m.settlement === "committed" && m.marketId !== undefined)) {
     const known = await loadMarketByExternalId(db, m.creator, m.externalId, m.createdAt);
     if (known) return { market: known, created: false };
   }
-  if (m.outcomes.length < 2 || m.outcomes.length > 3) throw new Error(`a market has 2 or 3 outcomes, not ${m.outcomes.length}`);
-  if (m.pricingModel === "ORDERBOOK" && m.outcomes.length !== 2) throw new Error("an order-book market is binary");
-  if (m.settlement === "onchain" && !m.address) throw new Error("an onchain market needs its contract address");
-  const lmsr = m.pricingModel === "automated";
   for (let attempt = 0; ; attempt++) {
     let marketId: bigint | null = null;
     let address = m.address ? normalizeAccount(m.address) : "";
@@ -163,50 +269,12 @@ export async function insertCatalogMarket(db: SqlRunner, m: NewCatalogMarket, op
     } else if (m.marketId !== undefined) marketId = m.marketId;
     let inserted: Row[];
     try {
+      const row = listingRow(m, marketId, address);
       inserted = await db.query(
-        `${opts.sqlTag ?? ""}INSERT INTO markets AS m (chain_id, address, market_id, settlement, pricing_model, title, description, category, outcomes, state, creator,
-           collateral_symbol, collateral_decimals, collateral_token, open_time, close_time, creator_resolve_by,
-           taker_fee_bps, fee_policy_version, sell_exit_fee_bps, winnings_exit_fee_bps, tick_size_bps, min_size, lmsr_seed,
-           resolution_source, source_condition_id, source_token_ids, election_region, election_place, election_office, external_id,
-           last_prices, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-           $25::text::jsonb, $26, $27::text::jsonb, $28, $29, $30, $31, $32::text::jsonb, $33)
-         RETURNING m.*, ${effectiveStateSql("$33")} AS eff_state`,
-        [
-          m.chainId,
-          address,
-          marketId === null ? null : marketId.toString(),
-          m.settlement,
-          m.pricingModel,
-          m.title,
-          m.description ?? "",
-          m.category,
-          JSON.stringify(m.outcomes),
-          m.state ?? "open",
-          normalizeAccount(m.creator),
-          m.collateral?.symbol ?? "PM",
-          m.collateral?.decimals ?? 6,
-          m.collateral?.token?.toLowerCase() ?? null,
-          m.openTime,
-          m.closeTime,
-          m.closeTime + RESOLUTION_WINDOWS.creatorGraceSecondsAfterClose * 1000,
-          m.takerFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.buyFeeBps : FEE_DEFAULTS.orderbook.routerTakerFeeBps),
-          m.feePolicyVersion ?? FEE_DEFAULTS.orderbook.feePolicyVersion,
-          m.sellExitFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.sellExitFeeBps : 0),
-          m.winningsExitFeeBps ?? (lmsr ? FEE_DEFAULTS.lmsr.winningsExitFeeBps : FEE_DEFAULTS.orderbook.winningsExitFeeBps),
-          m.tickSizeBps ?? 1,
-          (m.minSize ?? DEFAULT_MIN_SIZE).toString(),
-          m.lmsrSeed === undefined ? null : m.lmsrSeed.toString(),
-          JSON.stringify(m.resolutionSource),
-          m.sourceConditionId?.toLowerCase() ?? null,
-          m.sourceTokenIds ? JSON.stringify(m.sourceTokenIds) : null,
-          m.election?.region ?? null,
-          m.election?.place ?? null,
-          m.election?.office ?? null,
-          m.externalId ?? null,
-          JSON.stringify(initialPrices(m)),
-          m.createdAt,
-        ],
+        `INSERT INTO markets AS m (${LISTING_COLUMNS.map(([c]) => c).join(", ")})
+         VALUES (${LISTING_COLUMNS.map(([, type], i) => (type === "jsonb" ? `$${i + 1}::text::jsonb` : `$${i + 1}`)).join(", ")})
+         RETURNING m.*, ${effectiveStateSql(`$${LISTING_COLUMNS.length}`)} AS eff_state`,
+        LISTING_COLUMNS.map(([c, type]) => (type === "jsonb" && row[c] !== null ? JSON.stringify(row[c]) : row[c])),
       );
     } catch (err) {
       // A concurrent insert took the same marketId or externalId: look again.

@@ -14,6 +14,7 @@
 import type { Database, SqlRunner } from "../../../../relayer/db/client";
 import { CommitUnit, currentUnit, groupCommitterOf, rowSink, type RowSink } from "../../../../relayer/db/group-commit";
 import { ANY_TABLE, perDatabase, writtenTables } from "../../../../relayer/db/written-tables";
+import { LISTINGS_SINK } from "../catalog-store";
 import type { StandingInputs } from "./creator-standing";
 import { loadNegotiation, NEGOTIATION_LAPSES_SINK, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
 
@@ -29,9 +30,6 @@ export const ADMISSIONS_SINK = rowSink(
    SELECT creator, 'held', slot_ordinal, updated_at FROM json_to_recordset($1::text::json) AS x(creator text, slot_ordinal integer, updated_at bigint)
    ON CONFLICT (creator) DO UPDATE SET slot = 'held', slot_ordinal = EXCLUDED.slot_ordinal, updated_at = EXCLUDED.updated_at`,
 );
-
-/** The listing INSERT of the flow, told apart from every other writer of `markets` by this tag (catalog-store.ts). */
-export const FLOW_LISTING_TAG = "/* negotiate:listing */ ";
 
 export interface CreatorMarket {
   marketId: string | null;
@@ -95,10 +93,10 @@ export class CreationState {
   drops = 0;
 
   constructor(private readonly db: Database) {
-    this.#ownTexts = new Set([NEGOTIATIONS_SINK.sql, NEGOTIATION_LAPSES_SINK.sql, ADMISSIONS_SINK.sql]);
+    this.#ownTexts = new Set([NEGOTIATIONS_SINK.sql, NEGOTIATION_LAPSES_SINK.sql, ADMISSIONS_SINK.sql, LISTINGS_SINK.sql]);
     db.onWrite((tables, texts) => {
       if (!tables.some((t) => MIRRORED.has(t))) return;
-      const foreign = texts.some((t) => !this.#ownTexts.has(t) && !t.startsWith(FLOW_LISTING_TAG) && writtenTables(t).some((w) => MIRRORED.has(w)));
+      const foreign = texts.some((t) => !this.#ownTexts.has(t) && writtenTables(t).some((w) => MIRRORED.has(w)));
       if (foreign) this.drop();
     });
   }
@@ -235,10 +233,14 @@ export class CreationState {
 
   /**
    * Hands `rows` to the running call's commit unit (its answer waits for the tick) and applies `apply` now and again
-   * once committed; a failed tick drops the mirror. Outside a call the rows commit in a unit of their own, awaited
+   * once committed (then `afterCommit`); a failed tick drops the mirror. Outside a call the rows commit in a unit of their own, awaited
    * here. Call it last in a step: an unsealed unit holds back the ticks of units queued behind it.
    */
-  stage(rows: ReadonlyArray<readonly [RowSink, string]>, apply: Apply, opts: { negotiationId?: string; ownUnit?: boolean } = {}): Promise<void> {
+  stage(
+    rows: ReadonlyArray<readonly [RowSink, string]>,
+    apply: Apply,
+    opts: { negotiationId?: string; ownUnit?: boolean; afterCommit?: () => void } = {},
+  ): Promise<void> {
     const committer = groupCommitterOf(this.db);
     if (!committer) throw new Error("the negotiate flow needs a database handle");
     const call = opts.ownUnit ? null : currentUnit();
@@ -250,6 +252,7 @@ export class CreationState {
       this.#unsettled.delete(apply);
       apply(this);
       for (const l of this.#loads) l.missed.push(apply);
+      opts.afterCommit?.();
     });
     unit.onFail(() => {
       this.#unsettled.delete(apply);

@@ -14,9 +14,9 @@ import { creatorResolveBy } from "../../../../relayer/lifecycle/deadlines";
 import { ApiError } from "../../../platform/errors/api-error";
 import { accepted } from "../../../platform/errors/engine-rejection";
 import type { KeyPrincipal } from "../../auth/principal";
-import { insertCatalogMarket } from "../catalog-store";
+import { committedListing, LISTINGS_SINK } from "../catalog-store";
 import type { CatalogMarket } from "../catalog-types";
-import { creationState, FLOW_LISTING_TAG } from "./creation-state";
+import { creationState } from "./creation-state";
 import { requireNegotiation, stageNegotiation, type CreationDeps } from "./flow";
 import { negotiationRow, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
 import { listOnchainMarket, onchainTransactions, verifyCreation, type VerifiedCreation } from "./onchain-deploy";
@@ -126,9 +126,9 @@ export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: strin
     // Outside the call's commit unit: the market's journal entry is durable before it is listed and the negotiation
     // marked deployed, so a crash in between leaves a market a retry finds, never a listing the journal lacks.
     if (!exchange.engine.market(marketId)) accepted(await commitScope.exit(() => exchange.submit(createCommand(n, marketId, now))));
-    const market = await list(d, n, marketId, now, verified);
-    const result = deployedResult(n, market, verified?.txHash ?? null, now);
     const state = creationState(d.ctx.db);
+    const { market, listingRow } = await list(d, n, marketId, now, verified);
+    const result = deployedResult(n, market, verified?.txHash ?? null, now);
     const deployed: Negotiation = {
       ...(state.negotiations.get(n.id) ?? n),
       marketId,
@@ -139,23 +139,34 @@ export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: strin
       deployedAt: now,
     };
     const key = `${market.chainId}:${market.address}`;
-    // The listing is the creator's market and the negotiation its deployed claim, in the mirror as in the database.
+    // The listing (committed lane) and the deployed negotiation commit with the call's answer, in one tick; in the
+    // mirror the market is the creator's and the negotiation its deployed claim.
     await state.stage(
-      [[NEGOTIATIONS_SINK, negotiationRow(deployed)]],
+      [...(listingRow === null ? [] : [[LISTINGS_SINK, listingRow] as const]), [NEGOTIATIONS_SINK, negotiationRow(deployed)] as const],
       (s) => {
         s.setNegotiation(deployed);
         const e = s.creators.get(deployed.creator);
         e?.claims.set(deployed.id, { externalId: deployed.externalId, status: "deployed", expiresAt: deployed.expiresAt });
         e?.markets.set(key, { marketId: marketId.toString(), externalId: deployed.externalId, state: market.state });
       },
-      { negotiationId: deployed.id },
+      // Announced once listed: a subscriber that reads the catalog on the event finds the market.
+      { negotiationId: deployed.id, afterCommit: () => d.announce?.(market) },
     );
-    d.announce?.(market);
     return result;
   });
 }
 
-async function list(d: CreationDeps, n: Negotiation, marketId: bigint, now: number, verified: VerifiedCreation | null): Promise<CatalogMarket> {
+/**
+ * The market's listing: on the committed lane a row for the call's commit unit (written with the deployed
+ * negotiation), on the on-chain lane listed here once the receipt was verified.
+ */
+async function list(
+  d: CreationDeps,
+  n: Negotiation,
+  marketId: bigint,
+  now: number,
+  verified: VerifiedCreation | null,
+): Promise<{ market: CatalogMarket; listingRow: string | null }> {
   const t = n.terms;
   const chainId = t.chainId;
   const listing = {
@@ -180,9 +191,9 @@ async function list(d: CreationDeps, n: Negotiation, marketId: bigint, now: numb
     marketId,
     createdAt: now,
   };
-  if (verified) return listOnchainMarket(d.ctx.db, { ...listing, address: verified.market });
-  const { market } = await insertCatalogMarket(d.ctx.db, { ...listing, settlement: "committed" }, { sqlTag: FLOW_LISTING_TAG });
-  return market;
+  if (verified) return { market: await listOnchainMarket(d.ctx.db, { ...listing, address: verified.market }), listingRow: null };
+  const { row, market } = committedListing({ ...listing, settlement: "committed" });
+  return { market, listingRow: row };
 }
 
 function deployedResult(n: Negotiation, m: CatalogMarket, txHash: string | null, now: number) {
