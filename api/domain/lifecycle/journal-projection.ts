@@ -191,14 +191,15 @@ export class JournalProjection {
     }
     const last = entries[entries.length - 1]!.seq;
     const advance = (run: SqlRunner) => run.query(`UPDATE lifecycle_projection_cursor SET last_seq = $1 WHERE id = 1 AND last_seq = $2`, [last, after]);
-    const mine =
-      rows.length === 0
-        ? (await advance(this.db), [])
-        : await this.db.transaction(async (tx) => {
-            const inserted = await insertRows(tx, rows);
-            await advance(tx);
-            return inserted;
-          });
+    let mine: LifecycleRow[] = [];
+    if (rows.length === 0) await advance(this.db);
+    else {
+      mine = await this.db.transaction(async (tx) => {
+        const inserted = await insertRows(tx, rows);
+        await advance(tx);
+        return inserted;
+      });
+    }
     if (mine.length > 0) {
       for (const l of this.#listeners) {
         try {
