@@ -29,7 +29,9 @@ const KINDS = new Set([
   "FEE_SWEEP",
 ]);
 /** Cheap pre-filter on an entry's JSON text: most entries are fills and hold none of these. */
-const MARKER = /"type":"(MARKET_STATE|RESOLUTION_PAYOUT|VOID_REFUND|BOND_|STAKE_|VOTE_|BALLOT_REVEAL|POOL_WITHDRAW|FEE_SWEEP)/;
+const MARKER_SOURCE = '"type":"(MARKET_STATE|RESOLUTION_PAYOUT|VOID_REFUND|BOND_|STAKE_|VOTE_|BALLOT_REVEAL|POOL_WITHDRAW|FEE_SWEEP)';
+/** Tested in Postgres too (`~`; its regular expressions read this one as JavaScript does). */
+const MARKER = new RegExp(MARKER_SOURCE);
 
 /** One projected op. */
 export interface LifecycleRow {
@@ -116,8 +118,6 @@ export class JournalProjection {
   #running: Promise<void> | null = null;
   #again = false;
   #closed = false;
-  /** The cursor as this instance last moved it; null: read it. */
-  #cursor: number | null = null;
   readonly #listeners = new Set<(rows: LifecycleRow[]) => void>();
   readonly #offWrite: () => void;
 
@@ -161,24 +161,26 @@ export class JournalProjection {
   }
 
   /**
-   * One page of entries; false when the cursor reached the journal's end. The cursor is read once and then kept: the
-   * step's rows and the cursor's move go in one batch (one transaction), and a move that finds the cursor elsewhere
-   * (another instance projected meanwhile) makes the next step read it again.
+   * One page of entries; false when the cursor reached the journal's end. The cursor and the page come in one read, and
+   * only the ops text of entries that hold a lifecycle op crosses over (most entries are fills): a page of fills costs
+   * that read and one cursor UPDATE, where it cost five round trips (it runs after every journal write, so it was a
+   * third of the database's messages under an order load, docs/api-performance.md).
    */
   async #step(): Promise<boolean> {
-    if (this.#cursor === null) {
-      const [cur] = await this.db.query<{ last_seq: string }>(`SELECT last_seq::text FROM lifecycle_projection_cursor WHERE id = 1`);
-      this.#cursor = Number(cur?.last_seq ?? 0);
-    }
-    const after = this.#cursor;
-    const entries = await this.db.query<{ seq: string; at: string; ops: string }>(
-      `SELECT seq::text, at::text, ops::text FROM journal_entries WHERE seq > $1 ORDER BY seq LIMIT $2`,
-      [after, PAGE],
+    const page = await this.db.query<{ after: string; seq: string | null; at: string | null; ops: string | null }>(
+      `SELECT c.last_seq::text AS after, e.seq::text AS seq, e.at::text AS at,
+              CASE WHEN e.ops::text ~ $2 THEN e.ops::text END AS ops
+         FROM lifecycle_projection_cursor c
+         LEFT JOIN LATERAL (SELECT seq, at, ops FROM journal_entries WHERE seq > c.last_seq ORDER BY seq LIMIT $1) e ON true
+        WHERE c.id = 1`,
+      [PAGE, MARKER_SOURCE],
     );
+    const after = page[0]?.after ?? "0";
+    const entries = page.filter((e) => e.seq !== null);
     if (entries.length === 0) return false;
     const rows: LifecycleRow[] = [];
     for (const e of entries) {
-      if (!MARKER.test(e.ops)) continue;
+      if (e.ops === null || !MARKER.test(e.ops)) continue;
       const ops = opsFromJson(e.ops);
       for (let i = 0; i < ops.length; i++) {
         const r = rowOf(Number(e.seq), i, Number(e.at), ops[i]!);
@@ -186,24 +188,20 @@ export class JournalProjection {
       }
     }
     const last = entries[entries.length - 1]!.seq;
-    // Inserted rows are returned, so published, exactly once whichever instance inserts them first.
-    const inserts = insertStatements(rows);
-    let answers: unknown[][];
-    try {
-      answers = await this.db.batch([
-        ...inserts.map((i) => i.statement),
-        { text: `UPDATE lifecycle_projection_cursor SET last_seq = $1 WHERE id = 1 AND last_seq = $2 RETURNING last_seq::text`, params: [last, after] },
-      ]);
-    } catch (err) {
-      this.#cursor = null;
-      throw err;
-    }
-    this.#cursor = (answers[inserts.length] ?? []).length > 0 ? Number(last) : null;
+    const advance: Statement = { text: `UPDATE lifecycle_projection_cursor SET last_seq = $1 WHERE id = 1 AND last_seq = $2`, params: [last, after] };
     const mine: LifecycleRow[] = [];
-    inserts.forEach(({ chunk }, k) => {
-      const done = new Set((answers[k] as { entry_seq: string; idx: number }[]).map((d) => `${d.entry_seq}:${d.idx}`));
-      for (const r of chunk) if (done.has(`${r.entrySeq}:${r.idx}`)) mine.push(r);
-    });
+    if (rows.length === 0) await this.db.query(advance.text, advance.params);
+    else {
+      // The rows and the cursor's move in one batch (one transaction, one message to the PGlite thread). Inserted rows
+      // are returned: another instance projecting the same entries inserts them first or blocks this insert until it
+      // commits, so each row is published exactly once.
+      const inserts = insertStatements(rows);
+      const answers = await this.db.batch([...inserts.map((i) => i.statement), advance]);
+      inserts.forEach(({ chunk }, k) => {
+        const done = new Set((answers[k] as { entry_seq: string; idx: number }[]).map((d) => `${d.entry_seq}:${d.idx}`));
+        for (const r of chunk) if (done.has(`${r.entrySeq}:${r.idx}`)) mine.push(r);
+      });
+    }
     if (mine.length > 0) {
       for (const l of this.#listeners) {
         try {

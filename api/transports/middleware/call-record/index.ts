@@ -41,7 +41,7 @@ export function callRecord(op: AnyOperation, deps: { db: Database; clock: Clock 
   return async function callRecordMiddleware(c, next) {
     try {
       await next();
-      await persistCallOutcome(deps.db, { record: recordOf(c), idempotency: c.get("idempotentOutcome") ?? null }, c.get("log"));
+      await persistCallOutcome(deps.db, { record: recordOf(c), idempotency: c.get("idempotentOutcome") ?? null }, c.get("log")?.());
     } finally {
       (c.get("idempotencyRelease") as (() => void) | undefined)?.();
     }

@@ -20,6 +20,7 @@ import { payloadHash } from "../../../platform/hashing/canonical-json";
 import { beginIdempotent, type IdempotentOutcome, type StoredResponse } from "../../../platform/idempotency/store";
 import { keyFlightsOf, lookupIdempotent } from "../../../platform/idempotency/group";
 import type { AnyOperation } from "../../../registry/types";
+import { sealedReplyOf } from "../response-headers";
 
 export interface IdempotencyVariables {
   idempotencyKey: string | null;
@@ -77,11 +78,18 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
       c.set("idempotentOutcome", { kind: "forget", owner, key });
       return;
     }
+    // The router's own answer is stored from what it was built from; anything else (a problem, or a deprecated
+    // operation's answer, which the deprecation middleware gave its headers) is read back from the response.
     const headers: Record<string, string> = {};
-    c.res.headers.forEach((v, k) => {
-      if (!NOT_STORED.has(k)) headers[k] = v;
-    });
-    let body = await c.res.clone().text();
+    const reply = op.deprecation ? undefined : sealedReplyOf(c.res);
+    if (reply) {
+      for (const k in reply.own) if (!NOT_STORED.has(k)) headers[k] = reply.own[k]!;
+    } else {
+      c.res.headers.forEach((v, k) => {
+        if (!NOT_STORED.has(k)) headers[k] = v;
+      });
+    }
+    let body = reply ? reply.text : await c.res.clone().text();
     if (op.secretFields?.length && status < 300) body = redact(body, op.secretFields);
     c.set("idempotentOutcome", { kind: "complete", owner, key, response: { status, headers, body } });
   };
