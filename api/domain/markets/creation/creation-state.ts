@@ -7,8 +7,8 @@
  * reservations (what the creator's row lock did). The answer leaves only once the unit committed.
  *
  * Exact the way catalog-cache.ts is: any write of these tables by a statement that is not the flow's own
- * (Database.onWrite: an operator's grant, the lifecycle moving a market to resolved) and any failed tick drop it all,
- * and the next step reads again. Every change is applied by an idempotent function, so applying it again once
+ * (Database.onWrite: an operator's grant, the lifecycle moving a market to resolved), any failed tick and the TTL
+ * (writes of other processes) drop it all, and the next step reads again. Every change is applied by an idempotent function, so applying it again once
  * committed, or to a part read while it was pending, keeps the mirror whole.
  */
 import type { Database, SqlRunner } from "../../../../relayer/db/client";
@@ -20,6 +20,11 @@ import { loadNegotiation, NEGOTIATION_LAPSES_SINK, NEGOTIATIONS_SINK, type Negot
 
 const MIRRORED = new Set(["market_negotiations", "market_creators", "market_creator_cohort", "markets", ANY_TABLE]);
 const FINAL_STATES = new Set(["resolved", "void"]);
+/**
+ * Wall-time bound on what the mirror holds (ms): writes this process cannot see (an operator's SQL, a process that
+ * was the leader a moment ago) are read within it. Every step of the flow runs on the leader (followers forward).
+ */
+const MIRROR_TTL_MS = 1_000;
 /** Negotiations kept by id; past it the oldest go (a step reads it again). */
 const MAX_NEGOTIATIONS = 50_000;
 
@@ -89,8 +94,9 @@ export class CreationState {
   readonly #unsettled = new Set<Apply>();
   readonly #loads = new Set<Load>();
   readonly #ownTexts: Set<string>;
-  /** Drops since start, for tests and the docs' statement counts. */
+  /** Drops for a write not the flow's own or a failed tick (the TTL's are not counted), for tests. */
   drops = 0;
+  #epochStart = performance.now();
 
   constructor(private readonly db: Database) {
     this.#ownTexts = new Set([NEGOTIATIONS_SINK.sql, NEGOTIATION_LAPSES_SINK.sql, ADMISSIONS_SINK.sql, LISTINGS_SINK.sql]);
@@ -102,12 +108,18 @@ export class CreationState {
   }
 
   /** Forgets everything read (a foreign write, a failed tick); reads in flight are not kept. */
-  drop(): void {
+  drop(reason: "write" | "ttl" = "write"): void {
+    this.#epochStart = performance.now();
     this.#generation++;
-    this.drops++;
+    if (reason === "write") this.drops++;
     this.negotiations.clear();
     this.creators.clear();
     this.globals = null;
+  }
+
+  /** Starts over once the mirror is older than its TTL (called where a step reads, never inside its checks). */
+  #fresh(): void {
+    if (performance.now() - this.#epochStart > MIRROR_TTL_MS) this.drop("ttl");
   }
 
   /** Reads `read` and keeps its result with `keep`, then applies what committed or was staged meanwhile. */
@@ -133,6 +145,7 @@ export class CreationState {
   /** The agent's negotiation as its last answered step left it (waiting for a step of it still committing). */
   async negotiation(agentId: string, id: string): Promise<Negotiation | null> {
     await this.#pending.get(id)?.catch(() => {});
+    this.#fresh();
     let n = this.negotiations.get(id);
     if (!n) {
       await this.#load(
@@ -158,6 +171,7 @@ export class CreationState {
   }
 
   async creator(account: string): Promise<CreatorEntry> {
+    this.#fresh();
     for (;;) {
       const known = this.creators.get(account);
       if (known) return known;
@@ -183,6 +197,7 @@ export class CreationState {
   }
 
   async cohort(): Promise<Globals> {
+    this.#fresh();
     for (;;) {
       if (this.globals) return this.globals;
       await this.#load(

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Address } from "viem";
 import { COLLATERAL_ASSET } from "../../../../decoder";
 import { createLocalAgent } from "../../auth/local-agents";
+import { creationStateOf } from "./creation-state";
 import { apiClient, startTestService, stopTestService, type Json, type TestService } from "../../../../test/support/service";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -210,6 +211,23 @@ describe(`market creation, committed lane, over HTTP (${process.env.DATABASE_URL
     assert.ok(cohort.occupied >= 2, "the first creator and the granted one hold slots");
     const shown = await admin("GET", `/creators/${a.agentId}`);
     assert.equal(shown.slotState, "held");
+  });
+
+  it("the flow's state in memory keeps its own writes and drops on any other write", async () => {
+    const a = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "mirrored" });
+    const call = apiClient(t, a.apiKey);
+    const state = creationStateOf(t.svc.ctx.db)!;
+    await call("POST", "/negotiate/preflight", request());
+    const drops = state.drops;
+    await create(call, request({ externalId: "mirror-1", pricingModel: "ORDERBOOK", seed: undefined }));
+    assert.equal(state.drops, drops, "the flow's own rows (negotiations, listing) keep the mirror");
+    const again = await call("POST", "/negotiate/propose", request({ externalId: "mirror-1", pricingModel: "ORDERBOOK", seed: undefined }));
+    assert.equal(again.json.code, "EXTERNAL_ID_TAKEN", "the mirror holds the listing it wrote");
+    // A write the flow did not make (an operator's SQL) is seen by the very next step.
+    await t.svc.ctx.db.query(`UPDATE market_creators SET tier_override = 'suspended' WHERE creator = $1`, [a.ledgerAccount.toLowerCase()]);
+    assert.equal(state.drops, drops + 1);
+    const r = await call("POST", "/negotiate/propose", request());
+    assert.equal(r.json.reason, "tier_suspended", JSON.stringify(r.json));
   });
 
   it("concurrent creations never exceed the concurrent limit", async () => {

@@ -17,7 +17,7 @@ import type { KeyPrincipal } from "../../auth/principal";
 import { committedListing, LISTINGS_SINK } from "../catalog-store";
 import type { CatalogMarket } from "../catalog-types";
 import { creationState } from "./creation-state";
-import { requireNegotiation, stageNegotiation, type CreationDeps } from "./flow";
+import { requireNegotiation, type CreationDeps } from "./flow";
 import { negotiationRow, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
 import { listOnchainMarket, onchainTransactions, verifyCreation, type VerifiedCreation } from "./onchain-deploy";
 
@@ -51,9 +51,16 @@ async function reserveId(d: CreationDeps, n: Negotiation, opts: { ownUnit?: bool
   const current = state.negotiations.get(n.id) ?? n;
   if (current.marketId !== null) return current.marketId;
   const marketId = cohort.maxMarketId + 1n;
-  cohort.maxMarketId = marketId;
   const next = { ...current, marketId };
-  await stageNegotiation(d, next, opts);
+  // The highest id moves with the negotiation, also in a mirror read again before this commits.
+  await state.stage(
+    [[NEGOTIATIONS_SINK, negotiationRow(next)]],
+    (s) => {
+      s.setNegotiation(next);
+      if (s.globals && s.globals.maxMarketId < marketId) s.globals.maxMarketId = marketId;
+    },
+    { negotiationId: next.id, ...opts },
+  );
   return marketId;
 }
 

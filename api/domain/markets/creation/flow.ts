@@ -107,8 +107,8 @@ export async function propose(d: CreationDeps, principal: KeyPrincipal, request:
 }
 
 /** Writes the negotiation as it now is in the call's commit unit (see creation-state.ts `stage`). */
-export function stageNegotiation(d: CreationDeps, n: Negotiation, opts: { ownUnit?: boolean } = {}): Promise<void> {
-  return creationState(d.ctx.db).stage([[NEGOTIATIONS_SINK, negotiationRow(n)]], (s) => s.setNegotiation(n), { negotiationId: n.id, ...opts });
+function stageNegotiation(d: CreationDeps, n: Negotiation): Promise<void> {
+  return creationState(d.ctx.db).stage([[NEGOTIATIONS_SINK, negotiationRow(n)]], (s) => s.setNegotiation(n), { negotiationId: n.id });
 }
 
 export async function requireNegotiation(d: CreationDeps, principal: KeyPrincipal, id: string): Promise<Negotiation> {
