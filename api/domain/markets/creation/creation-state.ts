@@ -36,14 +36,14 @@ export const ADMISSIONS_SINK = rowSink(
    ON CONFLICT (creator) DO UPDATE SET slot = 'held', slot_ordinal = EXCLUDED.slot_ordinal, updated_at = EXCLUDED.updated_at`,
 );
 
-export interface CreatorMarket {
+interface CreatorMarket {
   marketId: string | null;
   externalId: string | null;
   state: string;
 }
 
 /** A negotiation holding its externalId (and, accepted, a place under the concurrent limit). */
-export interface Claim {
+interface Claim {
   externalId: string;
   status: "accepted" | "deployed";
   expiresAt: number;
@@ -58,7 +58,7 @@ export interface CreatorEntry {
   claims: Map<string, Claim>;
 }
 
-export interface Globals {
+interface Globals {
   slotLimit: number | null;
   holders: Set<string>;
   maxOrdinal: number;
@@ -66,7 +66,7 @@ export interface Globals {
 }
 
 /** An idempotent change of the mirror; it finds what it changes by key (a part not read yet is left alone). */
-export type Apply = (s: CreationState) => void;
+type Apply = (s: CreationState) => void;
 
 interface Load {
   missed: Apply[];

@@ -32,7 +32,7 @@ type Row = Record<string, unknown>;
 const json = <T>(v: unknown): T => (typeof v === "string" ? (JSON.parse(v) as T) : (v as T));
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-export function fromRow(r: Row): Negotiation {
+function fromRow(r: Row): Negotiation {
   return {
     id: String(r.id),
     agentId: String(r.agent_id),
