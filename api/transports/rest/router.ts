@@ -43,16 +43,16 @@ function originOfUrl(url: string): string {
 export function mountOperations(app: Hono, ctx: ServiceContext, services: Services, registry: Registry): void {
   const deps = { db: ctx.db, clock: ctx.clock };
   for (const op of registry.operations) {
-    const chain: MiddlewareHandler[] = [
+    // Middlewares with nothing to do for an operation (no key, not deprecated) are not mounted for it.
+    const chain = [
       callRecord(op, deps),
       auth(op, deps),
       rateLimit(op, { windows: services.windows, clock: ctx.clock, config: ctx.config }),
       validate(op),
       idempotency(op, deps),
-    ];
-    const dep = deprecation(op.deprecation, (c) => apiBase(originOf(c, ctx.config.PUBLIC_URL)));
-    if (dep) chain.push(dep);
-    chain.push(operationHandler(op, ctx, services, registry));
+      deprecation(op.deprecation, (c) => apiBase(originOf(c, ctx.config.PUBLIC_URL))),
+      operationHandler(op, ctx, services, registry),
+    ].filter((m): m is MiddlewareHandler => m !== null);
     app.on([op.method], [honoPath(fullPath(op))], ...(chain as [MiddlewareHandler]));
   }
 }

@@ -18,12 +18,11 @@ import type { Clock } from "../../../../relayer/clock";
 import { ApiError } from "../../../platform/errors/api-error";
 import { payloadHash } from "../../../platform/hashing/canonical-json";
 import { beginIdempotent, type IdempotentOutcome, type StoredResponse } from "../../../platform/idempotency/store";
-import { keyFlightsOf, lookupIdempotent } from "../../../platform/idempotency/group";
+import { keyFlightsOf, lookupIdempotent, markKeyUsed } from "../../../platform/idempotency/group";
 import type { AnyOperation } from "../../../registry/types";
 import { sealedReplyOf } from "../response-headers";
 
 export interface IdempotencyVariables {
-  idempotencyKey: string | null;
   /** Set once the handler answered a call that claimed its key; persisted by the call-record middleware. */
   idempotentOutcome: IdempotentOutcome;
   /** Set by a call that registered its key in flight: the call-record middleware calls it once the outcome is written. */
@@ -39,12 +38,11 @@ declare module "hono" {
 export const REDACTED = "[shown once; not replayed]";
 const NOT_STORED = new Set(["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "content-length"]);
 
-export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Clock }): MiddlewareHandler {
-  const applies = op.idempotency === "required" && op.method !== "GET";
+/** Null (no middleware) for an operation without a key: reads, and writes whose registry entry asks for none. */
+export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Clock }): MiddlewareHandler | null {
+  if (op.idempotency !== "required" || op.method === "GET") return null;
   return async function idempotencyMiddleware(c, next) {
     const key = c.req.header("idempotency-key");
-    c.set("idempotencyKey", key ?? null);
-    if (!applies) return next();
     if (key === undefined || key.length === 0) {
       throw new ApiError("IDEMPOTENCY_KEY_REQUIRED", `${op.method} ${op.path} is a write: send an Idempotency-Key header (1..256 characters)`, {
         field: "Idempotency-Key",
@@ -60,6 +58,7 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
     let stored: StoredResponse | null;
     try {
       const now = deps.clock.now();
+      if (!op.groupCommit) markKeyUsed(deps.db, owner, key, now); // the group-committed lookup marks its own
       stored = op.groupCommit ? await findStored(deps.db, owner, key, op.id, hash, now) : await beginIdempotent(deps.db, owner, key, op.id, hash, now);
       if (op.groupCommit) c.set("idempotentRequest", { operation: op.id, requestHash: hash, at: now });
     } catch (err) {
