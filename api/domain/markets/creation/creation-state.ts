@@ -21,10 +21,13 @@ import { loadNegotiation, NEGOTIATION_LAPSES_SINK, NEGOTIATIONS_SINK, type Negot
 const MIRRORED = new Set(["market_negotiations", "market_creators", "market_creator_cohort", "markets", ANY_TABLE]);
 const FINAL_STATES = new Set(["resolved", "void"]);
 /**
- * Wall-time bound on what the mirror holds (ms): writes this process cannot see (an operator's SQL, a process that
- * was the leader a moment ago) are read within it. Every step of the flow runs on the leader (followers forward).
+ * Wall-time bound on what the mirror holds (ms): writes this process cannot see (an operator's SQL on the database,
+ * a process that was the leader a moment ago) are read within it. Every step of the flow runs on the leader
+ * (followers forward), and operators act through the admin API, whose writes are seen at once, so this bound only
+ * covers writes made around the service; each expiry costs a read per active creator, hence 5 s, not the 1 s of
+ * the catalog cache.
  */
-const MIRROR_TTL_MS = 1_000;
+const MIRROR_TTL_MS = 5_000;
 /** Negotiations kept by id; past it the oldest go (a step reads it again). */
 const MAX_NEGOTIATIONS = 50_000;
 
