@@ -16,7 +16,7 @@ import { CommitUnit, currentUnit, groupCommitterOf, rowSink, type RowSink } from
 import { ANY_TABLE, perDatabase, writtenTables } from "../../../../relayer/db/written-tables";
 import { LISTINGS_SINK } from "../catalog-store";
 import type { StandingInputs } from "./creator-standing";
-import { loadNegotiation, NEGOTIATION_LAPSES_SINK, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
+import { loadNegotiation, NEGOTIATION_LAPSES_SINK, NEGOTIATION_MOVES_SINK, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
 
 const MIRRORED = new Set(["market_negotiations", "market_creators", "market_creator_cohort", "markets", ANY_TABLE]);
 const FINAL_STATES = new Set(["resolved", "void"]);
@@ -102,7 +102,7 @@ export class CreationState {
   #epochStart = performance.now();
 
   constructor(private readonly db: Database) {
-    this.#ownTexts = new Set([NEGOTIATIONS_SINK.sql, NEGOTIATION_LAPSES_SINK.sql, ADMISSIONS_SINK.sql, LISTINGS_SINK.sql]);
+    this.#ownTexts = new Set([NEGOTIATIONS_SINK.sql, NEGOTIATION_MOVES_SINK.sql, NEGOTIATION_LAPSES_SINK.sql, ADMISSIONS_SINK.sql, LISTINGS_SINK.sql]);
     db.onWrite((tables, texts) => {
       if (!tables.some((t) => MIRRORED.has(t))) return;
       const foreign = texts.some((t) => !this.#ownTexts.has(t) && writtenTables(t).some((w) => MIRRORED.has(w)));

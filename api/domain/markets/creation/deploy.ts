@@ -18,7 +18,7 @@ import { committedListing, LISTINGS_SINK } from "../catalog-store";
 import type { CatalogMarket } from "../catalog-types";
 import { creationState } from "./creation-state";
 import { requireNegotiation, type CreationDeps } from "./flow";
-import { negotiationRow, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
+import { NEGOTIATION_MOVES_SINK, negotiationMoveRow, type Negotiation } from "./negotiation-store";
 import { listOnchainMarket, onchainTransactions, verifyCreation, type VerifiedCreation } from "./onchain-deploy";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -54,7 +54,7 @@ async function reserveId(d: CreationDeps, n: Negotiation, opts: { ownUnit?: bool
   const next = { ...current, marketId };
   // The highest id moves with the negotiation, also in a mirror read again before this commits.
   await state.stage(
-    [[NEGOTIATIONS_SINK, negotiationRow(next)]],
+    [[NEGOTIATION_MOVES_SINK, negotiationMoveRow(next)]],
     (s) => {
       s.setNegotiation(next);
       if (s.globals && s.globals.maxMarketId < marketId) s.globals.maxMarketId = marketId;
@@ -149,7 +149,7 @@ export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: strin
     // The listing (committed lane) and the deployed negotiation commit with the call's answer, in one tick; in the
     // mirror the market is the creator's and the negotiation its deployed claim.
     await state.stage(
-      [...(listingRow === null ? [] : [[LISTINGS_SINK, listingRow] as const]), [NEGOTIATIONS_SINK, negotiationRow(deployed)] as const],
+      [...(listingRow === null ? [] : [[LISTINGS_SINK, listingRow] as const]), [NEGOTIATION_MOVES_SINK, negotiationMoveRow(deployed)] as const],
       (s) => {
         s.setNegotiation(deployed);
         const e = s.creators.get(deployed.creator);

@@ -11,12 +11,13 @@ import type { ServiceContext } from "../../../context";
 import { ApiError } from "../../../platform/errors/api-error";
 import type { KeyPrincipal } from "../../auth/principal";
 import type { Venue } from "../../venue/types";
+import type { RowSink } from "../../../../relayer/db/group-commit";
 import type { CatalogMarket } from "../catalog-types";
 import { ADMISSIONS_SINK, creationState, CreationState, type CreatorEntry } from "./creation-state";
 import { DEFAULT_SLOT_LIMIT, standingOf, type CreatorStanding, type OutcomeOf } from "./creator-standing";
 import type { FactoryFeeReader } from "./factory-fees";
 import { refusal, type CheckFailure } from "./failures";
-import { NEGOTIATION_LAPSES_SINK, negotiationRow, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
+import { NEGOTIATION_LAPSES_SINK, NEGOTIATION_MOVES_SINK, negotiationMoveRow, negotiationRow, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
 import { preflight, type CreationPlan } from "./preflight";
 import type { CreationRequest } from "./request";
 import { servedCollaterals } from "./served-collaterals";
@@ -108,7 +109,8 @@ export async function propose(d: CreationDeps, principal: KeyPrincipal, request:
 
 /** Writes the negotiation as it now is in the call's commit unit (see creation-state.ts `stage`). */
 function stageNegotiation(d: CreationDeps, n: Negotiation): Promise<void> {
-  return creationState(d.ctx.db).stage([[NEGOTIATIONS_SINK, negotiationRow(n)]], (s) => s.setNegotiation(n), { negotiationId: n.id });
+  const row: readonly [RowSink, string] = n.status === "proposed" ? [NEGOTIATIONS_SINK, negotiationRow(n)] : [NEGOTIATION_MOVES_SINK, negotiationMoveRow(n)];
+  return creationState(d.ctx.db).stage([row], (s) => s.setNegotiation(n), { negotiationId: n.id });
 }
 
 export async function requireNegotiation(d: CreationDeps, principal: KeyPrincipal, id: string): Promise<Negotiation> {
@@ -181,7 +183,7 @@ export async function accept(d: CreationDeps, principal: KeyPrincipal, id: strin
     [
       ...lapsed.map((lid) => [NEGOTIATION_LAPSES_SINK, JSON.stringify({ id: lid })] as const),
       ...(admission === "admit" ? [[ADMISSIONS_SINK, JSON.stringify({ creator, slot_ordinal: ordinal, updated_at: now })] as const] : []),
-      [NEGOTIATIONS_SINK, negotiationRow(next)] as const,
+      [NEGOTIATION_MOVES_SINK, negotiationMoveRow(next)] as const,
     ],
     (s) => {
       s.setNegotiation(next);

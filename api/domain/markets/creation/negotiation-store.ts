@@ -89,8 +89,41 @@ export const NEGOTIATIONS_SINK = rowSink(
      deployed_at = EXCLUDED.deployed_at`,
 );
 
+/**
+ * A later step's move of a negotiation (accept, reject, prepare-deploy, commit-deploy): its changing columns only,
+ * so a tick does not parse the terms again. Defined after NEGOTIATIONS_SINK; a step waits for the previous step's
+ * commit, so the row it moves is always there.
+ */
+export const NEGOTIATION_MOVES_SINK = rowSink(
+  "market_negotiations_moved",
+  `UPDATE market_negotiations AS n SET status = x.status, market_id = x.market_id, market_address = x.market_address, tx_hash = x.tx_hash,
+     result = x.result, expires_at = x.expires_at, decided_at = x.decided_at, deployed_at = x.deployed_at
+   FROM (SELECT DISTINCT ON (id) * FROM json_to_recordset($1::text::json) AS r(ord bigint, id uuid, status text, market_id bigint,
+     market_address text, tx_hash text, result jsonb, expires_at bigint, decided_at bigint, deployed_at bigint) ORDER BY id, ord DESC) AS x
+   WHERE n.id = x.id`,
+);
+
 let ord = 0;
 const bigintSafe = (_k: string, v: unknown) => (typeof v === "bigint" ? v.toString() : v);
+
+/** A negotiation's move as a row of NEGOTIATION_MOVES_SINK. */
+export function negotiationMoveRow(n: Negotiation): string {
+  return JSON.stringify(
+    {
+      ord: ++ord,
+      id: n.id,
+      status: n.status,
+      market_id: n.marketId === null ? null : n.marketId.toString(),
+      market_address: n.marketAddress,
+      tx_hash: n.txHash,
+      result: n.result,
+      expires_at: n.expiresAt,
+      decided_at: n.decidedAt,
+      deployed_at: n.deployedAt,
+    },
+    bigintSafe,
+  );
+}
 
 /** A negotiation as a row of NEGOTIATIONS_SINK. */
 export function negotiationRow(n: Negotiation): string {
