@@ -13,7 +13,7 @@ import { mountLedgerProof } from "./domain/ledger/proof-route";
 import { requestId } from "./transports/middleware/request-id";
 import { ipLimit } from "./transports/middleware/ip-limit";
 import { svcVersion } from "./transports/middleware/svc-version";
-import { secureHeaders } from "./transports/middleware/secure-headers";
+import { responseHeaders } from "./transports/middleware/response-headers";
 import { requestSizeLimit } from "./transports/middleware/body-limit";
 import { mountOperations } from "./transports/rest/router";
 import { API_BASE_PATH, Registry } from "./registry/registry";
@@ -36,7 +36,7 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
   const app = new Hono();
   const metrics = createMetrics(registry);
   app.use("*", metrics.middleware);
-  app.use("*", secureHeaders());
+  app.use("*", responseHeaders());
   app.use("*", requestId({ log: ctx.log, now: () => ctx.clock.now() }));
   app.use("*", ipLimit({ windows: services.windows, clock: ctx.clock, perMinute: ctx.config.RATE_LIMIT_IP_PER_MINUTE, trustProxy: ctx.config.TRUST_PROXY }));
   app.use("*", requestSizeLimit(MCP_PATH));
@@ -73,7 +73,7 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
     const requestId = c.var.requestId ?? "unknown";
     if (isDatabaseUnavailable(err)) {
       // A database restart or fail-over: not a bug. 503 + Retry-After, so clients back off and retry (docs/errors.md).
-      (c.var.log ?? ctx.log).warn({ err, requestId }, "database unavailable");
+      (c.var.log?.() ?? ctx.log).warn({ err, requestId }, "database unavailable");
       const retry = String(DATABASE_RETRY_AFTER_S);
       return problemResponse(
         new ApiError("SERVICE_UNAVAILABLE", "the database cannot be reached right now; retry after Retry-After seconds", {}, { "Retry-After": retry }),
@@ -81,7 +81,7 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
         { requestId },
       );
     }
-    (c.var.log ?? ctx.log).error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, "internal error");
+    (c.var.log?.() ?? ctx.log).error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, "internal error");
     // The detail never carries the stack or message of an unexpected error; the request id finds it in the log.
     return problemResponse(new ApiError("INTERNAL_ERROR", `Internal error; quote request id ${requestId}`), c.req.url, { requestId });
   });

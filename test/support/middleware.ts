@@ -8,6 +8,7 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { ApiError } from "../../api/platform/errors/api-error";
 import { problemResponse } from "../../api/platform/errors/problem";
+import { responseHeaders } from "../../api/transports/middleware/response-headers";
 
 export interface ServedApp {
   /** Base URL, e.g. http://127.0.0.1:40123 */
@@ -20,6 +21,7 @@ export interface ServedApp {
 export async function serveMiddleware(mount: (app: Hono) => void): Promise<ServedApp> {
   const app = new Hono();
   app.onError((err, c) => (err instanceof ApiError ? problemResponse(err, c.req.url) : c.text(`unexpected: ${String(err)}`, 500)));
+  app.use(responseHeaders()); // as the service mounts it: the other middlewares add their headers through it
   mount(app);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));

@@ -7,7 +7,6 @@
  * (../middleware/call-record/unit-of-work.ts; docs/api.md "How a request flows").
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ServiceContext } from "../../context";
 import type { Services } from "../../services";
 import { apiBase } from "../../domain/auth/links";
@@ -16,6 +15,7 @@ import { callRecord } from "../middleware/call-record";
 import { deprecation } from "../middleware/deprecation";
 import { idempotency } from "../middleware/idempotency";
 import { rateLimit } from "../middleware/rate-limit";
+import { sealedResponse } from "../middleware/response-headers";
 import { validate } from "../middleware/validate";
 import { fullPath, honoPath, type Registry } from "../../registry/registry";
 import { Reply, requiresKey, type AnyOperation, type CallContext } from "../../registry/types";
@@ -43,16 +43,16 @@ function originOfUrl(url: string): string {
 export function mountOperations(app: Hono, ctx: ServiceContext, services: Services, registry: Registry): void {
   const deps = { db: ctx.db, clock: ctx.clock };
   for (const op of registry.operations) {
-    const chain: MiddlewareHandler[] = [
+    // Middlewares with nothing to do for an operation (no key, not deprecated) are not mounted for it.
+    const chain = [
       callRecord(op, deps),
       auth(op, deps),
       rateLimit(op, { windows: services.windows, clock: ctx.clock, config: ctx.config }),
       validate(op),
       idempotency(op, deps),
-    ];
-    const dep = deprecation(op.deprecation, (c) => apiBase(originOf(c, ctx.config.PUBLIC_URL)));
-    if (dep) chain.push(dep);
-    chain.push(operationHandler(op, ctx, services, registry));
+      deprecation(op.deprecation, (c) => apiBase(originOf(c, ctx.config.PUBLIC_URL))),
+      operationHandler(op, ctx, services, registry),
+    ].filter((m): m is MiddlewareHandler => m !== null);
     app.on([op.method], [honoPath(fullPath(op))], ...(chain as [MiddlewareHandler]));
   }
 }
@@ -93,14 +93,15 @@ function operationHandler(op: AnyOperation, ctx: ServiceContext, services: Servi
       }
       if (shared) checkedBodies.add(body);
     }
-    if (op.responseContentType) {
-      return c.body(body as string, reply.status as ContentfulStatusCode, { "content-type": op.responseContentType, ...reply.headers });
-    }
-    if (shared) {
-      let text = serialized.get(body);
-      if (text === undefined) serialized.set(body, (text = JSON.stringify(body)));
-      return c.body(text, reply.status as ContentfulStatusCode, { "content-type": "application/json", ...reply.headers });
-    }
-    return c.json(reply.body as object, reply.status as ContentfulStatusCode, reply.headers);
+    let text: string;
+    if (op.responseContentType) text = body as string;
+    else if (shared) {
+      const cached = serialized.get(body);
+      text = cached ?? JSON.stringify(body);
+      if (cached === undefined) serialized.set(body, text);
+    } else text = JSON.stringify(body);
+    const own: Record<string, string> = { "content-type": op.responseContentType ?? "application/json" };
+    for (const k in reply.headers) own[k.toLowerCase()] = reply.headers[k]!;
+    return sealedResponse(c, reply.status, text, own);
   };
 }

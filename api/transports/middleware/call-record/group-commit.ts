@@ -63,7 +63,7 @@ export async function runGroupCommitted(c: Context, next: Next, db: Database, re
     try {
       await unit.seal();
     } catch (err) {
-      c.get("log")?.error({ err }, "group commit failed: the call is answered 503 and left no record");
+      c.get("log")?.().error({ err }, "group commit failed: the call is answered 503 and left no record");
       c.res = problemResponse(
         new ApiError("SERVICE_UNAVAILABLE", "the write could not be made durable; retry with the same Idempotency-Key", {}, { "Retry-After": "1" }),
         c.req.url,

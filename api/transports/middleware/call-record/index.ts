@@ -31,7 +31,7 @@ export function callRecord(op: AnyOperation, deps: { db: Database; clock: Clock 
           path: c.req.path,
           surface: internalCallOf(c)?.surface ?? "rest",
           status: c.res.status,
-          idempotencyKey: c.get("idempotencyKey") ?? null,
+          idempotencyKey: c.req.header("idempotency-key") ?? null,
           bodyHash: raw ? payloadHash(raw) : null,
           at: deps.clock.now(),
         }
@@ -41,7 +41,10 @@ export function callRecord(op: AnyOperation, deps: { db: Database; clock: Clock 
   return async function callRecordMiddleware(c, next) {
     try {
       await next();
-      await persistCallOutcome(deps.db, { record: recordOf(c), idempotency: c.get("idempotentOutcome") ?? null }, c.get("log"));
+      const record = recordOf(c);
+      const idempotency = c.get("idempotentOutcome") ?? null;
+      // A keyless read has nothing to keep.
+      if (record || idempotency) await persistCallOutcome(deps.db, { record, idempotency }, c.get("log")?.());
     } finally {
       (c.get("idempotencyRelease") as (() => void) | undefined)?.();
     }

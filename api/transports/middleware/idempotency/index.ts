@@ -20,9 +20,9 @@ import { payloadHash } from "../../../platform/hashing/canonical-json";
 import { beginIdempotent, type IdempotentOutcome, type StoredResponse } from "../../../platform/idempotency/store";
 import { keyFlightsOf, lookupIdempotent } from "../../../platform/idempotency/group";
 import type { AnyOperation } from "../../../registry/types";
+import { sealedReplyOf } from "../response-headers";
 
 export interface IdempotencyVariables {
-  idempotencyKey: string | null;
   /** Set once the handler answered a call that claimed its key; persisted by the call-record middleware. */
   idempotentOutcome: IdempotentOutcome;
   /** Set by a call that registered its key in flight: the call-record middleware calls it once the outcome is written. */
@@ -38,12 +38,11 @@ declare module "hono" {
 export const REDACTED = "[shown once; not replayed]";
 const NOT_STORED = new Set(["x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "content-length"]);
 
-export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Clock }): MiddlewareHandler {
-  const applies = op.idempotency === "required" && op.method !== "GET";
+/** Null (no middleware) for an operation without a key: reads, and writes whose registry entry asks for none. */
+export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Clock }): MiddlewareHandler | null {
+  if (op.idempotency !== "required" || op.method === "GET") return null;
   return async function idempotencyMiddleware(c, next) {
     const key = c.req.header("idempotency-key");
-    c.set("idempotencyKey", key ?? null);
-    if (!applies) return next();
     if (key === undefined || key.length === 0) {
       throw new ApiError("IDEMPOTENCY_KEY_REQUIRED", `${op.method} ${op.path} is a write: send an Idempotency-Key header (1..256 characters)`, {
         field: "Idempotency-Key",
@@ -77,11 +76,18 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
       c.set("idempotentOutcome", { kind: "forget", owner, key });
       return;
     }
+    // The router's own answer is stored from what it was built from; anything else (a problem, or a deprecated
+    // operation's answer, which the deprecation middleware gave its headers) is read back from the response.
     const headers: Record<string, string> = {};
-    c.res.headers.forEach((v, k) => {
-      if (!NOT_STORED.has(k)) headers[k] = v;
-    });
-    let body = await c.res.clone().text();
+    const reply = op.deprecation ? undefined : sealedReplyOf(c.res);
+    if (reply) {
+      for (const k in reply.own) if (!NOT_STORED.has(k)) headers[k] = reply.own[k]!;
+    } else {
+      c.res.headers.forEach((v, k) => {
+        if (!NOT_STORED.has(k)) headers[k] = v;
+      });
+    }
+    let body = reply ? reply.text : await c.res.clone().text();
     if (op.secretFields?.length && status < 300) body = redact(body, op.secretFields);
     c.set("idempotentOutcome", { kind: "complete", owner, key, response: { status, headers, body } });
   };

@@ -14,6 +14,7 @@ import { ipCeilings, keyCeilings, WINDOW_MS } from "../../../platform/rate-limit
 import type { ChargeResult, WindowStore } from "../../../platform/rate-limit/window-store";
 import type { AnyOperation } from "../../../registry/types";
 import { internalCallOf } from "../../rest/client";
+import { addResponseHeaders } from "../response-headers";
 
 export function rateLimit(op: AnyOperation, deps: { windows: WindowStore; clock: Clock; config: Config }): MiddlewareHandler {
   if (!["read", "write", "data"].includes(op.rateClass)) throw new Error(`rateLimit: operation ${op.id} has no rate class`);
@@ -37,7 +38,7 @@ export function rateLimit(op: AnyOperation, deps: { windows: WindowStore; clock:
     } else if (op.charged && !shown) {
       shown = c.get("ipCharge");
     }
-    await next();
-    if (shown) for (const [k, v] of Object.entries(rateLimitHeaders(shown))) c.res.headers.set(k, v);
+    if (shown) addResponseHeaders(c, rateLimitHeaders(shown));
+    return next();
   };
 }

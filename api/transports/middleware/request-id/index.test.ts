@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import { describe, it } from "node:test";
 import { Hono } from "hono";
 import pino from "pino";
+import { responseHeaders } from "../response-headers";
 import { requestId } from "./index";
 
 /** An app whose access log is captured as parsed pino lines. */
@@ -16,6 +17,7 @@ function appWithLog() {
   });
   const log = pino({ level: "debug" }, sink);
   const app = new Hono();
+  app.use(responseHeaders());
   app.use(requestId({ log, now: () => 0 }));
   app.get("/ok", (c) => c.text("ok"));
   app.get("/missing", (c) => c.text("no", 404));

@@ -6,10 +6,12 @@ import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import { internalCallOf } from "../../rest/client";
+import { addResponseHeaders } from "../response-headers";
 
 export interface RequestIdVariables {
   requestId: string;
-  log: Logger;
+  /** The request's logger (a pino child carrying the id), made on first use: most requests never log but their access line. */
+  log: () => Logger;
 }
 
 declare module "hono" {
@@ -31,13 +33,15 @@ export function requestId(opts: { log: Logger; now: () => number }): MiddlewareH
   return async function requestIdMiddleware(c, next) {
     const given = internalCallOf(c)?.requestId ?? c.req.header("x-request-id");
     const id = given && SANE_ID.test(given) ? given : randomUUID();
-    const log = opts.log.child({ requestId: id });
+    let child: Logger | undefined;
     c.set("requestId", id);
-    c.set("log", log);
+    c.set("log", () => (child ??= opts.log.child({ requestId: id })));
+    addResponseHeaders(c, { "x-request-id": id });
     const started = opts.now();
     await next();
-    c.res.headers.set("X-Request-Id", id);
+    const level = accessLogLevel(c.req.method, c.res.status);
+    if (!opts.log.isLevelEnabled(level)) return;
     const line = { method: c.req.method, path: c.req.path, status: c.res.status, ms: opts.now() - started };
-    log[accessLogLevel(c.req.method, c.res.status)](line, "request");
+    c.get("log")()[level](line, "request");
   };
 }

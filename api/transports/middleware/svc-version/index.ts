@@ -2,6 +2,7 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../../../platform/errors/api-error";
 import { API_VERSIONS, resolveVersion } from "../../../platform/versioning/versions";
+import { addResponseHeaders } from "../response-headers";
 
 export interface SvcVersionVariables {
   apiVersion: string;
@@ -22,7 +23,7 @@ export function svcVersion(): MiddlewareHandler {
       });
     }
     c.set("apiVersion", version);
-    await next();
-    c.res.headers.set("Svc-Version", version);
+    addResponseHeaders(c, { "svc-version": version });
+    return next();
   };
 }
