@@ -11,7 +11,7 @@ import { byAge, isResting, type Acct, type Market, type Order } from "./model";
 import { invalid, reject } from "./rejection";
 import { report } from "./reports";
 import { cancelResting, openAdd } from "./resting";
-import { orderByNumber } from "./retention";
+import { orderByNumber, orderNumber } from "./retention";
 import type { EngineState } from "./state";
 import type { CancelAllCommand, CancelAllResult, OrderSpec, OrderView, PlaceOrdersResult, ReplaceQuotesResult } from "./types";
 import { addressOf } from "./validation";
@@ -29,20 +29,6 @@ const unrest = cancelResting;
 const accountOf = addressOf;
 const viewOf = orderView;
 const byNumber = orderByNumber;
-
-/** The order number of an order id `o-<n>` (n without leading zeros), or -1. */
-function orderNumber(id: string): number {
-  if (typeof id !== "string") return -1; // order(id) is public: a JS caller may pass anything
-  const len = id.length;
-  if (len < 3 || len > 17 || id.charCodeAt(0) !== 111 /* o */ || id.charCodeAt(1) !== 45 /* - */) return -1;
-  let n = 0;
-  for (let i = 2; i < len; i++) {
-    const d = id.charCodeAt(i) - 48;
-    if (d < 0 || d > 9 || (d === 0 && i === 2)) return -1;
-    n = n * 10 + d;
-  }
-  return n;
-}
 
 /** The order with id `o-<n>`, resting or finished and still held (./retention.ts). */
 export function orderById(s: EngineState, id: string): Order | undefined {

@@ -19,6 +19,20 @@ const CHUNK = 65_536;
 /** A per-account queue drops its forgotten head when the head is at least this long and half the queue. */
 const QUEUE_COMPACT = 1_024;
 
+/** The order number of an order id `o-<n>` (n without leading zeros), or -1. */
+export function orderNumber(id: string): number {
+  if (typeof id !== "string") return -1; // order(id) is public: a JS caller may pass anything
+  const len = id.length;
+  if (len < 3 || len > 17 || id.charCodeAt(0) !== 111 /* o */ || id.charCodeAt(1) !== 45 /* - */) return -1;
+  let n = 0;
+  for (let i = 2; i < len; i++) {
+    const d = id.charCodeAt(i) - 48;
+    if (d < 0 || d > 9 || (d === 0 && i === 2)) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
 /** The order numbered n, held or not (n > 0 and below nextOrder). */
 export function orderByNumber(s: EngineState, n: number): Order | undefined {
   return n >= s.base ? s.byN[n - s.base] : s.older.get(n);
@@ -32,10 +46,9 @@ export function retireFinished(s: EngineState): void {
     const r = reports[i]!;
     const st = r.status;
     if (st !== "filled" && st !== "cancelled" && st !== "expired") continue;
-    const id = r.orderId;
-    // LMSR trade reports carry a trade id (`t-<n>`): no order behind them.
-    if (id.charCodeAt(0) !== 111 /* o */) continue;
-    const o = orderByNumber(s, Number(id.slice(2)));
+    // LMSR trade reports carry a trade id (`t-<n>`): no order behind them (-1).
+    const n = orderNumber(r.orderId);
+    const o = n > 0 ? orderByNumber(s, n) : undefined;
     if (o === undefined || o.status !== st) continue;
     const a = o.acct;
     const q = a.done ?? (a.done = []);
