@@ -4,7 +4,7 @@
  * (migration 330), and each new row is handed to the listeners (market data lane, webhooks) once its rows are
  * committed (only the rows this instance inserted: with several instances on one database, each row is published once).
  * Reads call `sync()` first, so an answer always includes every command already journaled; a write to
- * journal_entries wakes it too (db.onWrite), so events go out without a reader.
+ * journal_entries wakes it too (db.onWrite), so events go out without a reader, at most BACKGROUND_SYNC_MS after it.
  */
 import type { Address } from "viem";
 import { OUTCOME_NONE, type JournalOp } from "../../../decoder";
@@ -116,10 +116,19 @@ async function insertRows(tx: SqlRunner, rows: LifecycleRow[]): Promise<Lifecycl
 /** Entries read per step (a resolution of a huge market is one entry with one op per holder). */
 const PAGE = 200;
 
+/**
+ * How long the projection lets journal writes gather before it reads them. Under an order load a write comes with
+ * every commit tick, and a read per tick took as much of PGlite's one thread as the tick itself
+ * (docs/api-performance.md); fills never wait on it (their reports are the exchange's), and a lifecycle event goes
+ * out this much later at most. Reads do not wait for it: they sync first.
+ */
+const BACKGROUND_SYNC_MS = 50;
+
 export class JournalProjection {
   #running: Promise<void> | null = null;
   #again = false;
   #closed = false;
+  #timer: NodeJS.Timeout | null = null;
   readonly #listeners = new Set<(rows: LifecycleRow[]) => void>();
   readonly #offWrite: () => void;
 
@@ -130,8 +139,17 @@ export class JournalProjection {
     // Only a journal write has anything to project. DDL ("*") is no reason to read: a schema dropped under a running
     // service (test teardown, an operator's reset) would make every read fail on the missing cursor table.
     this.#offWrite = db.onWrite((tables) => {
-      if (tables.includes("journal_entries")) this.sync().catch(this.onError);
+      if (tables.includes("journal_entries")) this.#syncSoon();
     });
+  }
+
+  #syncSoon(): void {
+    if (this.#timer || this.#closed) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.sync().catch(this.onError);
+    }, BACKGROUND_SYNC_MS);
+    this.#timer.unref();
   }
 
   /** Called with each projected page of rows, in journal order, after they are committed. */
@@ -216,6 +234,7 @@ export class JournalProjection {
   async close(): Promise<void> {
     this.#closed = true;
     this.#offWrite();
+    if (this.#timer) clearTimeout(this.#timer);
     await this.#running?.catch(() => {});
   }
 }

@@ -121,6 +121,20 @@ describe("order-book loop (POST /orderbook/*)", () => {
     ok(await A("POST", "/orderbook/cancel-order", { orderId: first.json.orders[0].orderId }));
   });
 
+  it("an Idempotency-Key another kind of write used is refused to an order (409 reused), which places nothing", async () => {
+    const take = await A(
+      "POST",
+      "/agents/me/takes",
+      { marketAddress: market.address, probability: 0.4, rationale: "Key shared with an order.", confidence: "low" },
+      { idem: "shared-key" },
+    );
+    assert.equal(take.status, 201, JSON.stringify(take.json));
+    const before = await snapshot(A);
+    const body = { market: market.address, outcome: 0, side: "buy", priceBps: "3100", size: (1n * SHARE).toString() };
+    problem(await A("POST", "/orderbook/place-order", body, { idem: "shared-key" }), 409, "IDEMPOTENCY_KEY_REUSED");
+    assert.deepEqual(await snapshot(A), before, "no order, lock or event");
+  });
+
   it("a crossing order fills both agents: maker and taker fills, fee, consecutive event seqs on both sides", async () => {
     const aliceBefore = (await A("POST", "/orderbook/events", { fromSeq: 0, limit: 500 })).json.events as Json[];
     // Bob buys NO at 55 %: in YES terms an ask at 4500, so it mints against Alice's YES bid.

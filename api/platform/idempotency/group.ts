@@ -10,6 +10,8 @@
  *     each other); the exchange, hence every trading write, lives in one process (docs/journal.md);
  *   - a stored answer, or the key used for another request: one read, batched with the reads of the calls arriving
  *     meanwhile (`lookupIdempotent`: one statement per round, the next round starting when the previous returned).
+ *     On PGlite, which only this process can open, a key this process never saw is known to be new without that read
+ *     (`UsedKeys`).
  */
 import type { Database, SqlRunner } from "../../../relayer/db/client";
 import { rowSink } from "../../../relayer/db/group-commit";
@@ -110,13 +112,90 @@ class Lookups {
   }
 }
 
-const lookupsOf = perDatabase((db: Database) => new Lookups(db));
+/**
+ * Every key of the idempotency table that may be live, as 32-bit hashes: those stored when it was first needed and
+ * every key a call used since (`markKeyUsed`, before its record is written). A key whose hash is absent was never
+ * stored, so its lookup needs no read: on PGlite that read waited behind the commit ticks on the database's one thread
+ * and was half of an order's latency (docs/api-performance.md). Exact only where this process is the table's only
+ * writer, so it is kept for PGlite alone (an embedded database one process holds); on Postgres another instance may
+ * write keys, and every lookup reads. A hash collision only costs the read. Records live 24 h, so the hashes are kept
+ * in two generations of a window each: a key stays at least a window, memory stays bounded by two.
+ */
+class UsedKeys {
+  #current = new Set<number>();
+  #previous = new Set<number>();
+  #since: number | null = null;
+  #loaded: Promise<void> | null = null;
+
+  constructor(private readonly db: Database) {}
+
+  /** Resolves once the stored keys are in (the first call reads them). */
+  ready(now: number): Promise<void> {
+    this.#loaded ??= this.db
+      .query<{ owner: string; idem_key: string }>(`SELECT owner, idem_key FROM api_idempotency WHERE expires_at > $1`, [now])
+      .then((rows) => {
+        for (const r of rows) this.add(r.owner, r.idem_key, now);
+      })
+      .catch((err) => {
+        this.#loaded = null; // a failed read is retried by the next call
+        throw err;
+      });
+    return this.#loaded;
+  }
+
+  /** Whether owner + key may have been stored (false: certainly not). */
+  has(owner: string, key: string, now: number): boolean {
+    this.#age(now);
+    const h = keyHash(owner, key);
+    return this.#current.has(h) || this.#previous.has(h);
+  }
+
+  add(owner: string, key: string, now: number): void {
+    this.#age(now);
+    this.#current.add(keyHash(owner, key));
+  }
+
+  /** Moves to the next generation once a window passed (both, after two: every record of theirs has expired). */
+  #age(now: number): void {
+    if (this.#since === null) this.#since = now;
+    const passed = now - this.#since;
+    if (passed < IDEMPOTENCY_WINDOW_MS) return;
+    this.#previous = passed < 2 * IDEMPOTENCY_WINDOW_MS ? this.#current : new Set();
+    this.#current = new Set();
+    this.#since = now;
+  }
+}
+
+/** FNV-1a over owner, a separator and key. */
+function keyHash(owner: string, key: string): number {
+  let h = 0x811c9dc5;
+  const s = `${owner}\u0000${key}`;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
+}
+
+const lookupsOf = perDatabase((db: Database) => ({ lookups: new Lookups(db), used: db.kind === "pglite" ? new UsedKeys(db) : null }));
+
+/** Notes that a call is about to use owner + key (every idempotent call, before any record of it is written). */
+export function markKeyUsed(db: SqlRunner, owner: string, key: string, now: number): void {
+  lookupsOf(db)?.used?.add(owner, key, now);
+}
 
 /** The record stored for owner + key (null when none or expired), read in a batch with concurrent lookups. */
-export function lookupIdempotent(db: SqlRunner, owner: string, key: string, now: number): Promise<FoundRecord | null> {
-  const lookups = lookupsOf(db);
-  if (!lookups) throw new Error("idempotency lookups need a database handle");
-  return lookups.find(owner, key, now);
+export async function lookupIdempotent(db: SqlRunner, owner: string, key: string, now: number): Promise<FoundRecord | null> {
+  const of = lookupsOf(db);
+  if (!of) throw new Error("idempotency lookups need a database handle");
+  if (of.used) {
+    await of.used.ready(now);
+    // Checked and marked in one synchronous step: a concurrent call with the same key is refused as in flight before.
+    const maybe = of.used.has(owner, key, now);
+    of.used.add(owner, key, now);
+    if (!maybe) return null;
+  }
+  return of.lookups.find(owner, key, now);
 }
 
 /**

@@ -18,7 +18,7 @@ import type { Clock } from "../../../../relayer/clock";
 import { ApiError } from "../../../platform/errors/api-error";
 import { payloadHash } from "../../../platform/hashing/canonical-json";
 import { beginIdempotent, type IdempotentOutcome, type StoredResponse } from "../../../platform/idempotency/store";
-import { keyFlightsOf, lookupIdempotent } from "../../../platform/idempotency/group";
+import { keyFlightsOf, lookupIdempotent, markKeyUsed } from "../../../platform/idempotency/group";
 import type { AnyOperation } from "../../../registry/types";
 import { sealedReplyOf } from "../response-headers";
 
@@ -58,6 +58,7 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
     let stored: StoredResponse | null;
     try {
       const now = deps.clock.now();
+      if (!op.groupCommit) markKeyUsed(deps.db, owner, key, now); // the group-committed lookup marks its own
       stored = op.groupCommit ? await findStored(deps.db, owner, key, op.id, hash, now) : await beginIdempotent(deps.db, owner, key, op.id, hash, now);
       if (op.groupCommit) c.set("idempotentRequest", { operation: op.id, requestHash: hash, at: now });
     } catch (err) {
