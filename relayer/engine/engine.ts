@@ -15,6 +15,7 @@ import { creatorFundsView, lifecycleView, receiptsOf, receiptsOfAccount } from "
 import { lmsrQuote, lmsrQuoteForCost } from "./lmsr-trade";
 import { orderById } from "./orders";
 import { Refusal } from "./rejection";
+import { retireFinished } from "./retention";
 import { EngineState } from "./state";
 import type {
   Accepted,
@@ -40,6 +41,7 @@ import { balanceView, balancesView, lcMarketView, marketView, openOrdersView, or
 const sweep = sweepExpired;
 const run = dispatch;
 const isIntAt = isInt;
+const retire = retireFinished;
 
 /** A new array of buf[0..n): literals for the usual sizes (cheaper than a slice call). */
 function take<T>(buf: T[], n: number): T[] {
@@ -68,7 +70,12 @@ export class Engine {
     if (!isInt(config.allowance.freePerPeriod, 0, 1e9) || !isInt(config.allowance.periodMs, 1, Number.MAX_SAFE_INTEGER)) {
       throw new Error("engine config: allowance.freePerPeriod >= 0 and periodMs > 0 integers");
     }
-    this.#s = new EngineState({ treasury, allowance: { ...config.allowance } });
+    if (config.keepFinished !== undefined && !isInt(config.keepFinished, 0, 1e9)) throw new Error("engine config: keepFinished a non-negative integer");
+    this.#s = new EngineState({
+      treasury,
+      allowance: { ...config.allowance },
+      ...(config.keepFinished !== undefined ? { keepFinished: config.keepFinished } : {}),
+    });
   }
 
   get config(): EngineConfig {
@@ -117,12 +124,13 @@ export class Engine {
     } catch (e) {
       u.rollback();
       s.nextOrder = nextOrder;
-      s.byN.length = nextOrder;
+      s.byN.length = nextOrder - s.base;
       s.nextTrade = nextTrade;
       if (e instanceof Refusal) return { ok: false, code: e.code, message: e.message, details: e.details } as Applied<C>;
       throw e;
     }
     u.commit();
+    if (s.nReports > 0) retire(s);
     // Fresh arrays: the returned ones belong to the caller.
     const accepted: Accepted<C> = { ok: true, result, ops: take(s.ops, s.nOps), reports: take(s.reports, s.nReports) };
     if (s.nEvents > 0) accepted.events = s.events.slice(0, s.nEvents);

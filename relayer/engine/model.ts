@@ -27,8 +27,11 @@ export interface Acct {
    * hashing; readers sort by age). The engine always sets it; optional only for bare accounts built outside it.
    */
   openHead?: Order | null;
-  /** clientOrderId -> order (unique per account for ever). */
+  /** clientOrderId -> order, for the orders the engine holds (./retention.ts: resting, and the last finished ones). */
   readonly cids: Map<string, Order>;
+  /** The account's finished orders still held, oldest first from doneHead (./retention.ts); null until the first. */
+  done?: (Order | undefined)[] | null;
+  doneHead: number;
   ep: number;
   /**
    * What committed markets paid this account at their finality, in payment order (null until the first). Kept on the

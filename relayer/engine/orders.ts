@@ -11,6 +11,7 @@ import { byAge, isResting, type Acct, type Market, type Order } from "./model";
 import { invalid, reject } from "./rejection";
 import { report } from "./reports";
 import { cancelResting, openAdd } from "./resting";
+import { orderByNumber, orderNumber } from "./retention";
 import type { EngineState } from "./state";
 import type { CancelAllCommand, CancelAllResult, OrderSpec, OrderView, PlaceOrdersResult, ReplaceQuotesResult } from "./types";
 import { addressOf } from "./validation";
@@ -27,25 +28,12 @@ const linkResting = openAdd;
 const unrest = cancelResting;
 const accountOf = addressOf;
 const viewOf = orderView;
+const byNumber = orderByNumber;
 
-/** The order number of an order id `o-<n>` (n without leading zeros), or -1. */
-function orderNumber(id: string): number {
-  if (typeof id !== "string") return -1; // order(id) is public: a JS caller may pass anything
-  const len = id.length;
-  if (len < 3 || len > 17 || id.charCodeAt(0) !== 111 /* o */ || id.charCodeAt(1) !== 45 /* - */) return -1;
-  let n = 0;
-  for (let i = 2; i < len; i++) {
-    const d = id.charCodeAt(i) - 48;
-    if (d < 0 || d > 9 || (d === 0 && i === 2)) return -1;
-    n = n * 10 + d;
-  }
-  return n;
-}
-
-/** The order with id `o-<n>`, resting or not. */
+/** The order with id `o-<n>`, resting or finished and still held (./retention.ts). */
 export function orderById(s: EngineState, id: string): Order | undefined {
   const n = orderNumber(id);
-  return n > 0 && n < s.byN.length ? s.byN[n] : undefined;
+  return n > 0 && n < s.nextOrder ? byNumber(s, n) : undefined;
 }
 
 function sameSpec(o: Order, spec: OrderSpec): boolean {
@@ -117,7 +105,7 @@ export function place(s: EngineState, acct: Acct, mkt: Market, spec: OrderSpec, 
     aPrev: null,
     aNext: null,
   };
-  s.byN.push(o); // index n (byN.length === n); apply truncates it on rollback
+  s.byN.push(o); // index n - base; apply truncates it on rollback
   if (o.cid !== undefined) acct.cids.set(o.cid, o);
   s.u.newOrder(o);
   reportOf(s, o, "new", at, undefined);

@@ -9,6 +9,7 @@ import { LedgerState, SUPPLY_ACCOUNT, movementsOf, type JournalOp, type Movement
 import { ExpiryHeap } from "./expiry";
 import type { Acct, LcMarket, Market, MBal, Order } from "./model";
 import { reject } from "./rejection";
+import { KEEP_FINISHED_ORDERS } from "./retention";
 import type { EngineConfig, ExecutionReport, LifecycleEvent } from "./types";
 import { Undo } from "./undo";
 
@@ -18,7 +19,22 @@ const movementsOfOp = movementsOf;
 
 /** A new account record: no balances, no orders, nothing used of its allowance. */
 export function blankAcct(addr: Address, signupAt: number, opened: boolean): Acct {
-  return { addr, signupAt, opened, seq: 0, periodIdx: 0, freeUsed: 0, paid: 0, bals: new Map(), openHead: null, cids: new Map(), ep: 0, receipts: null };
+  return {
+    addr,
+    signupAt,
+    opened,
+    seq: 0,
+    periodIdx: 0,
+    freeUsed: 0,
+    paid: 0,
+    bals: new Map(),
+    openHead: null,
+    cids: new Map(),
+    done: null,
+    doneHead: 0,
+    ep: 0,
+    receipts: null,
+  };
 }
 
 export class EngineState {
@@ -28,10 +44,15 @@ export class EngineState {
   readonly accts = new Map<Address, Acct>();
   readonly markets = new Map<bigint, Market>();
   /**
-   * Every order ever placed, indexed by its number n (id `o-<n>`; slot 0 unused): ids are parsed, not hashed.
-   * Invariant: byN.length === nextOrder (a rollback truncates it back).
+   * The orders numbered base.. (id `o-<n>` at index n - base; slot 0 unused), undefined once forgotten
+   * (./retention.ts): ids are parsed, not hashed. Invariant: base + byN.length === nextOrder (a rollback truncates it
+   * back). Held orders numbered below base are in `older`.
    */
   readonly byN: (Order | undefined)[] = [undefined];
+  base = 0;
+  readonly older = new Map<number, Order>();
+  /** Finished orders kept per account (EngineConfig.keepFinished). */
+  readonly keepFinished: number;
   readonly expiries = new ExpiryHeap();
   /** Markets with a lifecycle (both lanes), by id. */
   readonly lifecycles = new Map<bigint, LcMarket>();
@@ -56,6 +77,7 @@ export class EngineState {
 
   constructor(readonly config: EngineConfig) {
     this.ctx = { treasury: config.treasury };
+    this.keepFinished = config.keepFinished ?? KEEP_FINISHED_ORDERS;
   }
 
   newAcct(addr: Address, signupAt: number, opened: boolean): Acct {

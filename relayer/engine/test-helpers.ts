@@ -26,8 +26,10 @@ export function config(over: Partial<EngineConfig["allowance"]> = {}): EngineCon
 }
 
 /** An engine with market 1 (notional-v1, taker fee `fee` bps) and funded accounts A, B, C. */
-export function setup(opts: { fee?: number; feeModel?: "notional-v1" | "shares-v2"; allowance?: Partial<EngineConfig["allowance"]>; funds?: bigint } = {}) {
-  const e = new Engine(config(opts.allowance));
+export function setup(
+  opts: { fee?: number; feeModel?: "notional-v1" | "shares-v2"; allowance?: Partial<EngineConfig["allowance"]>; funds?: bigint; keepFinished?: number } = {},
+) {
+  const e = new Engine({ ...config(opts.allowance), ...(opts.keepFinished !== undefined ? { keepFinished: opts.keepFinished } : {}) });
   const ops: JournalOp[] = [];
   let at = 1_000;
   /** Applies a command; its ops join `ops` when accepted. */

@@ -15,6 +15,11 @@ export interface EngineConfig {
   /** Receives taker fees and resolution exit fees. */
   treasury: Address;
   allowance: { enabled: boolean; freePerPeriod: number; periodMs: number };
+  /**
+   * Finished orders kept per account for lookups and clientOrderId dedupe (docs/engine.md#retention; default
+   * KEEP_FINISHED_ORDERS). A rule of the journal like any other: a journal rebuilds only under the value it ran with.
+   */
+  keepFinished?: number;
 }
 
 /** Outcome of an order-book order: order books are binary (0 = YES, 1 = NO). */

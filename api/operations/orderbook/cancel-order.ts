@@ -2,14 +2,15 @@ import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
 import { accepted } from "../../platform/errors/engine-rejection";
-import { EXECUTE, isResting, ownOrder, venueAndAccount } from "./common";
+import { EXECUTE, heldOrder, isResting, retiredOrder, venueAndAccount } from "./common";
 import { orderRefBody, orderResultSchema } from "./schemas";
 import { orderResult } from "./serialize";
 
 /**
  * POST /orderbook/cancel-order: takes a resting order of the agent off the book and frees its lock. Cancelling is
  * terminal: an order that is no longer resting (filled, cancelled, expired) answers CONFLICT `reason: ORDER_NOT_OPEN`
- * with its final state; an unknown or another agent's order answers ORDER_NOT_FOUND.
+ * with its final state; an unknown or another agent's order answers ORDER_NOT_FOUND. A finished order the engine no
+ * longer holds (docs/engine.md#retention) answers ORDER_NOT_OPEN from its last committed report, `retired: true`.
  */
 export const cancelOrder = defineOperation({
   id: "cancelOrder",
@@ -23,10 +24,20 @@ export const cancelOrder = defineOperation({
   request: { body: orderRefBody },
   response: z.object({ order: orderResultSchema }),
   mcpTool: "svc_cancel_order",
-  async handler(_ctx, { body }, call) {
+  async handler(ctx, { body }, call) {
     const { venue, account } = await venueAndAccount(call.services, call.principal);
     // Look-up and submit run in one turn of the event loop: no other command can change the order in between.
-    const view = ownOrder(venue, account, body);
+    const view = heldOrder(venue, account, body);
+    if (!view) {
+      // Not held: finished long ago (its last report says how), or unknown. Nothing to submit either way.
+      const last = await retiredOrder(ctx.db, account, body);
+      throw new ApiError("CONFLICT", `order ${last.orderId} is already ${last.status}`, {
+        reason: "ORDER_NOT_OPEN",
+        orderId: last.orderId,
+        orderStatus: last.status,
+        retired: true,
+      });
+    }
     if (!isResting(view)) {
       throw new ApiError("CONFLICT", `order ${view.orderId} is already ${view.status}`, {
         reason: "ORDER_NOT_OPEN",

@@ -3,7 +3,9 @@
  * agent's order is found (never another agent's), and how a placement answers (X-Fills-Remaining, 402).
  */
 import type { Address } from "viem";
-import type { Accepted, Command, OrderSpec, OrderView } from "../../../relayer/engine";
+import type { Accepted, Command, ExecutionReport, OrderSpec, OrderView } from "../../../relayer/engine";
+import type { SqlRunner } from "../../../relayer/db/client";
+import { lastCommittedReport } from "./order-reports";
 import { ApiError } from "../../platform/errors/api-error";
 import { acceptedFills, FILLS_REMAINING_HEADER } from "../../domain/venue/allowance-problem";
 import type { KeyPrincipal } from "../../domain/auth/principal";
@@ -77,20 +79,42 @@ export function fillsRemaining(venue: Venue, account: Address, now: number): num
 }
 
 /**
- * The caller's order by exchange id or clientOrderId. An unknown order and another agent's order answer the same
- * ORDER_NOT_FOUND, so order ids reveal nothing about other agents.
+ * The caller's order by exchange id or clientOrderId, as the engine holds it. An unknown order and another agent's
+ * order answer the same ORDER_NOT_FOUND, so order ids reveal nothing about other agents.
  */
-export function ownOrder(venue: Venue, account: Address, ref: { orderId?: string; clientOrderId?: string }): OrderView {
+export function ownOrder(venue: Venue, account: Address, ref: OrderRef): OrderView {
+  const view = heldOrder(venue, account, ref);
+  if (!view) throw orderNotFound(ref);
+  return view;
+}
+
+/** The caller's order if the engine holds it (resting, or finished within its retention: docs/engine.md#retention). */
+export function heldOrder(venue: Venue, account: Address, ref: OrderRef): OrderView | undefined {
   const engine = venue.exchange.engine;
   const view = ref.orderId !== undefined ? engine.order(ref.orderId) : engine.orderByClientId(account, ref.clientOrderId!);
-  if (!view || view.account !== account) {
-    throw new ApiError(
-      "ORDER_NOT_FOUND",
-      `no order ${ref.orderId ?? `with clientOrderId ${ref.clientOrderId}`} of this agent`,
-      ref.orderId !== undefined ? { orderId: ref.orderId } : { clientOrderId: ref.clientOrderId },
-    );
-  }
-  return view;
+  return view && view.account === account ? view : undefined;
+}
+
+/**
+ * The last committed report of the caller's order that the engine no longer holds: a finished order its account
+ * finished more than the retention's count of orders after (docs/engine.md#retention), found by `orderId` in the
+ * caller's own reports. Otherwise ORDER_NOT_FOUND, and always so by clientOrderId: a forgotten clientOrderId names
+ * no order any more (it may be used again).
+ */
+export async function retiredOrder(db: SqlRunner, account: Address, ref: OrderRef): Promise<ExecutionReport> {
+  const last = ref.orderId === undefined ? null : await lastCommittedReport(db, account, ref.orderId);
+  if (!last) throw orderNotFound(ref);
+  return last;
+}
+
+type OrderRef = { orderId?: string; clientOrderId?: string };
+
+function orderNotFound(ref: OrderRef): ApiError {
+  return new ApiError(
+    "ORDER_NOT_FOUND",
+    `no order ${ref.orderId ?? `with clientOrderId ${ref.clientOrderId}`} of this agent`,
+    ref.orderId !== undefined ? { orderId: ref.orderId } : { clientOrderId: ref.clientOrderId },
+  );
 }
 
 export const isResting = (v: OrderView) => v.status === "open" || v.status === "partially_filled";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
-import { isResting, ownOrder, READ, venueAndAccount } from "./common";
+import { heldOrder, isResting, READ, retiredOrder, venueAndAccount } from "./common";
 import { lastCommittedReport } from "./order-reports";
 import { orderRefBody } from "./schemas";
 import { orderResult } from "./serialize";
@@ -9,7 +9,8 @@ import { orderResult } from "./serialize";
 /**
  * POST /orderbook/confirm-cancel (receipt-authoritative): the order's final state from the committed execution
  * reports: cancelled, filled or expired, `final: true`, with the seq of its last report. An order still on the book
- * answers CONFLICT `reason: ORDER_STILL_OPEN`; changes nothing.
+ * answers CONFLICT `reason: ORDER_STILL_OPEN`; changes nothing. A finished order the engine no longer holds
+ * (docs/engine.md#retention) is answered the same, from its reports, when asked for by orderId.
  */
 export const confirmOrderCancel = defineOperation({
   id: "confirmOrderCancel",
@@ -36,8 +37,8 @@ export const confirmOrderCancel = defineOperation({
   mcpTool: "svc_confirm_order_cancel",
   async handler(ctx, { body }, call) {
     const { venue, account } = await venueAndAccount(call.services, call.principal);
-    const view = ownOrder(venue, account, body);
-    if (isResting(view)) {
+    const view = heldOrder(venue, account, body);
+    if (view && isResting(view)) {
       throw new ApiError("CONFLICT", `order ${view.orderId} is still ${view.status}: cancel it first (POST /orderbook/cancel-order)`, {
         reason: "ORDER_STILL_OPEN",
         orderId: view.orderId,
@@ -45,19 +46,21 @@ export const confirmOrderCancel = defineOperation({
         order: orderResult(view),
       });
     }
-    const last = await lastCommittedReport(ctx.db, account, view.orderId);
+    // A finished order the engine no longer holds (docs/engine.md#retention) is answered from its reports alone.
+    const last = view ? await lastCommittedReport(ctx.db, account, view.orderId) : await retiredOrder(ctx.db, account, body);
+    const orderId = view?.orderId ?? last!.orderId;
     if (!last || (last.status !== "cancelled" && last.status !== "filled" && last.status !== "expired")) {
       // The engine has applied the final step but its journal commit is still in flight (milliseconds).
       throw new ApiError(
         "SERVICE_UNAVAILABLE",
-        `the final state of order ${view.orderId} is being committed; retry`,
-        { reason: "COMMIT_PENDING", orderId: view.orderId },
+        `the final state of order ${orderId} is being committed; retry`,
+        { reason: "COMMIT_PENDING", orderId },
         { "Retry-After": "1" },
       );
     }
     return {
-      orderId: view.orderId,
-      clientOrderId: view.clientOrderId ?? null,
+      orderId,
+      clientOrderId: (view ? view.clientOrderId : last.clientOrderId) ?? null,
       status: last.status,
       final: true as const,
       ...(last.reason ? { cancelReason: last.reason } : {}),

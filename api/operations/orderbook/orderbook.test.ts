@@ -12,6 +12,7 @@ import { takerFee, type FeePolicyVersion } from "../../../relayer/pricing/fees";
 import { bindingOf } from "../../transports/mcp/tools";
 import { apiClient, startTestService, stopTestService, type CallResult, type Json, type TestService } from "../../../test/support/service";
 import { ORDERBOOK_OPERATIONS } from "./index";
+import { KEEP_FINISHED_ORDERS } from "../../../relayer/engine/retention";
 
 const SHARE = 1_000_000n;
 
@@ -475,6 +476,37 @@ describe("order-book loop (POST /orderbook/*)", () => {
     assert.equal(place.needsIdempotencyKey, true);
     assert.equal(tools.get("svc_list_order_events")!.needsIdempotencyKey, false);
     assert.equal(tools.get("svc_confirm_order_cancel")!.needsIdempotencyKey, false);
+  });
+  it("a finished order past its account's retention answers from its reports; its clientOrderId is free again", async () => {
+    // docs/engine.md#retention: the engine holds an account's last KEEP_FINISHED_ORDERS finished orders.
+    const carol = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "ob-carol" });
+    const C = apiClient(t, carol.apiKey);
+    const body = { market: market.address, outcome: 0, side: "buy", priceBps: "100", size: SHARE.toString(), clientOrderId: "old-1" };
+    const placed = await C("POST", "/orderbook/place-order", body);
+    ok(placed);
+    const oldId = String((placed.json.orders as Json[])[0]!.orderId);
+    ok(await C("POST", "/orderbook/cancel-order", { orderId: oldId }));
+    const venue = t.svc.services.venue!;
+    const { marketId } = await venue.marketAt(market.address);
+    const account = carol.ledgerAccount.toLowerCase() as Address;
+    const ioc = { type: "placeOrder", account, marketId, outcome: 0, action: "buy", priceBps: 100, size: SHARE, tif: "IOC" } as const;
+    const done = await Promise.all(Array.from({ length: KEEP_FINISHED_ORDERS }, () => venue.exchange.submit(ioc)));
+    assert.ok(done.every((r) => r.ok));
+    assert.equal(venue.exchange.engine.order(oldId), undefined);
+
+    const cancel = await C("POST", "/orderbook/cancel-order", { orderId: oldId });
+    problem(cancel, 409, "CONFLICT");
+    assert.deepEqual([cancel.json.reason, cancel.json.orderStatus, cancel.json.retired], ["ORDER_NOT_OPEN", "cancelled", true]);
+    const conf = await C("POST", "/orderbook/confirm-cancel", { orderId: oldId });
+    ok(conf);
+    assert.deepEqual([conf.json.orderId, conf.json.clientOrderId, conf.json.status, conf.json.cancelReason], [oldId, "old-1", "cancelled", "user"]);
+    // Another agent still learns nothing; by clientOrderId the forgotten order is unknown, and the id is free again.
+    problem(await B("POST", "/orderbook/confirm-cancel", { orderId: oldId }), 404, "ORDER_NOT_FOUND");
+    problem(await B("POST", "/orderbook/cancel-order", { orderId: oldId }), 404, "ORDER_NOT_FOUND");
+    problem(await C("POST", "/orderbook/confirm-cancel", { clientOrderId: "old-1" }), 404, "ORDER_NOT_FOUND");
+    const again = await C("POST", "/orderbook/place-order", { ...body, priceBps: "200" });
+    ok(again);
+    assert.notEqual(String((again.json.orders as Json[])[0]!.orderId), oldId);
   });
 });
 
