@@ -78,16 +78,6 @@ export function fillsRemaining(venue: Venue, account: Address, now: number): num
   return venue.exchange.engine.allowance(account, now).remaining;
 }
 
-/**
- * The caller's order by exchange id or clientOrderId, as the engine holds it. An unknown order and another agent's
- * order answer the same ORDER_NOT_FOUND, so order ids reveal nothing about other agents.
- */
-export function ownOrder(venue: Venue, account: Address, ref: OrderRef): OrderView {
-  const view = heldOrder(venue, account, ref);
-  if (!view) throw orderNotFound(ref);
-  return view;
-}
-
 /** The caller's order if the engine holds it (resting, or finished within its retention: docs/engine.md#retention). */
 export function heldOrder(venue: Venue, account: Address, ref: OrderRef): OrderView | undefined {
   const engine = venue.exchange.engine;
