@@ -8,8 +8,8 @@
  */
 import type { LifecycleView } from "../../../relayer/engine";
 import type { ServiceContext } from "../../context";
-import { ANY_TABLE, perDatabase } from "../../../relayer/db/written-tables";
 import { enqueueDelivery } from "../../transports/webhooks/store";
+import { cachedSubscriptions } from "../../transports/webhooks/subscription-cache";
 import type { LifecycleRow } from "./journal-projection";
 import { movementKeyOf } from "./movements";
 
@@ -117,35 +117,15 @@ async function previousState(ctx: ServiceContext, r: LifecycleRow): Promise<stri
   return row?.state ?? null;
 }
 
-/**
- * Enabled subscriptions taking `market.state_changed`, of every account, kept in memory (every new market asks):
- * a local write of `api_webhook_subscriptions` drops them after it committed; the TTL bounds another instance's write.
- */
-const STATE_SUBS_TTL_MS = 1_000;
-const stateSubsCacheOf = perDatabase((db) => {
-  const cache: { generation: number; expiresAt: number; subs: { id: string; account: string }[] | null } = { generation: 0, expiresAt: 0, subs: null };
-  db.onWrite((tables) => {
-    if (tables.includes("api_webhook_subscriptions") || tables.includes(ANY_TABLE)) {
-      cache.generation++;
-      cache.subs = null;
-    }
-  });
-  return cache;
-});
-
-async function stateSubscriptions(ctx: ServiceContext): Promise<{ id: string; account: string }[]> {
-  const cache = stateSubsCacheOf(ctx.db);
-  if (!cache) return subscriptionsFor(ctx, "market.state_changed", null);
-  if (cache.subs && performance.now() < cache.expiresAt) return cache.subs;
-  const generation = cache.generation;
-  const startedAt = performance.now();
-  const subs = await subscriptionsFor(ctx, "market.state_changed", null);
-  // A subscription written while this read ran: keep nothing.
-  if (generation === cache.generation) {
-    cache.subs = subs;
-    cache.expiresAt = startedAt + STATE_SUBS_TTL_MS;
-  }
-  return subs;
+/** Enabled subscriptions taking `market.state_changed`, of every account, kept in memory (every new market asks). */
+function stateSubscriptions(ctx: ServiceContext): Promise<{ id: string; account: string }[]> {
+  const key = "market.state_changed"; // one entry for every account's (an account key is an address)
+  return cachedSubscriptions(
+    ctx.db,
+    [key],
+    () => subscriptionsFor(ctx, key, null),
+    () => key,
+  );
 }
 
 /**

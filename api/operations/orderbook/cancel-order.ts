@@ -31,22 +31,15 @@ export const cancelOrder = defineOperation({
     if (!view) {
       // Not held: finished long ago (its last report says how), or unknown. Nothing to submit either way.
       const last = await retiredOrder(ctx.db, account, body);
-      throw new ApiError("CONFLICT", `order ${last.orderId} is already ${last.status}`, {
-        reason: "ORDER_NOT_OPEN",
-        orderId: last.orderId,
-        orderStatus: last.status,
-        retired: true,
-      });
+      throw notOpen(last.orderId, last.status, { retired: true });
     }
-    if (!isResting(view)) {
-      throw new ApiError("CONFLICT", `order ${view.orderId} is already ${view.status}`, {
-        reason: "ORDER_NOT_OPEN",
-        orderId: view.orderId,
-        orderStatus: view.status,
-        order: orderResult(view),
-      });
-    }
+    if (!isResting(view)) throw notOpen(view.orderId, view.status, { order: orderResult(view) });
     const applied = accepted(await venue.exchange.submit({ type: "cancelOrder", account, orderId: view.orderId }));
     return { order: orderResult(applied.result, applied.reports) };
   },
 });
+
+/** Cancelling is terminal: an order that finished answers CONFLICT ORDER_NOT_OPEN with how it finished. */
+function notOpen(orderId: string, status: string, extra: Record<string, unknown>): ApiError {
+  return new ApiError("CONFLICT", `order ${orderId} is already ${status}`, { reason: "ORDER_NOT_OPEN", orderId, orderStatus: status, ...extra });
+}
