@@ -29,3 +29,17 @@ export function testDatabaseEnv(): Record<string, string> {
   const url = process.env.DATABASE_URL;
   return url ? { DATABASE_URL: url, DATABASE_SCHEMA: `t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}` } : {};
 }
+
+/**
+ * Drops a service's Postgres schema once the service stopped, on a connection of its own (nothing without a URL). Dropped under a running service, its background writers (the lifecycle projection's cursor) could
+ * deadlock with the DROP, and a failed drop before close left the service running and the test process hanging.
+ */
+export async function dropServiceSchema(schema: string | undefined, url = process.env.DATABASE_URL): Promise<void> {
+  if (!url || !schema) return;
+  const db = await openDatabase({ databaseUrl: url });
+  try {
+    await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await db.close();
+  }
+}

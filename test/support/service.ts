@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../api/config";
 import { startService, type RunningService, type StartServiceOptions } from "../../api/service";
 import { manualClock, type Clock } from "../../relayer/clock";
+import { dropServiceSchema } from "./db";
 
 export type Json = Record<string, any>;
 type ManualClock = ReturnType<typeof manualClock>;
@@ -47,8 +48,8 @@ export async function startTestService<C extends Clock = ManualClock>(
 
 /** Stops the service; `keepData` leaves the data (directory, schema) for a restart on it. */
 export async function stopTestService(t: TestService<Clock>, opts: { keepData?: boolean } = {}): Promise<void> {
-  if (!opts.keepData && t.schema) await t.svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${t.schema}" CASCADE`);
   await t.svc.close();
+  if (!opts.keepData) await dropServiceSchema(t.schema);
   if (!opts.keepData) rmSync(t.dir, { recursive: true, force: true });
 }
 

@@ -16,6 +16,7 @@ import { startService, type RunningService } from "../../service";
 import { manualClock } from "../../../relayer/clock";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
 import { MemoryWindowStore, RedisWindowStore } from "./window-store";
+import { dropServiceSchema } from "../../../test/support/db";
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -101,9 +102,9 @@ describe("two API instances on one database and one REDIS_URL share each key's w
     agent = await createLocalAgent(a.ctx.db, clock, { name: "rl-shared" });
   });
   after(async () => {
-    await a.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await a.close();
     await b.close();
+    await dropServiceSchema(schema, DATABASE_URL);
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
     await dropPrefix(prefix);
   });

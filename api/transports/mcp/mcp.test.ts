@@ -24,6 +24,7 @@ import { getServerTime } from "../../operations/system/get-server-time";
 import { issueNonce } from "../../domain/auth/wallet-proof/nonces";
 import { mcpProofMessage } from "./wallet-proof";
 import { bindingOf } from "./tools";
+import { dropServiceSchema } from "../../../test/support/db";
 
 const NOW = 1_800_000_000_000;
 const account = privateKeyToAccount("0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba");
@@ -99,8 +100,8 @@ describe("MCP server over real HTTP with the SDK client", () => {
   });
   after(async () => {
     await new Promise<void>((r) => custom.close(() => r()));
-    if (schema) await svc.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await svc.close();
+    await dropServiceSchema(schema);
     rmSync(dir, { recursive: true, force: true });
   });
 

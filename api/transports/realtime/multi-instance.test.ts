@@ -19,6 +19,7 @@ import { connectRealtimeSources } from "./wire";
 import { MemoryReportLog } from "./memory-sources";
 import { openSse } from "./test-clients";
 import { enqueueDelivery } from "../webhooks/store";
+import { dropServiceSchema } from "../../../test/support/db";
 
 // Postgres and Redis run locally here (house rules); both instances must share them.
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
@@ -61,9 +62,9 @@ describe("two API instances: Redis fan-out and a shared webhook queue", () => {
     await b.services.webhooks.stop();
   });
   after(async () => {
-    await a.ctx.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await a.close();
     await b.close();
+    await dropServiceSchema(schema, DATABASE_URL);
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
