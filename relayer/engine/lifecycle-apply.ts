@@ -40,8 +40,12 @@ export function setLc(s: EngineState, lm: LcMarket, next: MarketLifecycle): void
   lm.lc = next;
   if (s.lcDirty) return;
   const after = dueAt(next);
-  if (before !== undefined && before === s.lcNext) s.lcDirty = true;
-  else if (after !== undefined && (s.lcNext === undefined || after < s.lcNext)) s.lcNext = after;
+  // The earliest deadline moved later (or went): only a scan finds the next one. Many markets share a deadline
+  // (a creator's batch with one closeTime), so a deadline kept or brought forward must not cost that scan.
+  if (before !== undefined && before === s.lcNext) {
+    if (after !== undefined && after <= before) s.lcNext = after;
+    else s.lcDirty = true;
+  } else if (after !== undefined && (s.lcNext === undefined || after < s.lcNext)) s.lcNext = after;
 }
 
 /** Records the creator's collected funds (rollback-safe). */

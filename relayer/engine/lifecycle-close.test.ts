@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { COLLATERAL_ASSET, bondEscrowOf, stringifyJson } from "../../decoder";
-import { CREATOR_BOND, creatorResolveBy } from "../lifecycle";
+import { CREATOR_BOND, creatorMissedAt, creatorResolveBy } from "../lifecycle";
 import { A, B, C, PM, SHARE, rejects, replayRoot, setup } from "./test-helpers";
 import type { CreateMarketCommand } from "./types";
 
@@ -105,5 +105,27 @@ describe("engine lifecycle: creation and closing", () => {
     rejects(s.attempt(order, CLOSE + 6), "MARKET_CLOSED");
     assert.equal(s.e.nextLifecycleDeadline(), creatorResolveBy(CLOSE) + 1, "next: the creator's window is missed");
     assert.equal(await s.e.ledger.root(), await replayRoot(s.ops));
+  });
+
+  it("keeps the earliest deadline exact when markets share one (creations, closes, a refused creation)", () => {
+    const s = setup({ funds: 10_000n * PM });
+    // What a scan of every market finds: an open market's closeTime, a closed one's first instant past its window.
+    const scanned = () => {
+      const due = s.e.lifecycles().map((l) => (l.state === "open" ? l.closeTime : creatorMissedAt(l.closeTime)));
+      return due.length === 0 ? undefined : Math.min(...due);
+    };
+    const closes = [CLOSE, CLOSE, CLOSE + HOUR, CLOSE, CLOSE - HOUR, CLOSE - HOUR, CLOSE + 2 * HOUR];
+    closes.forEach((closeTime, i) => {
+      s.run(create({ marketId: ID + BigInt(i), closeTime }));
+      assert.equal(s.e.nextLifecycleDeadline(), scanned(), `after creation ${i}`);
+    });
+    // A creation refused whole (its market id is taken) leaves the deadline as it was.
+    rejects(s.attempt(create({ marketId: ID, closeTime: CLOSE - 2 * HOUR })), "MARKET_EXISTS");
+    assert.equal(s.e.nextLifecycleDeadline(), CLOSE - HOUR);
+    for (const at of [CLOSE - HOUR, CLOSE, CLOSE + HOUR, CLOSE + 2 * HOUR]) {
+      s.run({ type: "advanceLifecycle" }, at);
+      assert.equal(s.e.nextLifecycleDeadline(), scanned(), `after the clock at ${at}`);
+    }
+    assert.equal(s.e.nextLifecycleDeadline(), creatorMissedAt(CLOSE - HOUR));
   });
 });
