@@ -75,6 +75,15 @@ function listKey(q: MarketListQuery): string {
   ]);
 }
 
+/**
+ * The LIMIT of a page, written into the text: with it a parameter, Postgres plans the statement anew on every call
+ * (a LIMIT it cannot see makes the cached generic plan look dear), 1.7 ms a list on PGlite against 0.5 ms.
+ */
+function limitOf(pageSize: number): number {
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new Error(`page size ${pageSize} is not a positive integer`);
+  return pageSize + 1;
+}
+
 async function loadMarketList(db: SqlRunner, q: MarketListQuery, now: number): Promise<MarketListPage> {
   const params: unknown[] = [now];
   const p = (v: unknown) => {
@@ -112,7 +121,7 @@ async function loadMarketList(db: SqlRunner, q: MarketListQuery, now: number): P
     resolved_newest: `m.resolved_at DESC NULLS LAST, m.id DESC`,
   }[q.sort];
   const rows = await db.query(
-    `SELECT ${q.sort === "volume_24h" ? `${MARKET_COLUMNS_JOINED_VOLUME} FROM markets m ${VOLUME_JOIN}` : `${MARKET_COLUMNS} FROM markets m`} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${order} LIMIT ${p(q.pageSize + 1)}::integer`,
+    `SELECT ${q.sort === "volume_24h" ? `${MARKET_COLUMNS_JOINED_VOLUME} FROM markets m ${VOLUME_JOIN}` : `${MARKET_COLUMNS} FROM markets m`} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY ${order} LIMIT ${limitOf(q.pageSize)}`,
     params,
   );
   const markets = rows.slice(0, q.pageSize).map(marketFromRow);

@@ -12,7 +12,7 @@ import { commitScope, CommitUnit, groupCommitterOf, rowSink } from "../../../../
 import { ApiError } from "../../../platform/errors/api-error";
 import { problemResponse } from "../../../platform/errors/problem";
 import { completedRow, IDEMPOTENCY_SINK } from "../../../platform/idempotency/group";
-import type { CallRecordRow } from "./unit-of-work";
+import { persistCallOutcome, type CallRecordRow } from "./unit-of-work";
 
 export const CALL_RECORDS_SINK = rowSink(
   "api_call_records",
@@ -33,6 +33,23 @@ const recordRow = (r: CallRecordRow): string =>
     body_hash: r.bodyHash,
     at: r.at,
   });
+
+/**
+ * A call's public record alone (a read, or a refusal that claimed no key) as one row of the next commit tick, shared
+ * with the other calls in flight instead of an INSERT of its own; the answer still leaves once it is stored. A record
+ * that cannot be written is logged and never fails the call (./unit-of-work.ts).
+ */
+export async function recordInTick(db: Database, record: CallRecordRow, c: Context): Promise<void> {
+  const committer = groupCommitterOf(db);
+  if (!committer) return persistCallOutcome(db, { record, idempotency: null }, c.get("log")?.());
+  const unit = new CommitUnit();
+  unit.add(committer, CALL_RECORDS_SINK, recordRow(record));
+  try {
+    await unit.seal();
+  } catch (err) {
+    c.get("log")?.().error({ err, operation: record.operation }, "call record not written");
+  }
+}
 
 export async function runGroupCommitted(c: Context, next: Next, db: Database, recordOf: (c: Context) => CallRecordRow | null): Promise<void> {
   const committer = groupCommitterOf(db);

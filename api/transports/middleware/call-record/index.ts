@@ -17,7 +17,7 @@ import { payloadHash } from "../../../platform/hashing/canonical-json";
 import { internalCallOf } from "../../rest/client";
 import type { AnyOperation } from "../../../registry/types";
 import { persistCallOutcome, type CallRecordRow } from "./unit-of-work";
-import { runGroupCommitted } from "./group-commit";
+import { recordInTick, runGroupCommitted } from "./group-commit";
 
 export function callRecord(op: AnyOperation, deps: { db: Database; clock: Clock }): MiddlewareHandler {
   const recordOf = (c: Context): CallRecordRow | null => {
@@ -43,8 +43,9 @@ export function callRecord(op: AnyOperation, deps: { db: Database; clock: Clock 
       await next();
       const record = recordOf(c);
       const idempotency = c.get("idempotentOutcome") ?? null;
-      // A keyless read has nothing to keep.
-      if (record || idempotency) await persistCallOutcome(deps.db, { record, idempotency }, c.get("log")?.());
+      // A keyless read has nothing to keep; a record alone (a read) is one row of the next commit tick.
+      if (record && !idempotency) await recordInTick(deps.db, record, c);
+      else if (record || idempotency) await persistCallOutcome(deps.db, { record, idempotency }, c.get("log")?.());
     } finally {
       (c.get("idempotencyRelease") as (() => void) | undefined)?.();
     }
