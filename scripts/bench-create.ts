@@ -13,6 +13,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
+import http from "node:http";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { z } from "zod";
 import { loadConfig } from "../api/config";
 import { startService } from "../api/service";
@@ -58,71 +60,31 @@ async function main(): Promise<void> {
   });
   const svc = await startService(config, { clock: systemClock, publish: false });
   try {
-    const base = svc.baseUrl;
     const creators: Awaited<ReturnType<typeof createLocalAgent>>[] = [];
     for (let i = 0; i < ENV.BENCH_CREATORS; i++) {
       const a = await createLocalAgent(svc.ctx.db, systemClock, { name: `bench-creator-${i}` });
       await setCreatorTier(svc.ctx.db, a.ledgerAccount, "partner", systemClock.now());
       creators.push(a);
     }
-    const call = async (key: string, method: string, path: string, body?: unknown) => {
-      // One Idempotency-Key per call, kept across retries: a POST whose answer was lost to a reset connection is
-      // replayed, never run twice (the loaded machine's sockets do get reset under this load).
-      const headers = { authorization: `Bearer ${key}`, ...(method === "POST" ? { "content-type": "application/json", "idempotency-key": randomUUID() } : {}) };
-      for (let attempt = 1; ; attempt++) {
-        let res: Response;
-        try {
-          res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-        } catch (err) {
-          if (attempt >= 5) throw err;
-          retries++;
-          continue;
-        }
-        const json = (await res.json()) as Answer;
-        // A retry that overtakes its first attempt meets the claim in flight: wait for the first to answer.
-        if (res.status === 409 && (json as { code?: string }).code === "IDEMPOTENCY_REQUEST_IN_FLIGHT" && attempt < 50) {
-          await new Promise((r) => setTimeout(r, 50));
-          continue;
-        }
-        if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-        return json;
-      }
-    };
     const closeTime = new Date(systemClock.now() + 30 * 86_400_000).toISOString();
-    let retries = 0;
-    const flowMs: number[] = [];
-    const visibleMs: number[] = [];
-    let next = 0;
-    const worker = async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= ENV.BENCH_MARKETS) return;
-        const c = creators[i % creators.length]!;
-        const t0 = performance.now();
-        const p = await call(c.apiKey, "POST", "/negotiate/propose", {
-          externalId: `bench-${i}`,
-          title: `Will bench market number ${i} be created in time?`,
-          pricingModel: "ORDERBOOK",
-          collateral: "PM",
-          category: "TECH",
-          closeTime,
-          resolutionSource: { type: "creator", note: "bench" },
-        });
-        await call(c.apiKey, "POST", `/negotiate/${p.id}/accept`, {});
-        await call(c.apiKey, "POST", `/negotiate/${p.id}/prepare-deploy`, {});
-        const d = await call(c.apiKey, "POST", `/negotiate/${p.id}/commit-deploy`, {});
-        const t1 = performance.now();
-        flowMs.push(t1 - t0);
-        for (;;) {
-          const list = await call(c.apiKey, "GET", `/discover/markets?creator=${c.ledgerAccount}&pageSize=5`);
-          if ((list.markets ?? []).some((m) => m.address === d.market?.address)) break;
-        }
-        visibleMs.push(performance.now() - t1);
-      }
+    const work: ClientWork = {
+      base: svc.baseUrl,
+      keys: creators.map((c) => c.apiKey),
+      accounts: creators.map((c) => c.ledgerAccount),
+      closeTime,
+      markets: ENV.BENCH_MARKETS,
+      concurrency: ENV.BENCH_CONCURRENCY,
     };
-    const started = performance.now();
-    await Promise.all(Array.from({ length: ENV.BENCH_CONCURRENCY }, worker));
-    const seconds = (performance.now() - started) / 1000;
+    // The clients run in a worker thread, as an agent's would run in its own process: the service's event loop
+    // serves the API and nothing else (bench:api's load generator does the same).
+    const result = await new Promise<ClientResult>((resolve, reject) => {
+      // A worker does not inherit tsx's loader: it registers it, then loads this file.
+      const worker = new Worker(`require("tsx/cjs"); require(${JSON.stringify(__filename)});`, { eval: true, workerData: work });
+      worker.once("message", resolve);
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`the client thread exited (${code})`)));
+    });
+    const { flowMs, visibleMs, retries, seconds } = result;
     console.log(
       JSON.stringify({
         bench: "create",
@@ -141,7 +103,119 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+/** What the client thread is given, and what it answers. */
+interface ClientWork {
+  base: string;
+  keys: string[];
+  accounts: string[];
+  closeTime: string;
+  markets: number;
+  concurrency: number;
+}
+interface ClientResult {
+  flowMs: number[];
+  visibleMs: number[];
+  retries: number;
+  /** From the first flow's start to the last one's end, in the client thread. */
+  seconds: number;
+}
+
+/** The agents: `concurrency` flows over keep-alive HTTP/1.1 connections, each market by the whole negotiate flow. */
+async function runClients(work: ClientWork): Promise<ClientResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: work.concurrency * 2 });
+  const { hostname, port, pathname } = new URL(work.base);
+  const prefix = pathname.replace(/\/$/, "");
+  let retries = 0;
+  const once = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+    new Promise<{ status: number; json: Answer & { code?: string } }>((resolve, reject) => {
+      const req = http.request({ agent, hostname, port, method, path: prefix + path, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+          } catch (err) {
+            reject(err);
+          }
+        });
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  const call = async (key: string, method: string, path: string, body?: unknown) => {
+    // One Idempotency-Key per call, kept across retries: a POST whose answer was lost to a reset connection is
+    // replayed, never run twice (the loaded machine's sockets do get reset under this load).
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (method === "POST")
+      Object.assign(headers, { "content-type": "application/json", "idempotency-key": randomUUID(), "content-length": String(Buffer.byteLength(text ?? "")) });
+    for (let attempt = 1; ; attempt++) {
+      let answer: Awaited<ReturnType<typeof once>>;
+      try {
+        answer = await once(method, path, headers, text);
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        retries++;
+        continue;
+      }
+      // A retry that overtakes its first attempt meets the claim in flight: wait for the first to answer.
+      if (answer.status === 409 && answer.json.code === "IDEMPOTENCY_REQUEST_IN_FLIGHT" && attempt < 50) {
+        await new Promise((r) => setTimeout(r, 50));
+        continue;
+      }
+      if (answer.status >= 300) throw new Error(`${method} ${path} -> ${answer.status} ${JSON.stringify(answer.json).slice(0, 300)}`);
+      return answer.json;
+    }
+  };
+  const flowMs: number[] = [];
+  const visibleMs: number[] = [];
+  let next = 0;
+  const flow = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= work.markets) return;
+      const key = work.keys[i % work.keys.length]!;
+      const account = work.accounts[i % work.accounts.length]!;
+      const t0 = performance.now();
+      const p = await call(key, "POST", "/negotiate/propose", {
+        externalId: `bench-${i}`,
+        title: `Will bench market number ${i} be created in time?`,
+        pricingModel: "ORDERBOOK",
+        collateral: "PM",
+        category: "TECH",
+        closeTime: work.closeTime,
+        resolutionSource: { type: "creator", note: "bench" },
+      });
+      await call(key, "POST", `/negotiate/${p.id}/accept`, {});
+      await call(key, "POST", `/negotiate/${p.id}/prepare-deploy`, {});
+      const d = await call(key, "POST", `/negotiate/${p.id}/commit-deploy`, {});
+      const t1 = performance.now();
+      flowMs.push(t1 - t0);
+      for (;;) {
+        const list = await call(key, "GET", `/discover/markets?creator=${account}&pageSize=5`);
+        if ((list.markets ?? []).some((m) => m.address === d.market?.address)) break;
+      }
+      visibleMs.push(performance.now() - t1);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: work.concurrency }, flow));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return { flowMs, visibleMs, retries, seconds };
+}
+
+if (isMainThread) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  runClients(workerData as ClientWork).then(
+    (result) => parentPort!.postMessage(result),
+    (err) => {
+      throw err;
+    },
+  );
+}
