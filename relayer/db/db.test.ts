@@ -189,4 +189,43 @@ describe("PGlite placement (worker thread or the caller's)", () => {
       }
     });
   }
+
+  it("worker: a text run again uses its kept prepared statement and stays right across schema changes and failures", async () => {
+    const db = await openDatabase({ pgliteThread: "worker" });
+    try {
+      await db.exec(`CREATE TABLE p (id int PRIMARY KEY, doc jsonb, big bigint)`);
+      const insert = `INSERT INTO p (id, doc, big) VALUES ($1, $2::text::jsonb, $3) RETURNING id`;
+      for (let i = 1; i <= 3; i++) assert.deepEqual(await db.query(insert, [i, JSON.stringify({ i }), 9007199254740993n + BigInt(i)]), [{ id: i }]);
+      const all = `SELECT * FROM p ORDER BY id`;
+      assert.deepEqual(
+        (await db.query<{ doc: unknown; big: unknown }>(all)).map((r) => [r.doc, String(r.big)]),
+        [
+          [{ i: 1 }, "9007199254740994"],
+          [{ i: 2 }, "9007199254740995"],
+          [{ i: 3 }, "9007199254740996"],
+        ],
+      );
+      // The same text after its result's shape changed, once through a statement and once through a script.
+      await db.query(`ALTER TABLE p ADD COLUMN note text DEFAULT 'n'`);
+      assert.deepEqual(Object.keys((await db.query(all))[0]).sort(), ["big", "doc", "id", "note"]);
+      await db.exec(`ALTER TABLE p DROP COLUMN doc`);
+      assert.deepEqual(Object.keys((await db.query(all))[0]).sort(), ["big", "id", "note"]);
+      // A failing statement of a batch rolls the batch back; the kept statements still serve afterwards.
+      await assert.rejects(
+        db.batch([
+          { text: `INSERT INTO p (id, big) VALUES ($1, $2)`, params: [4, 4] },
+          { text: `INSERT INTO p (id, big) VALUES ($1, $2)`, params: [1, 1] },
+        ]),
+        (e: Error & { code?: string }) => e.code === "23505",
+      );
+      assert.deepEqual(
+        (await db.query<{ id: number }>(`SELECT id FROM p WHERE id > $1 ORDER BY id`, [0])).map((r) => r.id),
+        [1, 2, 3],
+      );
+      await assert.rejects(db.query(`SELECT 1 / $1::int`, [0]), (e: Error & { code?: string }) => e.code === "22012");
+      assert.deepEqual(await db.query(`SELECT 1 / $1::int AS q`, [1]), [{ q: 1 }]);
+    } finally {
+      await db.close();
+    }
+  });
 });
