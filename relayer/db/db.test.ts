@@ -42,20 +42,25 @@ describe("lockDirectory", () => {
     const startAt = Date.now() + 1_500;
     const script = `const { lockDirectory } = require(${JSON.stringify(join(__dirname, "lock.ts"))});
       while (Date.now() < ${startAt}) {}
-      try { lockDirectory(${JSON.stringify(dir)}); console.log("won"); setTimeout(() => {}, 1500); }
+      try { lockDirectory(${JSON.stringify(dir)}); console.log("won"); setTimeout(() => {}, 60_000); }
       catch (e) { console.log(e.name); }`;
+    // A winner holds its lock until every contender has answered (a slow start, on a loaded machine, must not find the
+    // winner gone and win too); then the contenders are stopped.
+    const children = Array.from({ length: 4 }, () => spawn(process.execPath, ["--import", "tsx", "-e", script]));
     const outcomes = await Promise.all(
-      Array.from(
-        { length: 4 },
-        () =>
+      children.map(
+        (c) =>
           new Promise<string>((resolve) => {
-            const c = spawn(process.execPath, ["--import", "tsx", "-e", script]);
             let out = "";
-            c.stdout.on("data", (d) => (out += d));
+            c.stdout.on("data", (d) => {
+              out += d;
+              if (out.includes("\n")) resolve(out.trim());
+            });
             c.once("exit", () => resolve(out.trim()));
           }),
       ),
     );
+    for (const c of children) c.kill("SIGKILL");
     assert.equal(outcomes.filter((o) => o === "won").length, 1, outcomes.join(", "));
     assert.ok(
       outcomes.every((o) => o === "won" || o === "DirectoryLockedError"),
@@ -118,6 +123,41 @@ describe("openDatabase", () => {
         /boom/,
       );
       assert.equal((await db.query(`SELECT 1 FROM big WHERE v = 7`)).length, 0);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("runs a batch as one transaction: each statement's rows in order, or nothing at all when one fails", async () => {
+    const db = await openTestDatabase();
+    try {
+      await db.exec(`CREATE TABLE kv (k int PRIMARY KEY, v text NOT NULL)`);
+      const put = `INSERT INTO kv (k, v) VALUES ($1, $2) RETURNING k`;
+      // (postgres.js answers Result arrays, PGlite plain ones)
+      const plain = (rows: unknown[][]) => rows.map((r) => [...r]);
+      assert.deepEqual(
+        plain(await db.batch([{ text: put, params: [1, "a"] }, { text: put, params: [2, "b"] }, { text: `SELECT count(*)::int AS n FROM kv` }])),
+        [[{ k: 1 }], [{ k: 2 }], [{ n: 2 }]],
+      );
+      // The second statement fails: the first and third are not kept, and the error is the failure's own.
+      await assert.rejects(
+        db.batch([
+          { text: put, params: [3, "c"] },
+          { text: put, params: [1, "again"] },
+          { text: put, params: [4, "d"] },
+        ]),
+        (e: Error & { code?: string }) => e.code === "23505",
+      );
+      assert.deepEqual(
+        (await db.query<{ k: number; v: string }>(`SELECT k, v FROM kv ORDER BY k`)).map((r) => [r.k, r.v]),
+        [
+          [1, "a"],
+          [2, "b"],
+        ],
+      );
+      // The handle still serves batches and statements after a failed one.
+      assert.deepEqual(plain(await db.batch([{ text: put, params: [5, "e"] }])), [[{ k: 5 }]]);
+      assert.equal((await db.query(`SELECT 1 FROM kv`)).length, 3);
     } finally {
       await db.close();
     }
