@@ -2,6 +2,7 @@
  * `npm run bench:create`: market creation through the API on one service started here (PGlite on a temp DATA_DIR).
  * 1,000 ORDERBOOK markets, each by the whole negotiate flow over HTTP (propose → accept → prepare-deploy →
  * commit-deploy; propose runs every preflight check), from BENCH_CREATORS creators at BENCH_CONCURRENCY in flight.
+ * The agents run in a worker thread of their own (keep-alive node:http), so the service's event loop serves only them.
  * Prints one line:
  *   {"bench":"create","database":"pglite","markets":1000,"marketsPerSec":…,"p99Ms":…,"visibleP99Ms":…}
  * p99Ms: one market's flow, propose sent → commit-deploy answered. visibleP99Ms: commit-deploy answered → the market
