@@ -250,7 +250,6 @@ function preparable(text: string): boolean {
  */
 async function pipelinedTransaction(raw: import("postgres").Sql, statements: readonly Statement[]): Promise<unknown[][]> {
   const conn = await raw.reserve();
-  let gone = false;
   try {
     const sent = [
       conn.unsafe("BEGIN"),
@@ -258,31 +257,18 @@ async function pipelinedTransaction(raw: import("postgres").Sql, statements: rea
       conn.unsafe("COMMIT"),
     ];
     const settled = await Promise.allSettled(sent);
-    const failures = settled.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as unknown);
-    if (failures.length > 0) {
-      gone = failures.some(connectionGone);
+    const failed = settled.find((r) => r.status === "rejected");
+    if (failed) {
       // Nothing committed: the first failure is the cause, later ones are 25P02 (transaction aborted).
-      if (!gone) await conn.unsafe("ROLLBACK").catch((err: unknown) => (gone = connectionGone(err)));
-      throw failures[0];
+      await conn.unsafe("ROLLBACK").catch(() => {});
+      throw (failed as PromiseRejectedResult).reason;
     }
     const commit = settled[settled.length - 1] as PromiseFulfilledResult<{ command?: string }>;
     if (commit.value.command !== "COMMIT") throw new Error(`the commit tick's transaction ended in ${commit.value.command}`);
     return settled.slice(1, -1).map((r) => (r as PromiseFulfilledResult<unknown[]>).value);
   } finally {
-    // A closed connection is already back in postgres.js's pool of closed ones (it reconnects it when needed);
-    // released, it would be handed out again as if open.
-    if (!gone) conn.release();
+    conn.release();
   }
-}
-
-/**
- * A failure that closed the connection: postgres.js's CONNECTION_* and CONNECT_TIMEOUT, a socket error, or a server
- * error that ends the session (severity FATAL or PANIC, e.g. 57P01 when an operator terminates the backend).
- */
-function connectionGone(err: unknown): boolean {
-  const e = err as { code?: unknown; severity?: unknown } | null;
-  if (e?.severity === "FATAL" || e?.severity === "PANIC") return true;
-  return typeof e?.code === "string" && (e.code.startsWith("CONNECT") || e.code.startsWith("08") || "syscall" in e);
 }
 
 async function openPostgres(url: string, schema?: string): Promise<Database> {
