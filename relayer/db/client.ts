@@ -242,35 +242,6 @@ function preparable(text: string): boolean {
   return true;
 }
 
-/**
- * BEGIN, the statements and COMMIT sent together on one reserved connection: one round trip to the server instead of
- * three (postgres.js's `begin` waits for BEGIN before the statements, and for them before COMMIT), which is most of a
- * commit tick's latency besides the WAL flush. A failed statement aborts the transaction, so the statements after it
- * fail too and Postgres answers the COMMIT with a rollback; the batch then fails with the first error.
- */
-async function pipelinedTransaction(raw: import("postgres").Sql, statements: readonly Statement[]): Promise<unknown[][]> {
-  const conn = await raw.reserve();
-  try {
-    const sent = [
-      conn.unsafe("BEGIN"),
-      ...statements.map((s) => conn.unsafe(s.text, (s.params ?? []) as never[], { prepare: preparable(s.text) })),
-      conn.unsafe("COMMIT"),
-    ];
-    const settled = await Promise.allSettled(sent);
-    const failed = settled.find((r) => r.status === "rejected");
-    if (failed) {
-      // Nothing committed: the first failure is the cause, later ones are 25P02 (transaction aborted).
-      await conn.unsafe("ROLLBACK").catch(() => {});
-      throw (failed as PromiseRejectedResult).reason;
-    }
-    const commit = settled[settled.length - 1] as PromiseFulfilledResult<{ command?: string }>;
-    if (commit.value.command !== "COMMIT") throw new Error(`the commit tick's transaction ended in ${commit.value.command}`);
-    return settled.slice(1, -1).map((r) => (r as PromiseFulfilledResult<unknown[]>).value);
-  } finally {
-    conn.release();
-  }
-}
-
 async function openPostgres(url: string, schema?: string): Promise<Database> {
   const postgres = (await import("postgres")).default;
   const options = {
@@ -313,10 +284,13 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
     location: redactUrl(url) + (schema ? ` (schema ${schema})` : ""),
     ...runner(raw, (sql) => writes.statement(sql)),
     transaction: (fn) => writes.transaction((collect) => raw.begin((tx) => fn(runner(tx as unknown as Sql, collect))) as Promise<never>),
+    // Returning the statements' promises unawaited lets postgres.js pipeline them on the transaction's connection.
     batch: (statements) =>
       writes.transaction(async (collect) => {
         try {
-          return await pipelinedTransaction(raw, statements);
+          return (await raw.begin((tx) =>
+            statements.map((s) => tx.unsafe(s.text, (s.params ?? []) as never[], { prepare: preparable(s.text) })),
+          )) as unknown as unknown[][];
         } finally {
           for (const s of statements) collect(s.text);
         }
