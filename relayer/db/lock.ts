@@ -6,7 +6,7 @@
  * Taking over happens under a second, short-lived lock (`.lock.takeover`), and the stale content is read again under
  * it: two processes that both found the same stale lock can never remove each other's fresh one.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 
@@ -74,9 +74,15 @@ export function lockDirectory(dir: string, pid = process.pid): () => void {
   const file = join(dir, ".lock");
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = openSync(file, "wx");
-      writeSync(fd, `${pid} ${pid === process.pid ? PROCESS_TOKEN : "-"}`);
-      closeSync(fd);
+      // Created with its content in one step (a hard link of a written file): a lock made by open + write was empty
+      // for an instant, and a contender reading it then took it for a dead owner's and removed it (two winners).
+      const draft = `${file}.${PROCESS_TOKEN}.${attempt}`;
+      writeFileSync(draft, `${pid} ${pid === process.pid ? PROCESS_TOKEN : "-"}`);
+      try {
+        linkSync(draft, file);
+      } finally {
+        rmSync(draft, { force: true });
+      }
       let released = false;
       return () => {
         if (released) return;
