@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import pino from "pino";
 import { openDatabase } from "../relayer/db/client";
+import { loadKeccak256 } from "../decoder/merkle/keccak";
 import { configurePrincipalCache } from "./domain/auth/api-keys";
 import { configureCatalogCache } from "./domain/markets/catalog-cache";
 import { migrateService } from "./platform/db/migrations";
@@ -67,6 +68,9 @@ export async function startService(config: Config, opts: StartServiceOptions = {
     throw err;
   }
   configureCatalogCache(db, { ttlMs: config.DISCOVERY_CACHE_TTL_MS });
+  // The WebAssembly keccak, so the hashes of the request path (a market's terms, its derived accounts) take it
+  // instead of viem's JavaScript one: ~25 times faster on a market's terms (decoder/merkle/keccak.ts keccak256Of).
+  await loadKeccak256();
   configurePrincipalCache(db, { ttlMs: config.PRINCIPAL_CACHE_TTL_MS });
   let clock: Clock;
   try {

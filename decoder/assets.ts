@@ -2,7 +2,8 @@
  * Asset ids and well-known accounts of the committed ledger (see the ledger conventions).
  * Asset 0 is the play-money collateral; `(marketId << 8) | side` is outcome `side` (0..2) of market `marketId`.
  */
-import { encodePacked, keccak256, type Address } from "viem";
+import { encodePacked, hexToBytes, type Address } from "viem";
+import { keccak256Of } from "./merkle/keccak";
 
 /** Asset id of the play-money (PM) collateral. */
 export const COLLATERAL_ASSET = 0n;
@@ -58,7 +59,7 @@ function derivedAccount(label: string, marketId: bigint): Address {
   if (byMarket === undefined) derived.set(label, (byMarket = new Map()));
   const hit = byMarket.get(marketId);
   if (hit !== undefined) return hit;
-  const hash = keccak256(encodePacked(["string", "uint64"], [label, marketId]));
+  const hash = keccak256Of(hexToBytes(encodePacked(["string", "uint64"], [label, marketId])));
   const account = `0x${hash.slice(-40)}` as Address;
   // Bounded: a long-running service sees ever new markets; dropping the lot now and then only costs a re-hash.
   if (byMarket.size >= DERIVED_CACHE_MAX) byMarket.clear();

@@ -16,6 +16,7 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { bytesToHex, keccak256, type Hex } from "viem";
 import { keccakModuleBytes, MAX_PAGES, RATE_BYTES, STATE_BYTES } from "./keccak-wasm";
 import { LEAF_PREIMAGE_BYTES } from "./leaf";
 
@@ -367,4 +368,17 @@ export function loadKeccak256(): Promise<Keccak256> {
 /** The shared engine once a {@link loadKeccak256} finished (a Merkle root did), else null: for synchronous callers. */
 export function loadedKeccak256(): Keccak256 | null {
   return loaded;
+}
+
+/**
+ * keccak256 of `bytes`: with the WebAssembly engine once it is loaded (the service loads it at start; every batcher
+ * build and replay computes a root first), else viem's JavaScript one. The engine takes ~12 µs for 4 kB (a market's
+ * terms) and ~2 ms for a 320 kB payload, viem's ~290 µs and ~60 ms.
+ */
+export function keccak256Of(bytes: Uint8Array): Hex {
+  const k = loaded;
+  if (!k) return keccak256(bytes);
+  const digest = new Uint8Array(32);
+  k.hashInto(bytes, 0, bytes.length, digest, 0);
+  return bytesToHex(digest);
 }

@@ -3,7 +3,8 @@
  * stamp, as JSON (amounts as integer strings, instants as RFC 3339), and their hash. The hash binds the on-chain
  * creation to this negotiation: the factory emits it in MarketCreated and commit-deploy compares it.
  */
-import { keccak256, toHex } from "viem";
+import { stringToBytes } from "viem";
+import { keccak256Of } from "../../../../decoder/merkle/keccak";
 import { CREATOR_BOND, PM_UNIT, WINDOWS } from "../../../../relayer/lifecycle/rules";
 import { creatorResolveBy } from "../../../../relayer/lifecycle/deadlines";
 import { canonicalJson } from "../../../platform/hashing/canonical-json";
@@ -102,5 +103,5 @@ export type MarketTerms = ReturnType<typeof buildTerms>;
 
 /** keccak256 of the canonical JSON of the terms (0x + 64 hex). */
 export function termsHashOf(terms: MarketTerms): `0x${string}` {
-  return keccak256(toHex(canonicalJson(terms)));
+  return keccak256Of(stringToBytes(canonicalJson(terms)));
 }
