@@ -8,6 +8,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import pino from "pino";
 import { openDatabase } from "../relayer/db/client";
 import { loadKeccak256 } from "../decoder/merkle/keccak";
+import { groupCommitterOf } from "../relayer/db/group-commit";
 import { configurePrincipalCache } from "./domain/auth/api-keys";
 import { configureCatalogCache } from "./domain/markets/catalog-cache";
 import { migrateService } from "./platform/db/migrations";
@@ -142,6 +143,8 @@ export async function startService(config: Config, opts: StartServiceOptions = {
       await sockets.close();
       await new Promise<void>((r) => server.close(() => r()));
       await opened.close();
+      // The records of the last reads join a tick after their answers left (call-record middleware): store them.
+      await groupCommitterOf(db)?.drain();
       await db.close();
     },
   };

@@ -172,6 +172,16 @@ export class GroupCommitter {
     }
   }
 
+  /**
+   * Resolves once every unit sealed before this call has settled (committed or failed), the running tick's too.
+   * Units still open (calls in progress) are not waited for, unless a sealed one queues behind them.
+   */
+  async sealedSettled(): Promise<void> {
+    const pending: Promise<unknown>[] = this.#queue.filter((u) => u.sealed).map((u) => u.committed.catch(() => {}));
+    if (this.#ticking) pending.push(this.#ticking.catch(() => {}));
+    await Promise.all(pending);
+  }
+
   /** How many queued units the next tick may take: sealed, in order, none reaching past a unit left queued. */
   #takeable(): number {
     const q = this.#queue;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
 import { sha256Hex } from "../../platform/hashing/canonical-json";
+import { groupCommitterOf } from "../../../relayer/db/group-commit";
 
 /**
  * GET /agents/{agentId}/calls: the public record of an agent's calls (spec: "Every call is kept on a public
@@ -54,6 +55,9 @@ export const listAgentCalls = defineOperation({
   async handler(ctx, { params, query }) {
     const [agent] = await ctx.db.query<{ id: string }>(`SELECT id FROM api_agents WHERE id = $1`, [params.agentId]);
     if (!agent) throw new ApiError("AGENT_NOT_FOUND", `agent ${params.agentId} does not exist`);
+    // A read's record joins a commit tick after its answer left (call-record middleware): the calls answered so far
+    // are all on the page once the units sealed before now have settled.
+    await groupCommitterOf(ctx.db)?.sealedSettled();
     // One row more than asked tells whether another page exists.
     const rows = await ctx.db.query<{
       id: string;

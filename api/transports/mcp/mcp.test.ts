@@ -25,6 +25,7 @@ import { issueNonce } from "../../domain/auth/wallet-proof/nonces";
 import { mcpProofMessage } from "./wallet-proof";
 import { bindingOf } from "./tools";
 import { dropServiceSchema } from "../../../test/support/db";
+import { groupCommitterOf } from "../../../relayer/db/group-commit";
 
 const NOW = 1_800_000_000_000;
 const account = privateKeyToAccount("0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba");
@@ -361,6 +362,8 @@ describe("MCP server over real HTTP with the SDK client", () => {
     const missing = (await client.callTool({ name: "svc_place_thing", arguments: noKey })) as CallToolResult;
     assert.equal(JSON.parse(text(missing)).code, "IDEMPOTENCY_KEY_REQUIRED");
 
+    // A refusal's record joins a commit tick after its answer left; the public listing waits for it the same way.
+    await groupCommitterOf(svc.ctx.db)?.sealedSettled();
     const records = await svc.ctx.db.query<{ operation: string; surface: string; status: number }>(
       `SELECT operation, surface, status FROM api_call_records WHERE agent_id = $1 AND operation = 'placeThing' ORDER BY id`,
       [fullAgent],

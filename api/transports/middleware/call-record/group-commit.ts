@@ -36,19 +36,22 @@ const recordRow = (r: CallRecordRow): string =>
 
 /**
  * A call's public record alone (a read, or a refusal that claimed no key) as one row of the next commit tick, shared
- * with the other calls in flight instead of an INSERT of its own; the answer still leaves once it is stored. A record
- * that cannot be written is logged and never fails the call (./unit-of-work.ts).
+ * with the other calls in flight instead of an INSERT of its own. The answer does not wait for it: such a call changed
+ * nothing, so a crash before the tick loses only its record, and waiting for a tick (behind whatever the tick writes)
+ * was most of a read's latency under write load. The record's reader waits for it instead (GET /agents/{agentId}/calls,
+ * `GroupCommitter.sealedSettled`), so an agent sees every call it was answered. A record that cannot be written is
+ * logged and never fails the call.
  */
-export async function recordInTick(db: Database, record: CallRecordRow, c: Context): Promise<void> {
+export function recordInTick(db: Database, record: CallRecordRow, c: Context): void {
+  const log = c.get("log");
   const committer = groupCommitterOf(db);
-  if (!committer) return persistCallOutcome(db, { record, idempotency: null }, c.get("log")?.());
+  if (!committer) {
+    void persistCallOutcome(db, { record, idempotency: null }, log?.());
+    return;
+  }
   const unit = new CommitUnit();
   unit.add(committer, CALL_RECORDS_SINK, recordRow(record));
-  try {
-    await unit.seal();
-  } catch (err) {
-    c.get("log")?.().error({ err, operation: record.operation }, "call record not written");
-  }
+  unit.seal().catch((err: unknown) => log?.().error({ err, operation: record.operation }, "call record not written"));
 }
 
 export async function runGroupCommitted(c: Context, next: Next, db: Database, recordOf: (c: Context) => CallRecordRow | null): Promise<void> {

@@ -43,8 +43,8 @@ export function callRecord(op: AnyOperation, deps: { db: Database; clock: Clock 
       await next();
       const record = recordOf(c);
       const idempotency = c.get("idempotentOutcome") ?? null;
-      // A keyless read has nothing to keep; a record alone (a read) is one row of the next commit tick.
-      if (record && !idempotency) await recordInTick(deps.db, record, c);
+      // A keyless read has nothing to keep; a record alone (a read) is one row of the next commit tick, not waited for.
+      if (record && !idempotency) recordInTick(deps.db, record, c);
       else if (record || idempotency) await persistCallOutcome(deps.db, { record, idempotency }, c.get("log")?.());
     } finally {
       (c.get("idempotencyRelease") as (() => void) | undefined)?.();
