@@ -135,9 +135,18 @@ describe("openDatabase", () => {
       const put = `INSERT INTO kv (k, v) VALUES ($1, $2) RETURNING k`;
       // (postgres.js answers Result arrays, PGlite plain ones)
       const plain = (rows: unknown[][]) => rows.map((r) => [...r]);
+      // A statement without rows between others, and one with several: each statement gets its own rows.
       assert.deepEqual(
-        plain(await db.batch([{ text: put, params: [1, "a"] }, { text: put, params: [2, "b"] }, { text: `SELECT count(*)::int AS n FROM kv` }])),
-        [[{ k: 1 }], [{ k: 2 }], [{ n: 2 }]],
+        plain(
+          await db.batch([
+            { text: put, params: [1, "a"] },
+            { text: `UPDATE kv SET v = v WHERE k = $1`, params: [1] },
+            { text: put, params: [2, "b"] },
+            { text: `SELECT k FROM kv ORDER BY k` },
+            { text: `SELECT count(*)::int AS n FROM kv` },
+          ]),
+        ),
+        [[{ k: 1 }], [], [{ k: 2 }], [{ k: 1 }, { k: 2 }], [{ n: 2 }]],
       );
       // The second statement fails: the first and third are not kept, and the error is the failure's own.
       await assert.rejects(
