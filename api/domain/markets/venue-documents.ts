@@ -1,9 +1,9 @@
 /**
  * Inputs of the discovery documents built in api/domain/protocol: the deployment artifact of the configured chain
- * (read on each call: a deployment made after start-up shows at once; the file is small), and the rule values that
+ * (parsed again whenever the file changed: a deployment made after start-up shows at once), and the rule values that
  * depend on the deployment (the high-exposure threshold of each listed collateral; the value is in relayer/lifecycle).
  */
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { keccak256, toHex } from "viem";
 import type { Config } from "../../config";
 import { readDeployment, type Deployment } from "../protocol/deployment";
@@ -14,9 +14,20 @@ import { HIGH_EXPOSURE_THRESHOLD_UNITS } from "../../../relayer/lifecycle/rules"
 /** The deployment of the configured chain, or an empty one (no contracts, no collaterals) before any deployment. */
 export function currentDeployment(config: Pick<Config, "CHAIN_ID" | "deploymentFile">): Deployment {
   const file = config.deploymentFile;
-  if (existsSync(file)) return readDeployment(file);
-  return { chainId: config.CHAIN_ID, contracts: {}, collaterals: [], routerInterface: null };
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat) return { chainId: config.CHAIN_ID, contracts: {}, collaterals: [], routerInterface: null };
+  // Every proposal and several discovery reads ask for it: a stat instead of reading and validating the file each
+  // time. A rewrite (a new deployment, the file replaced by a rename) changes its mtime, size or inode.
+  const version = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  const known = parsedDeployments.get(file);
+  if (known?.version === version) return known.deployment;
+  const deployment = readDeployment(file);
+  parsedDeployments.set(file, { version, deployment });
+  return deployment;
 }
+
+/** The last parse of each deployment file, with the file's version it was read at. Callers only read it. */
+const parsedDeployments = new Map<string, { version: string; deployment: Deployment }>();
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 
