@@ -71,7 +71,8 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   configureCatalogCache(db, { ttlMs: config.DISCOVERY_CACHE_TTL_MS });
   // The WebAssembly keccak, so the hashes of the request path (a market's terms, its derived accounts) take it
   // instead of viem's JavaScript one: ~25 times faster on a market's terms (decoder/merkle/keccak.ts keccak256Of).
-  await loadKeccak256();
+  // Not waited for: until it is loaded those hashes take viem's, with the same result.
+  loadKeccak256().catch((err: unknown) => log.warn({ err }, "WebAssembly keccak not loaded; hashing with viem's"));
   configurePrincipalCache(db, { ttlMs: config.PRINCIPAL_CACHE_TTL_MS });
   let clock: Clock;
   try {
