@@ -28,6 +28,7 @@ export interface Database extends SqlRunner {
    * Runs independent statements in one transaction, in order, and returns each one's rows: a single message to the
    * PGlite thread, pipelined on Postgres. A `transaction` of N statements holds PGlite for N + 2 round trips to the
    * event loop, every other statement queued meanwhile; a batch holds it for its own work only (the group commit).
+   * A batch of one statement runs without BEGIN and COMMIT: a statement alone is atomic (a folded tick, group-commit.ts).
    */
   batch(statements: readonly Statement[]): Promise<unknown[][]>;
   /** Calls `onMessage` for each NOTIFY on `channel`. Resolves to an unsubscribe function. */
@@ -48,7 +49,15 @@ export type WriteListener = (tables: readonly string[], texts: readonly string[]
 export interface Statement {
   text: string;
   params?: unknown[];
+  /**
+   * The statements this one is made of, reported to write listeners in its place: a folded commit tick
+   * (group-commit.ts) is its sinks' own texts, which a cache tells from others' writes (creation-state.ts).
+   */
+  parts?: readonly string[];
 }
+
+/** The texts a batch reports to write listeners. */
+const reportedTexts = (statements: readonly Statement[]): string[] => statements.flatMap((s) => s.parts ?? [s.text]);
 
 export interface OpenDatabaseOptions {
   /** Postgres URL; when absent, PGlite is used. */
@@ -154,7 +163,7 @@ async function openPglite(dataDir: string | undefined, thread: "worker" | "main"
         try {
           return await engine.batch(statements);
         } finally {
-          for (const s of statements) collect(s.text);
+          for (const t of reportedTexts(statements)) collect(t);
         }
       }),
     onWrite: (listener) => writes.subscribe(listener),
@@ -214,12 +223,14 @@ async function inThreadEngine(dir: string | undefined): Promise<PgliteEngine> {
       await on(tx).exec(sql);
     },
     transaction: (fn) => pg.transaction((tx) => fn(tx)),
-    batch: (statements) =>
-      pg.transaction(async (tx) => {
-        const out: unknown[][] = [];
-        for (const s of statements) out.push((await tx.query(s.text, s.params)).rows);
-        return out;
-      }),
+    batch: async (statements) =>
+      statements.length === 1
+        ? [(await pg.query(statements[0].text, statements[0].params)).rows]
+        : pg.transaction(async (tx) => {
+            const out: unknown[][] = [];
+            for (const s of statements) out.push((await tx.query(s.text, s.params)).rows);
+            return out;
+          }),
     async listen(channel, onMessage) {
       const unsub = await pg.listen(channel, onMessage);
       return async () => unsub();
@@ -287,12 +298,12 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
     // Returning the statements' promises unawaited lets postgres.js pipeline them on the transaction's connection.
     batch: (statements) =>
       writes.transaction(async (collect) => {
+        const run = (q: Pick<Sql, "unsafe">, s: Statement) => q.unsafe(s.text, (s.params ?? []) as never[], { prepare: preparable(s.text) });
         try {
-          return (await raw.begin((tx) =>
-            statements.map((s) => tx.unsafe(s.text, (s.params ?? []) as never[], { prepare: preparable(s.text) })),
-          )) as unknown as unknown[][];
+          if (statements.length === 1) return [(await run(raw, statements[0])) as unknown as unknown[]];
+          return (await raw.begin((tx) => statements.map((s) => run(tx as unknown as Sql, s)))) as unknown as unknown[][];
         } finally {
-          for (const s of statements) collect(s.text);
+          for (const t of reportedTexts(statements)) collect(t);
         }
       }),
     onWrite: (listener) => writes.subscribe(listener),

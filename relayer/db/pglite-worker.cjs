@@ -173,6 +173,7 @@ async function main() {
         prepared.byText.clear(); // a script may hold DDL
         return null;
       case "batch": // statements in one transaction, answered in one message (the group commit's tick)
+        if (m.statements.length === 1) return [await rowsOf(false, m.statements[0].text, m.statements[0].params)]; // atomic alone
         return pg.transaction(async () => {
           const out = [];
           for (const s of m.statements) out.push(await rowsOf(true, s.text, s.params));
