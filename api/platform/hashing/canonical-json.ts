@@ -31,3 +31,33 @@ export function sha256Hex(text: string): `0x${string}` {
 export function payloadHash(value: unknown): `0x${string}` {
   return sha256Hex(value === null || value === undefined ? "{}" : canonicalJson(value));
 }
+
+const memberTexts = new WeakMap<object, Map<string, string>>();
+
+/**
+ * `payloadHash({ ...value, ...extra })` for a plain object `value`, with each member of `value` made canonical once per
+ * object and kept: a write's Idempotency-Key hash (its input and its operation) and its call record's body hash (its
+ * input alone) share the work of sorting and printing the body. The members must not change after the first call.
+ */
+export function payloadHashOfMembers(value: Record<string, unknown>, extra: Record<string, unknown> = {}): `0x${string}` {
+  let texts = memberTexts.get(value);
+  if (!texts) {
+    texts = new Map();
+    for (const [k, v] of Object.entries(value)) {
+      const text = v === undefined ? undefined : JSON.stringify(sortKeys(v));
+      if (text !== undefined) texts.set(k, text);
+    }
+    memberTexts.set(value, texts);
+  }
+  const members = new Map(texts);
+  for (const [k, v] of Object.entries(extra)) {
+    const text = v === undefined ? undefined : JSON.stringify(sortKeys(v));
+    if (text === undefined) members.delete(k);
+    else members.set(k, text);
+  }
+  // In the order JSON.stringify prints a sorted object's keys: integer-like keys first, ascending (as payloadHash does).
+  const order: Record<string, 0> = {};
+  for (const k of [...members.keys()].sort()) order[k] = 0;
+  const keys = Object.keys(order);
+  return sha256Hex(`{${keys.map((k) => `${JSON.stringify(k)}:${members.get(k)}`).join(",")}}`);
+}

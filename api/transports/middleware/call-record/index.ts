@@ -13,7 +13,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Database } from "../../../../relayer/db/client";
 import type { Clock } from "../../../../relayer/clock";
-import { payloadHash } from "../../../platform/hashing/canonical-json";
+import { payloadHashOfMembers } from "../../../platform/hashing/canonical-json";
 import { internalCallOf } from "../../rest/client";
 import type { AnyOperation } from "../../../registry/types";
 import { persistCallOutcome, type CallRecordRow } from "./unit-of-work";
@@ -32,7 +32,7 @@ export function callRecord(op: AnyOperation, deps: { db: Database; clock: Clock 
           surface: internalCallOf(c)?.surface ?? "rest",
           status: c.res.status,
           idempotencyKey: c.req.header("idempotency-key") ?? null,
-          bodyHash: raw ? payloadHash(raw) : null,
+          bodyHash: raw ? payloadHashOfMembers(raw) : null, // the Idempotency-Key hash made the members canonical already
           at: deps.clock.now(),
         }
       : null;

@@ -16,7 +16,7 @@ import type { MiddlewareHandler } from "hono";
 import type { SqlRunner } from "../../../../relayer/db/client";
 import type { Clock } from "../../../../relayer/clock";
 import { ApiError } from "../../../platform/errors/api-error";
-import { payloadHash } from "../../../platform/hashing/canonical-json";
+import { payloadHashOfMembers } from "../../../platform/hashing/canonical-json";
 import { beginIdempotent, type IdempotentOutcome, type StoredResponse } from "../../../platform/idempotency/store";
 import { keyFlightsOf, lookupIdempotent, markKeyUsed } from "../../../platform/idempotency/group";
 import type { AnyOperation } from "../../../registry/types";
@@ -51,7 +51,7 @@ export function idempotency(op: AnyOperation, deps: { db: SqlRunner; clock: Cloc
     if (key.length > 256) throw new ApiError("INVALID_PAYLOAD", "Idempotency-Key must be 1..256 characters", { field: "Idempotency-Key" });
     const principal = c.get("principal");
     const owner = principal ? `agent:${principal.agentId}` : `ip:${c.get("ip")}`;
-    const hash = payloadHash({ operation: op.id, ...c.get("rawInput") });
+    const hash = payloadHashOfMembers(c.get("rawInput") ?? {}, { operation: op.id });
     const flights = keyFlightsOf(deps.db);
     if (flights && !flights.enter(owner, key)) throw inFlight(key);
     const release = () => flights?.leave(owner, key);
