@@ -5,7 +5,8 @@
  *   {"bench":"api-orders-reference","database":…,"connections":…,"rps":…,"p99Ms":…}
  *        the ceiling of a durable HTTP write here (scripts/bench-api-reference.ts), run just before each api-orders line
  *   {"bench":"api-orders","database":…,"connections":…,"rps":…,"p50Ms":…,"p99Ms":…,"errors":…,"ratio":…}
- *        POST /orderbook/place-order, a unique Idempotency-Key each; ratio = its rps / the reference's rps
+ *        POST /orderbook/place-order, a unique Idempotency-Key each; ratio = its rps / the reference's rps;
+ *        loopMsPerRequest: the service thread's busy ms per request (both lines), loopMsRatio: place-order's over the reference's
  *   {"bench":"fill-to-report","transport":"sse"|"ws","p50Ms":…,"p99Ms":…}
  *        crossing order sent -> the taker's `execution:report` fill parsed from its stream (maker's in makerP50Ms/P99Ms)
  * Targets (printed, never enforced): reads ≥ 5,000/s with p99 ≤ 10 ms; fill-to-report p99 ≤ 50 ms.
@@ -60,6 +61,12 @@ const statuses = (r: autocannon.Result) =>
           Object.entries((r as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count]),
         ),
       };
+
+/**
+ * Busy time of this thread's event loop (the service's; the load generator has its own thread) per request answered:
+ * a figure of the work a request costs here that, unlike rps, hardly moves with the load of the rest of the machine.
+ */
+const loopMsPerRequest = (elu: { active: number }, requests: number): number => (requests > 0 ? Number((elu.active / requests).toFixed(4)) : 0);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -169,6 +176,7 @@ async function main(): Promise<void> {
       const reference = await startReference(svc.ctx.db);
       try {
         for (const connections of ENV.BENCH_ORDER_CONNECTIONS) {
+          let loop = performance.eventLoopUtilization();
           const ref = await autocannon({
             url: reference.url,
             connections,
@@ -182,6 +190,7 @@ async function main(): Promise<void> {
             })),
           });
           const refRps = Math.round(ref.requests.average);
+          const refLoopMs = loopMsPerRequest(performance.eventLoopUtilization(loop), ref.requests.total);
           console.log(
             JSON.stringify({
               bench: "api-orders-reference",
@@ -193,9 +202,11 @@ async function main(): Promise<void> {
               p99Ms: ref.latency.p99,
               non2xx: ref.non2xx,
               errors: ref.errors,
+              loopMsPerRequest: refLoopMs,
               durationS: DURATION_S,
             }),
           );
+          loop = performance.eventLoopUtilization();
           const orders = await autocannon({
             url: origin,
             connections,
@@ -210,6 +221,7 @@ async function main(): Promise<void> {
             })),
           });
           const rps = Math.round(orders.requests.average);
+          const ordersLoopMs = loopMsPerRequest(performance.eventLoopUtilization(loop), orders.requests.total);
           console.log(
             JSON.stringify({
               bench: "api-orders",
@@ -222,6 +234,8 @@ async function main(): Promise<void> {
               errors: orders.errors + orders.non2xx,
               ratio: refRps > 0 ? Number((rps / refRps).toFixed(3)) : null,
               requests: orders.requests.total,
+              loopMsPerRequest: ordersLoopMs,
+              loopMsRatio: refLoopMs > 0 ? Number((ordersLoopMs / refLoopMs).toFixed(2)) : null,
               non2xx: orders.non2xx,
               ...statuses(orders),
               durationS: DURATION_S,
