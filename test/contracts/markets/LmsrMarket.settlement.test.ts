@@ -228,7 +228,9 @@ describe("LmsrMarket settlement", () => {
       );
       // The runs really exercised the claim: redemptions happened, and sweeps came before some of them.
       expect(redemptions).to.be.greaterThan(20);
-      expect(sweptBeforeRedemptions).to.be.greaterThan(3);
+      // How many runs sweep before their first redemption depends on the draw: "more than 3 of 20" failed a CI run
+      // that drew exactly 3. "At least one" still proves the path ran, and only a draw with none fails it.
+      expect(sweptBeforeRedemptions).to.be.greaterThan(0);
     });
   }
 });
