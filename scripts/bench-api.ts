@@ -7,6 +7,7 @@
  *   {"bench":"api-orders","database":…,"connections":…,"rps":…,"p50Ms":…,"p99Ms":…,"errors":…,"ratio":…}
  *        POST /orderbook/place-order, a unique Idempotency-Key each; ratio = its rps / the reference's rps;
  *        loopMsPerRequest: the service thread's busy ms per request (both lines), loopMsRatio: place-order's over the reference's
+ *        (busy time still counts a thread descheduled mid-task, so it is noisy on a loaded machine: compare within a run)
  *   {"bench":"fill-to-report","transport":"sse"|"ws","p50Ms":…,"p99Ms":…}
  *        crossing order sent -> the taker's `execution:report` fill parsed from its stream (maker's in makerP50Ms/P99Ms)
  * Targets (printed, never enforced): reads ≥ 5,000/s with p99 ≤ 10 ms; fill-to-report p99 ≤ 50 ms.

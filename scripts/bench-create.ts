@@ -86,7 +86,8 @@ async function main(): Promise<void> {
       worker.once("error", reject);
       worker.once("exit", (code) => reject(new Error(`the client thread exited (${code})`)));
     });
-    // The service thread's busy time per market (its five calls): the work, apart from how busy the machine is.
+    // The service thread's busy time per market (its five calls). It is not free of the machine's load: a thread that
+    // is descheduled in the middle of a task counts as busy, so compare it only within one run or one quiet window.
     const loopMsPerMarket = Number((performance.eventLoopUtilization(loop).active / ENV.BENCH_MARKETS).toFixed(3));
     const { flowMs, visibleMs, retries, seconds } = result;
     console.log(

@@ -34,6 +34,9 @@ export function payloadHash(value: unknown): `0x${string}` {
 
 const memberTexts = new WeakMap<object, Map<string, string>>();
 
+/** A member's canonical text, or undefined for an undefined value (JSON.stringify leaves such a member out). */
+const memberText = (v: unknown): string | undefined => (v === undefined ? undefined : JSON.stringify(sortKeys(v)));
+
 /**
  * `payloadHash({ ...value, ...extra })` for a plain object `value`, with each member of `value` made canonical once per
  * object and kept: a write's Idempotency-Key hash (its input and its operation) and its call record's body hash (its
@@ -44,14 +47,14 @@ export function payloadHashOfMembers(value: Record<string, unknown>, extra: Reco
   if (!texts) {
     texts = new Map();
     for (const [k, v] of Object.entries(value)) {
-      const text = v === undefined ? undefined : JSON.stringify(sortKeys(v));
+      const text = memberText(v);
       if (text !== undefined) texts.set(k, text);
     }
     memberTexts.set(value, texts);
   }
   const members = new Map(texts);
   for (const [k, v] of Object.entries(extra)) {
-    const text = v === undefined ? undefined : JSON.stringify(sortKeys(v));
+    const text = memberText(v);
     if (text === undefined) members.delete(k);
     else members.set(k, text);
   }
