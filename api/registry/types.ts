@@ -10,6 +10,7 @@ import type { AgentTier, Scope } from "../domain/auth/scopes";
 import type { KeyPrincipal } from "../domain/auth/principal";
 import type { Registry } from "./registry";
 import type { ErrorCode } from "../platform/errors/codes";
+import type { CommitUnit } from "../../relayer/db/group-commit";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type Permission = "none" | "api-key-read" | "api-key-execute" | "wallet-proof";
@@ -67,6 +68,12 @@ export interface CallContext<A extends Permission = Permission> {
   registry: Registry;
   /** A request header (case-insensitive), for protocols that travel in headers (x402 payments). */
   header?: (name: string) => string | undefined;
+  /**
+   * The call's open commit unit when the operation is group-committed (`groupCommit`), else null. Hand it to what
+   * writes for the call (`exchange.submit(command, { unit })`): the writes commit with the call's own records, and the
+   * answer leaves once they did (relayer/db/group-commit.ts).
+   */
+  unit: CommitUnit | null;
 }
 
 /** A handler's answer when it needs a status other than the default or extra headers. */

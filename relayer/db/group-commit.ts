@@ -14,10 +14,10 @@
  * A failed tick rejects its units and every queued one (their rows may depend on the failed ones) and calls their
  * failure hooks synchronously, before any other code runs: the journal writer stops at once (relayer/journal).
  *
- * `commitScope` carries the unit of the running call (AsyncLocalStorage): code inside it (the exchange) adds its rows
- * to the call's unit instead of committing alone, and the call answers once the unit committed.
+ * A call's unit is passed by hand to what writes for it (`Exchange.submit(command, { unit })`): its rows join the call's
+ * unit instead of committing alone, and the call answers once the unit committed. (It used to travel in an
+ * AsyncLocalStorage; its promise hooks cost every promise of the process, about 5% of the service's thread.)
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database, Statement } from "./client";
 import { ANY_TABLE, perDatabase, writtenTables } from "./written-tables";
 
@@ -293,11 +293,7 @@ function foldedText(sinks: readonly RowSink[]): string {
 /** The one committer of a database handle. */
 export const groupCommitterOf = perDatabase((db) => new GroupCommitter(db));
 
-/** The commit unit of the running call, if any (the API's trading writes run in one). */
-export const commitScope = new AsyncLocalStorage<CommitUnit>();
-
-/** The open unit of the running call; null outside one or once it was sealed. */
-export function currentUnit(): CommitUnit | null {
-  const u = commitScope.getStore();
-  return u && !u.sealed ? u : null;
+/** `unit` if it still takes rows; null for none or a sealed one (its call already answered: the writer commits alone). */
+export function openUnit(unit: CommitUnit | null | undefined): CommitUnit | null {
+  return unit && !unit.sealed ? unit : null;
 }

@@ -4,7 +4,6 @@
  * Never keeps a process alive.
  */
 import type { Clock } from "../clock";
-import { commitScope } from "../db/group-commit";
 
 /** setTimeout's ceiling (about 24.8 days); a later deadline re-arms when this fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -28,13 +27,10 @@ export class DeadlineTimer {
     if (this.#timer && this.#timer.at <= due) return;
     this.clear();
     const delay = Math.min(MAX_TIMER_MS, Math.max(0, due - this.clock.now()));
-    // Outside any call's commit unit (relayer/db/group-commit.ts): the deadline's command is its own, committed on its own.
-    const handle = commitScope.exit(() =>
-      setTimeout(() => {
-        this.#timer = null;
-        this.fire().finally(() => this.arm());
-      }, delay),
-    );
+    const handle = setTimeout(() => {
+      this.#timer = null;
+      this.fire().finally(() => this.arm());
+    }, delay);
     handle.unref();
     this.#timer = { at: due, handle };
   }

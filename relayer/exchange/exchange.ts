@@ -33,7 +33,7 @@ import {
   type LifecycleEvent,
   type RejectCode,
 } from "../engine";
-import { commitScope, currentUnit } from "../db/group-commit";
+import { openUnit, type CommitUnit } from "../db/group-commit";
 import { JournalWriter, readAll, reportsOf as storedReportsOf } from "../journal";
 import { DeadlineTimer } from "./deadline-timer";
 
@@ -212,8 +212,10 @@ export class Exchange {
    * Applies `command` now (synchronously, before this returns its promise) and resolves after the journal
    * transaction that holds it committed. A command the engine refuses resolves to its `Rejected` value and is not
    * journaled; `Unavailable` when the exchange takes no command or the journal write failed.
+   * With `unit` (a call's open commit unit: relayer/db/group-commit.ts) the entry joins the call's own records and this
+   * resolves at once: the call answers when its unit committed. Without, the entry commits on its own first.
    */
-  async submit<C extends Command>(command: C): Promise<Submitted<C>> {
+  async submit<C extends Command>(command: C, opts: { unit?: CommitUnit | null } = {}): Promise<Submitted<C>> {
     if (this.#closed) return unavailable("the exchange is closed");
     if (this.#unavailable) return unavailable(this.#unavailable);
     if (this.#writer.failed) {
@@ -237,9 +239,8 @@ export class Exchange {
       opCount,
       reports: applied.reports.map((r) => ({ account: r.account, seq: r.seq, at: r.at, body: reportToJson(r) })),
     };
-    // Inside a call's commit unit (a trading call: relayer/db/group-commit.ts), the entry commits with the call's own
-    // records and the call answers once that unit committed; the result is answered now, the reports go out after.
-    const unit = currentUnit();
+    // In a call's commit unit the result is answered now, the reports go out once the unit committed.
+    const unit = openUnit(opts.unit);
     if (unit) {
       writer.append(entry, unit).then(
         () => this.#committed(opCount, applied.reports, applied.events),

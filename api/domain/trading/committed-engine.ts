@@ -1,9 +1,10 @@
 /**
- * The committed lane's calls into the exchange engine, in one place: the two commands prepare submits (an LMSR trade,
- * an IOC order) with their results read into typed values, and the order book as a taker meets it (the resting
+ * The committed lane's calls into the exchange engine, in one place: the two commands prepare submits in the call's
+ * commit unit (an LMSR trade, an IOC order) with their results read into typed values, and the order book as a taker meets it (the resting
  * orders of each level, which the engine fills and charges one by one).
  */
 import type { Exchange } from "../../../relayer/exchange/exchange";
+import type { CommitUnit } from "../../../relayer/db/group-commit";
 import { takerFee, type Engine, type FeeModel, type LmsrTradeCommand, type LmsrTradeResult, type PlaceOrderCommand } from "../../../relayer/engine";
 import { acceptedFills } from "../venue/allowance-problem";
 import type { Fill } from "./trade-answers";
@@ -14,8 +15,8 @@ import type { TakerLevel } from "./book-walk";
  * sell); a refusal (SLIPPAGE past `limit`, balance, allowance) is thrown as its problem (the allowance's 402 as on
  * /orderbook/*: ../venue/allowance-problem.ts).
  */
-export async function tradeLmsr(exchange: Exchange, command: Omit<LmsrTradeCommand, "type">): Promise<LmsrTradeResult> {
-  return acceptedFills(await exchange.submit({ type: "lmsrTrade", ...command } satisfies LmsrTradeCommand)).result;
+export async function tradeLmsr(exchange: Exchange, command: Omit<LmsrTradeCommand, "type">, unit: CommitUnit | null): Promise<LmsrTradeResult> {
+  return acceptedFills(await exchange.submit({ type: "lmsrTrade", ...command } satisfies LmsrTradeCommand, { unit })).result;
 }
 
 /** An IOC order once it has matched: filled, or cancelled with what it could not fill (it never rests). */
@@ -28,8 +29,8 @@ export interface IocExecution {
 }
 
 /** Places an IOC order for `account` and reads its fills from the command's execution reports. */
-export async function placeIoc(exchange: Exchange, command: Omit<PlaceOrderCommand, "type" | "tif">): Promise<IocExecution> {
-  const applied = acceptedFills(await exchange.submit({ type: "placeOrder", ...command, tif: "IOC" } satisfies PlaceOrderCommand));
+export async function placeIoc(exchange: Exchange, command: Omit<PlaceOrderCommand, "type" | "tif">, unit: CommitUnit | null): Promise<IocExecution> {
+  const applied = acceptedFills(await exchange.submit({ type: "placeOrder", ...command, tif: "IOC" } satisfies PlaceOrderCommand, { unit }));
   const order = applied.result;
   if (order.status !== "filled" && order.status !== "cancelled") throw new Error(`IOC order ${order.orderId} ended ${order.status}`);
   const fills: Fill[] = [];

@@ -11,6 +11,7 @@
  */
 import type { Address } from "viem";
 import type { Clock } from "../../../relayer/clock";
+import type { CommitUnit } from "../../../relayer/db/group-commit";
 import { ceilDiv } from "../../../relayer/pricing/fees";
 import { outcomeAssetId, type OutcomeIndex } from "../../../decoder";
 import { ApiError } from "../../platform/errors/api-error";
@@ -49,7 +50,7 @@ export function committedLane(deps: CommittedLaneDeps, clock: Clock) {
           tradable(vm, req);
           return vm.market.pricingModel === "automated" ? lmsrQuote(deps, vm, req) : bookQuote(deps, vm, req);
         },
-        async prepare(req, principal) {
+        async prepare(req, principal, unit) {
           tradable(vm, req);
           checkBounds(vm, req);
           const account = await deps.accountOf(principal);
@@ -62,7 +63,9 @@ export function committedLane(deps: CommittedLaneDeps, clock: Clock) {
               });
           }
           const remaining = () => remainingOf(deps, account, clock.now());
-          return vm.market.pricingModel === "automated" ? lmsrExecute(deps, vm, req, account, remaining) : bookExecute(deps, vm, req, account, remaining);
+          return vm.market.pricingModel === "automated"
+            ? lmsrExecute(deps, vm, req, account, remaining, unit)
+            : bookExecute(deps, vm, req, account, remaining, unit);
         },
       };
     },
@@ -119,18 +122,23 @@ async function lmsrExecute(
   req: PrepareRequest,
   account: Address,
   remaining: () => number,
+  unit: CommitUnit | null,
 ): Promise<AutomatedExecution> {
   const q = lmsrQuote(deps, vm, req);
   // The engine refuses (CONFLICT SLIPPAGE) a trade whose cost or proceeds cross `limit`.
   const limit = q.side === "buy" ? (req.maxCost ?? BigInt(q.maxCost)) : (req.minProceeds ?? BigInt(q.minProceeds));
-  const r = await tradeLmsr(deps.exchange, {
-    account,
-    marketId: vm.marketId,
-    outcome: req.outcome as OutcomeIndex,
-    direction: req.side === "buy" ? "BUY" : "SELL",
-    shares: req.shares,
-    limit,
-  });
+  const r = await tradeLmsr(
+    deps.exchange,
+    {
+      account,
+      marketId: vm.marketId,
+      outcome: req.outcome as OutcomeIndex,
+      direction: req.side === "buy" ? "BUY" : "SELL",
+      shares: req.shares,
+      limit,
+    },
+    unit,
+  );
   const head = { lane: "committed", market: req.market, pricingModel: "automated", executed: true, tradeId: r.tradeId, outcome: req.outcome } as const;
   const shares = r.shares.toString();
   const after = { fee: r.fee.toString(), limit: limit.toString(), probabilityAfter: wadToNumber(r.priceAfterWad), fillsRemaining: remaining() };
@@ -164,7 +172,14 @@ function bookQuote(deps: CommittedLaneDeps, vm: VenueMarket, req: TradeRequest):
   };
 }
 
-async function bookExecute(deps: CommittedLaneDeps, vm: VenueMarket, req: PrepareRequest, account: Address, remaining: () => number): Promise<BookExecution> {
+async function bookExecute(
+  deps: CommittedLaneDeps,
+  vm: VenueMarket,
+  req: PrepareRequest,
+  account: Address,
+  remaining: () => number,
+  unit: CommitUnit | null,
+): Promise<BookExecution> {
   const walked = walk(deps, vm, req);
   if (walked.limit === null) throw new ApiError("CONFLICT", "the book has no liquidity on that side", { reason: "NO_LIQUIDITY" });
   const limitPriceBps = req.limitPriceBps ?? walked.limit;
@@ -176,14 +191,18 @@ async function bookExecute(deps: CommittedLaneDeps, vm: VenueMarket, req: Prepar
       limitPriceBps: String(limitPriceBps),
     });
   }
-  const order = await placeIoc(deps.exchange, {
-    account,
-    marketId: vm.marketId,
-    outcome: req.outcome as 0 | 1,
-    action: req.side,
-    priceBps: limitPriceBps,
-    size: req.shares,
-  });
+  const order = await placeIoc(
+    deps.exchange,
+    {
+      account,
+      marketId: vm.marketId,
+      outcome: req.outcome as 0 | 1,
+      action: req.side,
+      priceBps: limitPriceBps,
+      size: req.shares,
+    },
+    unit,
+  );
   return {
     lane: "committed",
     market: req.market,

@@ -6,6 +6,7 @@
  * `TradeLane` interface, and their answers are the discriminated unions of trade-answers.ts.
  */
 import type { Hex } from "viem";
+import type { CommitUnit } from "../../../relayer/db/group-commit";
 import type { ServiceContext } from "../../context";
 import { ApiError } from "../../platform/errors/api-error";
 import type { KeyPrincipal } from "../auth/principal";
@@ -22,8 +23,11 @@ export interface TradeLane {
   readonly lane: "committed" | "onchain";
   /** The price of the trade now, with the bound a prepare would hold it to. Changes nothing. */
   quote(req: TradeRequest): Promise<TradeQuote>;
-  /** committed: executes the trade at once within the bound; onchain: the intent to sign (nothing moves yet). */
-  prepare(req: PrepareRequest, principal: KeyPrincipal): Promise<PreparedTrade>;
+  /**
+   * committed: executes the trade at once within the bound, in the call's commit unit (`unit`, see CallContext.unit);
+   * onchain: the intent to sign (nothing moves yet).
+   */
+  prepare(req: PrepareRequest, principal: KeyPrincipal, unit: CommitUnit | null): Promise<PreparedTrade>;
 }
 
 export interface TradeLanes {

@@ -26,6 +26,6 @@ export const negotiateAccept = defineOperation({
   response: negotiationSchema,
   mcpTool: null,
   async handler(_ctx, { params }, call) {
-    return negotiationView(await accept(call.services.creation, call.principal, params.id));
+    return negotiationView(await accept(call.services.creation, call.principal, params.id, call.unit));
   },
 });

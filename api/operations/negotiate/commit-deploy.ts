@@ -39,6 +39,6 @@ export const negotiateCommitDeploy = defineOperation({
   response: deployedSchema,
   mcpTool: "svc_negotiate_commit_deploy",
   async handler(_ctx, { params, body }, call) {
-    return new Reply(201, (await commitDeploy(call.services.creation, call.principal, params.id, body ?? {})) as z.input<typeof deployedSchema>);
+    return new Reply(201, (await commitDeploy(call.services.creation, call.principal, params.id, body ?? {}, call.unit)) as z.input<typeof deployedSchema>);
   },
 });

@@ -26,6 +26,6 @@ export const negotiatePrepareDeploy = defineOperation({
   response: preparedDeploySchema,
   mcpTool: "svc_negotiate_prepare_deploy",
   async handler(_ctx, { params }, call) {
-    return prepareDeploy(call.services.creation, call.principal, params.id);
+    return prepareDeploy(call.services.creation, call.principal, params.id, call.unit);
   },
 });

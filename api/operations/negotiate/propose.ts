@@ -40,6 +40,6 @@ export const negotiatePropose = defineOperation({
   response: negotiationSchema,
   mcpTool: "svc_negotiate_propose",
   async handler(_ctx, { body }, call) {
-    return new Reply(201, negotiationView(await propose(call.services.creation, call.principal, body)));
+    return new Reply(201, negotiationView(await propose(call.services.creation, call.principal, body, call.unit)));
   },
 });

@@ -22,6 +22,6 @@ export const negotiateReject = defineOperation({
   response: negotiationSchema,
   mcpTool: null,
   async handler(_ctx, { params }, call) {
-    return negotiationView(await reject(call.services.creation, call.principal, params.id));
+    return negotiationView(await reject(call.services.creation, call.principal, params.id, call.unit));
   },
 });

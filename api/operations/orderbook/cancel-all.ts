@@ -19,7 +19,7 @@ export const cancelAllOrders = defineOperation({
   async handler(_ctx, { body }, call) {
     const { venue, account } = await venueAndAccount(call.services, call.principal);
     const marketId = body.market === undefined ? undefined : (await venue.marketAt(body.market)).marketId;
-    const applied = accepted(await venue.exchange.submit({ type: "cancelAll", account, ...(marketId !== undefined ? { marketId } : {}) }));
+    const applied = accepted(await venue.exchange.submit({ type: "cancelAll", account, ...(marketId !== undefined ? { marketId } : {}) }, { unit: call.unit }));
     return { cancelled: applied.result.cancelled };
   },
 });

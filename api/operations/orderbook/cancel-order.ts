@@ -34,7 +34,7 @@ export const cancelOrder = defineOperation({
       throw notOpen(last.orderId, last.status, { retired: true });
     }
     if (!isResting(view)) throw notOpen(view.orderId, view.status, { order: orderResult(view) });
-    const applied = accepted(await venue.exchange.submit({ type: "cancelOrder", account, orderId: view.orderId }));
+    const applied = accepted(await venue.exchange.submit({ type: "cancelOrder", account, orderId: view.orderId }, { unit: call.unit }));
     return { order: orderResult(applied.result, applied.reports) };
   },
 });

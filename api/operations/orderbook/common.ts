@@ -5,6 +5,7 @@
 import type { Address } from "viem";
 import type { Accepted, Command, ExecutionReport, OrderSpec, OrderView } from "../../../relayer/engine";
 import type { SqlRunner } from "../../../relayer/db/client";
+import type { CommitUnit } from "../../../relayer/db/group-commit";
 import { lastCommittedReport } from "./order-reports";
 import { ApiError } from "../../platform/errors/api-error";
 import { acceptedFills, FILLS_REMAINING_HEADER } from "../../domain/venue/allowance-problem";
@@ -66,11 +67,11 @@ export function toSpec(o: OrderInput): OrderSpec {
 }
 
 /**
- * Submits a placement. The engine's allowance refusal becomes the 402 problem with the allowance (ISO instants) and
+ * Submits a placement in the call's commit unit (`call.unit`). The engine's allowance refusal becomes the 402 problem with the allowance (ISO instants) and
  * `X-Fills-Remaining: 0`; other refusals take the central mapping (api/platform/errors/engine-rejection.ts).
  */
-export async function submitPlacement<C extends Command>(venue: Venue, command: C): Promise<Accepted<C>> {
-  return acceptedFills(await venue.exchange.submit(command));
+export async function submitPlacement<C extends Command>(venue: Venue, command: C, unit: CommitUnit | null): Promise<Accepted<C>> {
+  return acceptedFills(await venue.exchange.submit(command, { unit }));
 }
 
 /** The fill allowance the agent has left now (the engine counts it; X-Fills-Remaining). */

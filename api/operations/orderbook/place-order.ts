@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Address } from "viem";
 import { defineOperation, Reply } from "../../registry/types";
+import type { CommitUnit } from "../../../relayer/db/group-commit";
 import type { ExecutionReport, OrderSpec, OrderView } from "../../../relayer/engine";
 import type { Venue } from "../../domain/venue/types";
 import { EXECUTE, FILLS_REMAINING_HEADER, fillsRemaining, orderbookMarketAt, submitPlacement, toSpec, venueAndAccount } from "./common";
@@ -53,7 +54,7 @@ async function place(
   const { venue, account } = await venueAndAccount(call.services, call.principal);
   const { marketId } = await orderbookMarketAt(venue, body.market);
   const specs = body.orders.map(toSpec);
-  const { views, reports } = await placeAll(venue, { account, marketId }, body.batch, specs);
+  const { views, reports } = await placeAll(venue, { account, marketId }, body.batch, specs, call.unit);
   const remaining = fillsRemaining(venue, account, ctx.clock.now());
   return new Reply(200, { orders: views.map((v) => orderResult(v, reports)), fillsRemaining: remaining }, { [FILLS_REMAINING_HEADER]: String(remaining) });
 }
@@ -64,11 +65,12 @@ async function placeAll(
   target: { account: Address; marketId: bigint },
   batch: boolean,
   specs: OrderSpec[],
+  unit: CommitUnit | null,
 ): Promise<{ views: OrderView[]; reports: ExecutionReport[] }> {
   if (batch) {
-    const applied = await submitPlacement(venue, { type: "placeOrders", ...target, orders: specs });
+    const applied = await submitPlacement(venue, { type: "placeOrders", ...target, orders: specs }, unit);
     return { views: applied.result.orders, reports: applied.reports };
   }
-  const applied = await submitPlacement(venue, { type: "placeOrder", ...target, ...specs[0]! });
+  const applied = await submitPlacement(venue, { type: "placeOrder", ...target, ...specs[0]! }, unit);
   return { views: [applied.result], reports: applied.reports };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Address } from "viem";
+import type { CommitUnit } from "../../../relayer/db/group-commit";
 import { defineOperation, Reply } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
 import { problemOf } from "../../platform/errors/problem";
@@ -61,7 +62,7 @@ export const replaceQuotesBatch = defineOperation({
     const results: z.input<typeof quoteSetResult>[] = [];
     for (const set of body.quoteSets) {
       try {
-        results.push({ market: set.market, ok: true, ...(await replaceOne(venue, account, set.market, set.orders)) });
+        results.push({ market: set.market, ok: true, ...(await replaceOne(venue, account, set.market, set.orders, call.unit)) });
       } catch (err) {
         if (!(err instanceof ApiError) || err.code === "SERVICE_UNAVAILABLE") throw err;
         results.push({ market: set.market, ok: false, problem: problemOf(err, call.origin) });
@@ -72,8 +73,8 @@ export const replaceQuotesBatch = defineOperation({
   },
 });
 
-async function replaceOne(venue: Venue, account: Address, market: string, orders: OrderInput[]) {
+async function replaceOne(venue: Venue, account: Address, market: string, orders: OrderInput[], unit: CommitUnit | null) {
   const { marketId } = await orderbookMarketAt(venue, market);
-  const applied = await submitPlacement(venue, { type: "replaceQuotes", account, marketId, orders: orders.map(toSpec) });
+  const applied = await submitPlacement(venue, { type: "replaceQuotes", account, marketId, orders: orders.map(toSpec) }, unit);
   return { orders: applied.result.orders.map((v) => orderResult(v, applied.reports)), cancelled: applied.result.cancelled };
 }

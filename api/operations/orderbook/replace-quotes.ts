@@ -22,7 +22,7 @@ export const replaceQuotes = defineOperation({
   async handler(ctx, { body }, call) {
     const { venue, account } = await venueAndAccount(call.services, call.principal);
     const { marketId } = await orderbookMarketAt(venue, body.market);
-    const applied = await submitPlacement(venue, { type: "replaceQuotes", account, marketId, orders: body.orders.map(toSpec) });
+    const applied = await submitPlacement(venue, { type: "replaceQuotes", account, marketId, orders: body.orders.map(toSpec) }, call.unit);
     const r = applied.result;
     const remaining = fillsRemaining(venue, account, ctx.clock.now());
     return new Reply(

@@ -25,7 +25,7 @@ export const prepareTrade = defineOperation({
   async handler(_ctx, { body }, call) {
     const req = toPrepareRequest(body);
     const lane = await call.services.trading.laneOf(req.market);
-    const prepared = await lane.prepare(req, call.principal);
+    const prepared = await lane.prepare(req, call.principal, call.unit);
     // The committed lane executed fills: like place-order, the allowance left is a header too.
     const headers: Record<string, string> = "fillsRemaining" in prepared ? { [FILLS_REMAINING_HEADER]: String(prepared.fillsRemaining) } : {};
     return new Reply(201, prepared, headers);

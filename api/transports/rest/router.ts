@@ -79,6 +79,7 @@ function operationHandler(op: AnyOperation, ctx: ServiceContext, services: Servi
       services,
       registry,
       header: (name) => c.req.header(name),
+      unit: c.get("commitUnit") ?? null,
     };
     const out = await op.handler(ctx, c.get("input"), call);
     const reply = out instanceof Reply ? out : new Reply(op.status ?? 200, out);

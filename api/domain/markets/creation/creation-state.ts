@@ -12,7 +12,7 @@
  * committed, or to a part read while it was pending, keeps the mirror whole.
  */
 import type { Database, SqlRunner } from "../../../../relayer/db/client";
-import { CommitUnit, currentUnit, groupCommitterOf, rowSink, type RowSink } from "../../../../relayer/db/group-commit";
+import { CommitUnit, groupCommitterOf, openUnit, rowSink, type RowSink } from "../../../../relayer/db/group-commit";
 import { ANY_TABLE, perDatabase, writtenTables } from "../../../../relayer/db/written-tables";
 import { LISTINGS_SINK } from "../catalog-store";
 import type { StandingInputs } from "./creator-standing";
@@ -250,18 +250,18 @@ export class CreationState {
   }
 
   /**
-   * Hands `rows` to the running call's commit unit (its answer waits for the tick) and applies `apply` now and again
-   * once committed (then `afterCommit`); a failed tick drops the mirror. Outside a call the rows commit in a unit of their own, awaited
-   * here. Call it last in a step: an unsealed unit holds back the ticks of units queued behind it.
+   * Hands `rows` to the call's commit unit `opts.unit` (its answer waits for the tick) and applies `apply` now and again
+   * once committed (then `afterCommit`); a failed tick drops the mirror. With no unit the rows commit in a unit of their
+   * own, awaited here. Call it last in a step: an unsealed unit holds back the ticks of units queued behind it.
    */
   stage(
     rows: ReadonlyArray<readonly [RowSink, string]>,
     apply: Apply,
-    opts: { negotiationId?: string; ownUnit?: boolean; afterCommit?: () => void } = {},
+    opts: { unit: CommitUnit | null; negotiationId?: string; afterCommit?: () => void },
   ): Promise<void> {
     const committer = groupCommitterOf(this.db);
     if (!committer) throw new Error("the negotiate flow needs a database handle");
-    const call = opts.ownUnit ? null : currentUnit();
+    const call = openUnit(opts.unit);
     const unit = call ?? new CommitUnit();
     for (const [sink, row] of rows) unit.add(committer, sink, row);
     this.#unsettled.add(apply);

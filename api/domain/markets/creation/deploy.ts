@@ -8,7 +8,7 @@
  */
 import type { Address } from "viem";
 import { poolAccountOf } from "../../../../decoder/assets";
-import { commitScope } from "../../../../relayer/db/group-commit";
+import type { CommitUnit } from "../../../../relayer/db/group-commit";
 import type { CreateMarketCommand, FeeModel } from "../../../../relayer/engine/types";
 import { creatorResolveBy } from "../../../../relayer/lifecycle/deadlines";
 import { ApiError } from "../../../platform/errors/api-error";
@@ -44,7 +44,7 @@ function serialised<T>(id: string, fn: () => Promise<T>): Promise<T> {
  * commit-deploy the reservation commits in a unit of its own before the market is created: the journal entry then
  * never names an id the negotiation does not hold.
  */
-async function reserveId(d: CreationDeps, n: Negotiation, opts: { ownUnit?: boolean } = {}): Promise<bigint> {
+async function reserveId(d: CreationDeps, n: Negotiation, unit: CommitUnit | null): Promise<bigint> {
   if (n.marketId !== null) return n.marketId;
   const state = creationState(d.ctx.db);
   const cohort = await state.cohort();
@@ -59,7 +59,7 @@ async function reserveId(d: CreationDeps, n: Negotiation, opts: { ownUnit?: bool
       s.setNegotiation(next);
       if (s.globals && s.globals.maxMarketId < marketId) s.globals.maxMarketId = marketId;
     },
-    { negotiationId: next.id, ...opts },
+    { unit, negotiationId: next.id },
   );
   return marketId;
 }
@@ -71,11 +71,11 @@ function deployable(d: CreationDeps, n: Negotiation): void {
     throw new ApiError("NEGOTIATION_EXPIRED", `the accepted terms had to be deployed by ${iso(n.expiresAt)}; propose again`, { negotiationId: n.id });
 }
 
-export function prepareDeploy(d: CreationDeps, principal: KeyPrincipal, id: string) {
+export function prepareDeploy(d: CreationDeps, principal: KeyPrincipal, id: string, unit: CommitUnit | null) {
   return serialised(id, async () => {
     const n = await requireNegotiation(d, principal, id);
     if (n.status !== "deployed") deployable(d, n);
-    const marketId = await reserveId(d, n);
+    const marketId = await reserveId(d, n, unit);
     const t = n.terms;
     return {
       negotiationId: n.id,
@@ -113,7 +113,7 @@ function createCommand(n: Negotiation, marketId: bigint, openTime: number): Crea
   };
 }
 
-export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: string, body: { txHash?: string }) {
+export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: string, body: { txHash?: string }, unit: CommitUnit | null) {
   return serialised(id, async () => {
     const n = await requireNegotiation(d, principal, id);
     if (n.status === "deployed" && n.result) {
@@ -127,12 +127,13 @@ export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: strin
     deployable(d, n);
     // Verify the chain's receipt before anything is reserved, locked or listed.
     const verified = n.lane === "onchain" ? await verifyCreation(d.ctx.config, n, body.txHash as `0x${string}`) : null;
-    const marketId = await reserveId(d, n, { ownUnit: true });
+    // The market id in a unit of its own, committed before the engine's entry (below).
+    const marketId = await reserveId(d, n, null);
     const now = d.ctx.clock.now();
     const exchange = d.venue.exchange;
     // Outside the call's commit unit: the market's journal entry is durable before it is listed and the negotiation
     // marked deployed, so a crash in between leaves a market a retry finds, never a listing the journal lacks.
-    if (!exchange.engine.market(marketId)) accepted(await commitScope.exit(() => exchange.submit(createCommand(n, marketId, now))));
+    if (!exchange.engine.market(marketId)) accepted(await exchange.submit(createCommand(n, marketId, now)));
     const state = creationState(d.ctx.db);
     const { market, listingRow } = await list(d, n, marketId, now, verified);
     const result = deployedResult(n, market, verified?.txHash ?? null, now);
@@ -157,7 +158,7 @@ export function commitDeploy(d: CreationDeps, principal: KeyPrincipal, id: strin
         e?.markets.set(key, { marketId: marketId.toString(), externalId: deployed.externalId, state: market.state });
       },
       // Announced once listed: a subscriber that reads the catalog on the event finds the market.
-      { negotiationId: deployed.id, afterCommit: () => d.announce?.(market) },
+      { unit, negotiationId: deployed.id, afterCommit: () => d.announce?.(market) },
     );
     return result;
   });

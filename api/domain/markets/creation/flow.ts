@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Address } from "viem";
+import type { CommitUnit } from "../../../../relayer/db/group-commit";
 import { COLLATERAL_ASSET } from "../../../../decoder";
 import type { ServiceContext } from "../../../context";
 import { ApiError } from "../../../platform/errors/api-error";
@@ -71,7 +72,7 @@ export async function runPreflight(
   return { ok: failures.length === 0, lane: plan?.lane ?? null, failures, standing, plan, account, now };
 }
 
-export async function propose(d: CreationDeps, principal: KeyPrincipal, request: CreationRequest): Promise<Negotiation> {
+export async function propose(d: CreationDeps, principal: KeyPrincipal, request: CreationRequest, unit: CommitUnit | null): Promise<Negotiation> {
   const pre = await runPreflight(d, principal, request);
   if (!pre.plan) throw refusal(pre.failures);
   const fees = await d.fees.read();
@@ -103,14 +104,14 @@ export async function propose(d: CreationDeps, principal: KeyPrincipal, request:
     decidedAt: null,
     deployedAt: null,
   };
-  await stageNegotiation(d, n);
+  await stageNegotiation(d, n, unit);
   return n;
 }
 
 /** Writes the negotiation as it now is in the call's commit unit (see creation-state.ts `stage`). */
-function stageNegotiation(d: CreationDeps, n: Negotiation): Promise<void> {
+function stageNegotiation(d: CreationDeps, n: Negotiation, unit: CommitUnit | null): Promise<void> {
   const row: readonly [RowSink, string] = n.status === "proposed" ? [NEGOTIATIONS_SINK, negotiationRow(n)] : [NEGOTIATION_MOVES_SINK, negotiationMoveRow(n)];
-  return creationState(d.ctx.db).stage([row], (s) => s.setNegotiation(n), { negotiationId: n.id });
+  return creationState(d.ctx.db).stage([row], (s) => s.setNegotiation(n), { unit, negotiationId: n.id });
 }
 
 export async function requireNegotiation(d: CreationDeps, principal: KeyPrincipal, id: string): Promise<Negotiation> {
@@ -132,7 +133,7 @@ const stateError = (n: Negotiation, step: string) =>
  * and the terms become deployable until `deployBy`. From the checks to `stage` nothing awaits, so two accepts of one
  * creator never both take its last place. Accepting accepted terms answers them again.
  */
-export async function accept(d: CreationDeps, principal: KeyPrincipal, id: string): Promise<Negotiation> {
+export async function accept(d: CreationDeps, principal: KeyPrincipal, id: string, unit: CommitUnit | null): Promise<Negotiation> {
   const { db, clock } = d.ctx;
   const first = await requireNegotiation(d, principal, id);
   if (first.status === "accepted" || first.status === "deployed") return first;
@@ -200,7 +201,7 @@ export async function accept(d: CreationDeps, principal: KeyPrincipal, id: strin
         if (s.globals) s.globals.maxOrdinal = Math.max(s.globals.maxOrdinal, ordinal);
       }
     },
-    { negotiationId: next.id },
+    { unit, negotiationId: next.id },
   );
   return next;
 }
@@ -216,12 +217,12 @@ function admissionOf(entry: CreatorEntry, slotLimit: number | null, occupied: nu
 }
 
 /** Rejects proposed terms (nothing was locked or reserved). Rejecting rejected terms answers them again. */
-export async function reject(d: CreationDeps, principal: KeyPrincipal, id: string): Promise<Negotiation> {
+export async function reject(d: CreationDeps, principal: KeyPrincipal, id: string, unit: CommitUnit | null): Promise<Negotiation> {
   const n = await requireNegotiation(d, principal, id);
   if (n.status === "rejected") return n;
   if (n.status !== "proposed") throw stateError(n, "reject");
   const next: Negotiation = { ...n, status: "rejected", decidedAt: d.ctx.clock.now() };
-  await stageNegotiation(d, next);
+  await stageNegotiation(d, next, unit);
   return next;
 }
 

@@ -1,18 +1,27 @@
 /**
- * The call-record middleware of a group-committed operation (docs/api-performance.md "Group commit"). The call runs
- * inside its own commit unit (relayer/db/group-commit.ts `commitScope`): the exchange adds the call's journal entries
- * to it; once the response is decided this adds the completed Idempotency-Key record (api/platform/idempotency/
+ * The call-record middleware of a group-committed operation (docs/api-performance.md "Group commit"). The call gets
+ * its own commit unit (relayer/db/group-commit.ts), `c.var.commitUnit`, which the handler reads as `call.unit` and
+ * hands to what writes for it (the exchange adds the call's journal entries to it); once the response is decided this adds the completed Idempotency-Key record (api/platform/idempotency/
  * group.ts) and the public record, seals the unit and waits for the tick that commits it. Only then does the answer
  * leave. A tick that fails turns the answer into 503 SERVICE_UNAVAILABLE: nothing of the call was stored, and a
  * retry with the same key runs it again (the exchange rebuilt from the journal, which does not hold it either).
  */
 import type { Context, Next } from "hono";
 import type { Database } from "../../../../relayer/db/client";
-import { commitScope, CommitUnit, groupCommitterOf, rowSink } from "../../../../relayer/db/group-commit";
+import { CommitUnit, groupCommitterOf, rowSink } from "../../../../relayer/db/group-commit";
 import { ApiError } from "../../../platform/errors/api-error";
 import { problemResponse } from "../../../platform/errors/problem";
 import { completedRow, IDEMPOTENCY_SINK } from "../../../platform/idempotency/group";
 import { persistCallOutcome, type CallRecordRow } from "./unit-of-work";
+
+export interface CommitUnitVariables {
+  /** The open commit unit of a group-committed call (`op.groupCommit`); unset for every other call. */
+  commitUnit: CommitUnit;
+}
+
+declare module "hono" {
+  interface ContextVariableMap extends CommitUnitVariables {}
+}
 
 export const CALL_RECORDS_SINK = rowSink(
   "api_call_records",
@@ -59,7 +68,8 @@ export async function runGroupCommitted(c: Context, next: Next, db: Database, re
   if (!committer) throw new Error("group commit needs a database handle");
   const unit = new CommitUnit();
   try {
-    await commitScope.run(unit, next);
+    c.set("commitUnit", unit);
+    await next();
     const outcome = c.get("idempotentOutcome");
     const request = c.get("idempotentRequest");
     // A forgotten claim (5xx, 429, 402) leaves no record: a retry runs again.
