@@ -238,6 +238,7 @@ async function main(): Promise<void> {
               loopMsPerRequest: ordersLoopMs,
               loopMsRatio: refLoopMs > 0 ? Number((ordersLoopMs / refLoopMs).toFixed(2)) : null,
               non2xx: orders.non2xx,
+              timeouts: orders.timeouts,
               ...statuses(orders),
               durationS: DURATION_S,
               note: NOTE,

@@ -1,11 +1,13 @@
 /**
  * Engine accounts of agents. An agent's account is opened in the engine the first time it trades or reads its venue
  * state: `openAccount` at its signup instant (the fill allowance's seven-day periods are anchored there), then the
- * starting PM grant (credit reason GRANT). Both are journaled commands, so the grant happens once per account for the
- * life of the journal: after a restart the rebuilt engine already knows the account.
+ * starting PM grant (credit reason GRANT). Both are journaled commands, committed together, so the grant happens once
+ * per account for the life of the journal: after a restart the rebuilt engine already knows the account.
  */
 import type { Address } from "viem";
 import type { Exchange } from "../../../relayer/exchange/exchange";
+import { CommitUnit } from "../../../relayer/db/group-commit";
+import { ApiError } from "../../platform/errors/api-error";
 import { accepted } from "../../platform/errors/engine-rejection";
 
 export class AccountOpener {
@@ -21,12 +23,13 @@ export class AccountOpener {
   /** Opens `account` (lower-case) once; concurrent callers for one account share the same opening. */
   async ensure(account: Address, signupAt: number): Promise<Address> {
     if (this.#open_.has(account)) return account;
-    if (this.#known(account)) {
-      this.#open_.add(account);
-      return account;
-    }
+    // An opening in flight first: the engine knows the account from its openAccount on, before its grant is durable.
     let opening = this.#opening.get(account);
     if (!opening) {
+      if (this.#known(account)) {
+        this.#open_.add(account);
+        return account;
+      }
       opening = this.#open(account, signupAt).finally(() => this.#opening.delete(account));
       this.#opening.set(account, opening);
     }
@@ -39,9 +42,21 @@ export class AccountOpener {
     return this.exchange.engine.accounts().includes(account);
   }
 
+  /**
+   * The opening and the grant in one commit unit: durable together, so no crash leaves an account that was opened and
+   * will never be granted (the engine would know it, and no later call would grant it).
+   */
   async #open(account: Address, signupAt: number): Promise<void> {
     if (this.#known(account)) return;
-    accepted(await this.exchange.submit({ type: "openAccount", account, signupAt }));
-    if (this.startingGrant > 0n) accepted(await this.exchange.submit({ type: "credit", account, amount: this.startingGrant, reason: "GRANT" }));
+    const unit = new CommitUnit();
+    try {
+      accepted(await this.exchange.submit({ type: "openAccount", account, signupAt }, { unit }));
+      if (this.startingGrant > 0n) accepted(await this.exchange.submit({ type: "credit", account, amount: this.startingGrant, reason: "GRANT" }, { unit }));
+    } finally {
+      // Sealed whatever happened: an unsealed unit holds back every tick queued behind it.
+      await unit.seal().catch((err: unknown) => {
+        throw new ApiError("SERVICE_UNAVAILABLE", `the account could not be opened durably: ${(err as Error).message}`, {}, { "Retry-After": "1" });
+      });
+    }
   }
 }

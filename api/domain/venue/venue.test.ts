@@ -60,6 +60,29 @@ describe("committed venue in the service", () => {
     assert.equal(engine.balance(account, outcomeAssetId(marketId, 0)).total, 10_000_000n);
   });
 
+  it("a new agent's concurrent first orders all find its starting grant, granted once", async () => {
+    // The first call opens the account (openAccount, then the grant); the others must wait for that opening, not take
+    // the account as ready once the engine knows it.
+    const fresh = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "venue-first-burst" });
+    const call = apiClient(t, fresh.apiKey);
+    const book = ((await call("GET", "/discover/markets?pricingModel=ORDERBOOK&pageSize=1")).json.markets as Json[])[0]!;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call("POST", "/orderbook/place-order", { market: book.address, outcome: 0, side: "buy", priceBps: String(100 + i), size: "10000", timeInForce: "GTC" }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(8).fill(200),
+      JSON.stringify(answers.find((a) => a.status !== 200)?.json),
+    );
+    const account = fresh.ledgerAccount.toLowerCase() as Address;
+    assert.equal(t.svc.services.venue!.exchange.engine.balance(account, COLLATERAL_ASSET).total, GRANT, "granted once");
+    // The later tests start from an empty book.
+    const cancelled = await call("POST", "/orderbook/cancel-all", { market: book.address });
+    assert.equal((cancelled.json.cancelled as string[]).length, 8, JSON.stringify(cancelled.json));
+  });
+
   it("counts the fill against the allowance shown by /me and /fills/allowance", async () => {
     const call = apiClient(t, agent.apiKey);
     const me = await call("GET", "/me");
