@@ -3,7 +3,7 @@
  * nothing can be guessed from its digest). A raw key looks like `svc_<43 base64url chars>`; its id (`key_<hex>`)
  * is public and names it for rotation.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import type { Database, SqlRunner } from "../../../relayer/db/client";
 import { ANY_TABLE, perDatabase } from "../../../relayer/db/written-tables";
 import type { KeyPrincipal, RateTier } from "./principal";
@@ -12,7 +12,7 @@ import type { AgentTier, Scope } from "./scopes";
 export const KEY_PREFIX = "svc_";
 
 export function hashSecret(raw: string): string {
-  return createHash("sha256").update(raw).digest("hex");
+  return hash("sha256", raw, "hex");
 }
 
 /** Inserts a fresh key for the agent and returns its id and the raw key (the only time it exists). */

@@ -2,7 +2,7 @@
  * Canonical JSON (object keys sorted recursively, undefined dropped) and its SHA-256. Used for idempotency request
  * hashes, the public record's body hashes and the MCP wallet-proof `payloadHash` (null or absent hashes `{}`).
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? "null";
@@ -22,9 +22,9 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-/** 0x-prefixed SHA-256 hex of a text's UTF-8 bytes. */
+/** 0x-prefixed SHA-256 hex of a text's UTF-8 bytes (the one-shot `hash`: a third of createHash's cost on short texts). */
 export function sha256Hex(text: string): `0x${string}` {
-  return `0x${createHash("sha256").update(text, "utf8").digest("hex")}`;
+  return `0x${hash("sha256", text, "hex")}`;
 }
 
 /** 0x-prefixed SHA-256 hex of the canonical JSON of `value`; null or undefined hash the text `{}`. */
