@@ -118,7 +118,7 @@ export class EventHub {
     this.reports = source;
     if (opts.live === false) return () => {};
     const off = source.onReports((reports) => {
-      const batch = reports.map((r) => ({ topic: executionTopic(r.account), type: "execution:report", seq: r.seq, at: r.at, data: jsonSafe(r) }));
+      const batch = reports.map((r) => lazyEvent(executionTopic(r.account), "execution:report", r.seq, r.at, r));
       this.publish(batch).catch(this.onError);
     });
     this.detachers.push(off);
@@ -129,13 +129,7 @@ export class EventHub {
     this.market = source;
     if (opts.live === false) return () => {};
     const off = source.onMarketEvents((events) => {
-      const batch = events.map((e) => ({
-        topic: marketTopic(e.marketId),
-        type: e.type,
-        seq: e.seq,
-        at: e.at,
-        data: jsonSafe({ marketId: e.marketId, ...e.data }),
-      }));
+      const batch = events.map((e) => lazyEvent(marketTopic(e.marketId), e.type, e.seq, e.at, { marketId: e.marketId, ...e.data }));
       this.publish(batch).catch(this.onError);
     });
     this.detachers.push(off);
@@ -161,4 +155,23 @@ export class EventHub {
     this.topics.clear();
     await this.bus.close();
   }
+}
+
+/**
+ * An event whose JSON-safe `data` (bigints as strings) is made when first read: by a subscriber, or by the bus that
+ * carries it to other instances (JSON.stringify reads the getter). Most of a busy venue's reports reach no subscriber
+ * of this instance, and the copy was a few percent of an order's cost.
+ */
+function lazyEvent(topic: string, type: string, seq: number, at: number, raw: unknown): HubEvent {
+  let data: unknown;
+  return {
+    topic,
+    type,
+    seq,
+    at,
+    get data() {
+      if (data === undefined) data = jsonSafe(raw);
+      return data;
+    },
+  };
 }
