@@ -16,6 +16,7 @@ import { svcVersion } from "./transports/middleware/svc-version";
 import { responseHeaders } from "./transports/middleware/response-headers";
 import { requestSizeLimit } from "./transports/middleware/body-limit";
 import { mountOperations } from "./transports/rest/router";
+import { RouteCache } from "./transports/rest/route-cache";
 import { API_BASE_PATH, Registry } from "./registry/registry";
 import { OPERATIONS } from "./operations";
 import { mountOpenApiDocuments } from "./transports/openapi/routes";
@@ -33,7 +34,7 @@ export interface AppParts {
 }
 
 export function createApp(ctx: ServiceContext, services: Services, registry = new Registry(OPERATIONS)): AppParts {
-  const app = new Hono();
+  const app = new Hono({ router: new RouteCache() });
   const metrics = createMetrics(registry);
   app.use("*", metrics.middleware);
   app.use("*", responseHeaders());
