@@ -62,10 +62,8 @@ export function committedLane(deps: CommittedLaneDeps, clock: Clock) {
                 available: held.toString(),
               });
           }
-          const remaining = () => remainingOf(deps, account, clock.now());
-          return vm.market.pricingModel === "automated"
-            ? lmsrExecute(deps, vm, req, account, remaining, unit)
-            : bookExecute(deps, vm, req, account, remaining, unit);
+          const taker: Taker = { account, remaining: () => remainingOf(deps, account, clock.now()), unit };
+          return vm.market.pricingModel === "automated" ? lmsrExecute(deps, vm, req, taker) : bookExecute(deps, vm, req, taker);
         },
       };
     },
@@ -116,14 +114,14 @@ function lmsrQuote(deps: CommittedLaneDeps, vm: VenueMarket, req: TradeRequest):
   return { ...head, side: "sell", ...priced, proceeds: q.collateral.toString(), minProceeds: ((q.collateral * (BPS - slip)) / BPS).toString() };
 }
 
-async function lmsrExecute(
-  deps: CommittedLaneDeps,
-  vm: VenueMarket,
-  req: PrepareRequest,
-  account: Address,
-  remaining: () => number,
-  unit: CommitUnit | null,
-): Promise<AutomatedExecution> {
+/** Who executes a prepare: the agent's account, its fill allowance left once done, and the call's commit unit. */
+interface Taker {
+  account: Address;
+  remaining: () => number;
+  unit: CommitUnit | null;
+}
+
+async function lmsrExecute(deps: CommittedLaneDeps, vm: VenueMarket, req: PrepareRequest, { account, remaining, unit }: Taker): Promise<AutomatedExecution> {
   const q = lmsrQuote(deps, vm, req);
   // The engine refuses (CONFLICT SLIPPAGE) a trade whose cost or proceeds cross `limit`.
   const limit = q.side === "buy" ? (req.maxCost ?? BigInt(q.maxCost)) : (req.minProceeds ?? BigInt(q.minProceeds));
@@ -172,14 +170,7 @@ function bookQuote(deps: CommittedLaneDeps, vm: VenueMarket, req: TradeRequest):
   };
 }
 
-async function bookExecute(
-  deps: CommittedLaneDeps,
-  vm: VenueMarket,
-  req: PrepareRequest,
-  account: Address,
-  remaining: () => number,
-  unit: CommitUnit | null,
-): Promise<BookExecution> {
+async function bookExecute(deps: CommittedLaneDeps, vm: VenueMarket, req: PrepareRequest, { account, remaining, unit }: Taker): Promise<BookExecution> {
   const walked = walk(deps, vm, req);
   if (walked.limit === null) throw new ApiError("CONFLICT", "the book has no liquidity on that side", { reason: "NO_LIQUIDITY" });
   const limitPriceBps = req.limitPriceBps ?? walked.limit;
