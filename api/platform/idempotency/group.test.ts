@@ -14,8 +14,8 @@ async function store(db: Database, owner: string, key: string, now: number): Pro
   await db.query(IDEMPOTENCY_SINK.sql, [`[${row}]`]);
 }
 
-// On PGlite the lookup skips its read for a key this process never saw (UsedKeys); on Postgres it always reads. The
-// answers must be the same either way (DATABASE_URL picks the database).
+// The lookup skips its read for a key this process never saw and that was not stored when it first looked (UsedKeys).
+// The answers must be the same on both databases (DATABASE_URL picks the database).
 describe("group-committed idempotency lookups", () => {
   let db: Database;
   before(async () => {

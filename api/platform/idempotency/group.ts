@@ -10,8 +10,8 @@
  *     each other); the exchange, hence every trading write, lives in one process (docs/journal.md);
  *   - a stored answer, or the key used for another request: one read, batched with the reads of the calls arriving
  *     meanwhile (`lookupIdempotent`: one statement per round, the next round starting when the previous returned).
- *     On PGlite, which only this process can open, a key this process never saw is known to be new without that read
- *     (`UsedKeys`).
+ *     A key this process never saw, and that was not stored when it first looked, is known to be new without that
+ *     read (`UsedKeys`): every idempotent call reaches the process that holds the exchange (docs/scale-out.md).
  */
 import type { Database, SqlRunner } from "../../../relayer/db/client";
 import { rowSink } from "../../../relayer/db/group-commit";
@@ -116,10 +116,15 @@ class Lookups {
  * Every key of the idempotency table that may be live, as 32-bit hashes: those stored when it was first needed and
  * every key a call used since (`markKeyUsed`, before its record is written). A key whose hash is absent was never
  * stored, so its lookup needs no read: on PGlite that read waited behind the commit ticks on the database's one thread
- * and was half of an order's latency (docs/api-performance.md). Exact only where this process is the table's only
- * writer, so it is kept for PGlite alone (an embedded database one process holds); on Postgres another instance may
- * write keys, and every lookup reads. A hash collision only costs the read. Records live 24 h, so the hashes are kept
- * in two generations of a window each: a key stays at least a window, memory stays bounded by two.
+ * and was half of an order's latency; on Postgres it was a round trip and a socket write of the service's thread per
+ * lookup round (docs/api-performance.md). A hash collision only costs the read.
+ *
+ * Exact because the table has one writer at a time: the process that holds the exchange. PGlite is opened by one
+ * process; on Postgres only the leader runs the service and followers forward every call to it (docs/scale-out.md),
+ * and the first read happens on the first trading call, after this process took the exchange. A previous leader's
+ * trading write that lands later is fenced by the journal's sequence (its tick, records included, or ours fails).
+ * Records live 24 h, so the hashes are kept in two generations of a window each: a key stays at least a window,
+ * memory stays bounded by two.
  */
 class UsedKeys {
   #current = new Set<number>();
@@ -177,24 +182,22 @@ function keyHash(owner: string, key: string): number {
   return h | 0;
 }
 
-const lookupsOf = perDatabase((db: Database) => ({ lookups: new Lookups(db), used: db.kind === "pglite" ? new UsedKeys(db) : null }));
+const lookupsOf = perDatabase((db: Database) => ({ lookups: new Lookups(db), used: new UsedKeys(db) }));
 
 /** Notes that a call is about to use owner + key (every idempotent call, before any record of it is written). */
 export function markKeyUsed(db: SqlRunner, owner: string, key: string, now: number): void {
-  lookupsOf(db)?.used?.add(owner, key, now);
+  lookupsOf(db)?.used.add(owner, key, now);
 }
 
 /** The record stored for owner + key (null when none or expired), read in a batch with concurrent lookups. */
 export async function lookupIdempotent(db: SqlRunner, owner: string, key: string, now: number): Promise<FoundRecord | null> {
   const of = lookupsOf(db);
   if (!of) throw new Error("idempotency lookups need a database handle");
-  if (of.used) {
-    await of.used.ready(now);
-    // Checked and marked in one synchronous step: a concurrent call with the same key is refused as in flight before.
-    const maybe = of.used.has(owner, key, now);
-    of.used.add(owner, key, now);
-    if (!maybe) return null;
-  }
+  await of.used.ready(now);
+  // Checked and marked in one synchronous step: a concurrent call with the same key is refused as in flight before.
+  const maybe = of.used.has(owner, key, now);
+  of.used.add(owner, key, now);
+  if (!maybe) return null;
   return of.lookups.find(owner, key, now);
 }
 
