@@ -55,3 +55,47 @@ describe("group-committed idempotency lookups", () => {
     assert.equal(await lookupIdempotent(db, "agent:a", "k4", later + IDEMPOTENCY_WINDOW_MS), null);
   });
 });
+
+describe("the used-keys filter", () => {
+  it("reads the stored keys in pages, then skips the read for a new key and still finds every stored one", async () => {
+    const raw = await openTestDatabase();
+    let lookups = 0;
+    // Counts the batched lookups; everything else passes through.
+    const db = new Proxy(raw, {
+      get(target, prop, receiver) {
+        if (prop === "query")
+          return (text: string, params?: unknown[]) => {
+            if (text.includes("JOIN api_idempotency")) lookups++;
+            return target.query(text, params as never);
+          };
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    }) as Database;
+    try {
+      const n = 25_000; // two and a half pages of the load
+      const rows = Array.from({ length: n }, (_, i) =>
+        completedRow({ owner: `agent:${i % 7}`, key: `k-${i}`, operation: "placeOrder", requestHash: "h1", response: answer, now: T0 }),
+      );
+      await raw.query(IDEMPOTENCY_SINK.sql, [`[${rows.join(",")}]`]);
+
+      // Until the load is in, a new key's lookup reads; once it is, it does not.
+      let before = lookups;
+      let probes = 0;
+      for (; probes < 200; probes++) {
+        before = lookups;
+        assert.equal(await lookupIdempotent(db, "agent:0", `new-${probes}`, T0 + 1), null);
+        if (lookups === before) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.ok(probes < 200, "the load never finished");
+      assert.equal(lookups, before, "a key never stored is answered without a read");
+      // Keys of every page, the last included, are still found (a key missing from the filter would be answered null).
+      for (const i of [0, 9_999, 10_000, 19_999, 20_000, n - 1]) {
+        assert.equal((await lookupIdempotent(db, `agent:${i % 7}`, `k-${i}`, T0 + 2))?.state, "done", `k-${i}`);
+      }
+    } finally {
+      await raw.close();
+    }
+  });
+});

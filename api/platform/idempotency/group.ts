@@ -16,6 +16,7 @@
 import type { Database, SqlRunner } from "../../../relayer/db/client";
 import { rowSink } from "../../../relayer/db/group-commit";
 import { perDatabase } from "../../../relayer/db/written-tables";
+import { KeyFilter } from "./key-filter";
 import { IDEMPOTENCY_WINDOW_MS, type StoredResponse } from "./store";
 
 /** Keys (owner + key) of the calls running in this process. */
@@ -113,51 +114,69 @@ class Lookups {
 }
 
 /**
- * Every key of the idempotency table that may be live, as 32-bit hashes: those stored when it was first needed and
- * every key a call used since (`markKeyUsed`, before its record is written). A key whose hash is absent was never
- * stored, so its lookup needs no read: on PGlite that read waited behind the commit ticks on the database's one thread
- * and was half of an order's latency; on Postgres it was a round trip and a socket write of the service's thread per
- * lookup round (docs/api-performance.md). A hash collision only costs the read.
+ * Every key of the idempotency table that may be live, in Bloom filters (./key-filter.ts): those stored when it was
+ * first needed and every key a call used since (`markKeyUsed`, before its record is written). A key the filter has
+ * certainly not seen was never stored, so its lookup needs no read: on PGlite that read waited behind the commit ticks
+ * on the database's one thread and was half of an order's latency; on Postgres it was a round trip and a socket write
+ * of the service's thread per lookup round (docs/api-performance.md). A false "maybe" only costs the read.
  *
  * Exact because the table has one writer at a time: the process that holds the exchange. PGlite is opened by one
  * process; on Postgres only the leader runs the service and followers forward every call to it (docs/scale-out.md),
- * and the first read happens on the first trading call, after this process took the exchange. A previous leader's
+ * and the stored keys are read on the first trading call, after this process took the exchange. A previous leader's
  * trading write that lands later is fenced by the journal's sequence (its tick, records included, or ours fails).
- * Records live 24 h, so the hashes are kept in two generations of a window each: a key stays at least a window,
- * memory stays bounded by two.
+ *
+ * The stored keys are read in pages in the background; until the last page is in, every lookup reads, as without
+ * the filter. Records live 24 h, so keys are kept in two generations of a window each: a key stays at least a window.
  */
 class UsedKeys {
-  #current = new Set<number>();
-  #previous = new Set<number>();
+  #current = new KeyFilter();
+  #previous: KeyFilter | null = null;
   #since: number | null = null;
-  #loaded: Promise<void> | null = null;
+  #loading: Promise<void> | null = null;
+  #loaded = false;
 
   constructor(private readonly db: Database) {}
 
-  /** Resolves once the stored keys are in (the first call reads them). */
-  ready(now: number): Promise<void> {
-    this.#loaded ??= this.db
-      .query<{ owner: string; idem_key: string }>(`SELECT owner, idem_key FROM api_idempotency WHERE expires_at > $1`, [now])
-      .then((rows) => {
-        for (const r of rows) this.add(r.owner, r.idem_key, now);
-      })
-      .catch((err) => {
-        this.#loaded = null; // a failed read is retried by the next call
-        throw err;
-      });
+  /** Whether the stored keys are all in; the first call starts reading them (a failed read is tried again later). */
+  ready(now: number): boolean {
+    if (!this.#loaded && !this.#loading) {
+      this.#loading = this.#load(now).then(
+        () => {
+          this.#loaded = true;
+        },
+        () => {
+          this.#loading = null; // lookups go on reading; the next one starts the load again
+        },
+      );
+    }
     return this.#loaded;
   }
 
   /** Whether owner + key may have been stored (false: certainly not). */
-  has(owner: string, key: string, now: number): boolean {
+  mayHave(owner: string, key: string, now: number): boolean {
     this.#age(now);
-    const h = keyHash(owner, key);
-    return this.#current.has(h) || this.#previous.has(h);
+    return this.#current.mayHave(owner, key) || (this.#previous?.mayHave(owner, key) ?? false);
   }
 
   add(owner: string, key: string, now: number): void {
     this.#age(now);
-    this.#current.add(keyHash(owner, key));
+    this.#current.add(owner, key);
+  }
+
+  /** Pages of the primary key, so memory stays bounded whatever the table holds. */
+  async #load(now: number): Promise<void> {
+    let after: { owner: string; idem_key: string } | null = null;
+    for (;;) {
+      const page: { owner: string; idem_key: string }[] = await this.db.query<{ owner: string; idem_key: string }>(
+        after
+          ? `SELECT owner, idem_key FROM api_idempotency WHERE expires_at > $1 AND (owner, idem_key) > ($2, $3) ORDER BY owner, idem_key LIMIT ${LOAD_PAGE}`
+          : `SELECT owner, idem_key FROM api_idempotency WHERE expires_at > $1 ORDER BY owner, idem_key LIMIT ${LOAD_PAGE}`,
+        after ? [now, after.owner, after.idem_key] : [now],
+      );
+      for (const r of page) this.add(r.owner, r.idem_key, now);
+      if (page.length < LOAD_PAGE) return;
+      after = page[page.length - 1]!;
+    }
   }
 
   /** Moves to the next generation once a window passed (both, after two: every record of theirs has expired). */
@@ -165,22 +184,13 @@ class UsedKeys {
     if (this.#since === null) this.#since = now;
     const passed = now - this.#since;
     if (passed < IDEMPOTENCY_WINDOW_MS) return;
-    this.#previous = passed < 2 * IDEMPOTENCY_WINDOW_MS ? this.#current : new Set();
-    this.#current = new Set();
+    this.#previous = passed < 2 * IDEMPOTENCY_WINDOW_MS ? this.#current : null;
+    this.#current = new KeyFilter();
     this.#since = now;
   }
 }
 
-/** FNV-1a over owner, a separator and key. */
-function keyHash(owner: string, key: string): number {
-  let h = 0x811c9dc5;
-  const s = `${owner}\u0000${key}`;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h | 0;
-}
+const LOAD_PAGE = 10_000;
 
 const lookupsOf = perDatabase((db: Database) => ({ lookups: new Lookups(db), used: new UsedKeys(db) }));
 
@@ -193,11 +203,10 @@ export function markKeyUsed(db: SqlRunner, owner: string, key: string, now: numb
 export async function lookupIdempotent(db: SqlRunner, owner: string, key: string, now: number): Promise<FoundRecord | null> {
   const of = lookupsOf(db);
   if (!of) throw new Error("idempotency lookups need a database handle");
-  await of.used.ready(now);
   // Checked and marked in one synchronous step: a concurrent call with the same key is refused as in flight before.
-  const maybe = of.used.has(owner, key, now);
+  const skip = of.used.ready(now) && !of.used.mayHave(owner, key, now);
   of.used.add(owner, key, now);
-  if (!maybe) return null;
+  if (skip) return null;
   return of.lookups.find(owner, key, now);
 }
 
