@@ -68,7 +68,8 @@ export function toSpec(o: OrderInput): OrderSpec {
 
 /**
  * Submits a placement in the call's commit unit (`call.unit`). The engine's allowance refusal becomes the 402 problem
- * with the allowance (ISO instants) and `X-Fills-Remaining: 0`; other refusals take the central mapping (api/platform/errors/engine-rejection.ts).
+ * with the allowance (ISO instants) and `X-Fills-Remaining: 0`; other refusals take the central mapping
+ * (api/platform/errors/engine-rejection.ts).
  */
 export async function submitPlacement<C extends Command>(venue: Venue, command: C, unit: CommitUnit | null): Promise<Accepted<C>> {
   return acceptedFills(await venue.exchange.submit(command, { unit }));

@@ -132,24 +132,24 @@ class UsedKeys {
   #current = new KeyFilter();
   #previous: KeyFilter | null = null;
   #since: number | null = null;
-  #loading: Promise<void> | null = null;
-  #loaded = false;
+  #stored: "unread" | "reading" | "read" = "unread";
 
   constructor(private readonly db: Database) {}
 
   /** Whether the stored keys are all in; the first call starts reading them (a failed read is tried again later). */
   ready(now: number): boolean {
-    if (!this.#loaded && !this.#loading) {
-      this.#loading = this.#load(now).then(
+    if (this.#stored === "unread") {
+      this.#stored = "reading";
+      this.#load(now).then(
         () => {
-          this.#loaded = true;
+          this.#stored = "read";
         },
         () => {
-          this.#loading = null; // lookups go on reading; the next one starts the load again
+          this.#stored = "unread"; // lookups go on reading; the next one starts the load again
         },
       );
     }
-    return this.#loaded;
+    return this.#stored === "read";
   }
 
   /** Whether owner + key may have been stored (false: certainly not). */
@@ -165,9 +165,9 @@ class UsedKeys {
 
   /** Pages of the primary key, so memory stays bounded whatever the table holds. */
   async #load(now: number): Promise<void> {
-    let after: { owner: string; idem_key: string } | null = null;
+    let after: KeyRow | null = null;
     for (;;) {
-      const page: { owner: string; idem_key: string }[] = await this.db.query<{ owner: string; idem_key: string }>(
+      const page: KeyRow[] = await this.db.query<KeyRow>(
         after
           ? `SELECT owner, idem_key FROM api_idempotency WHERE expires_at > $1 AND (owner, idem_key) > ($2, $3) ORDER BY owner, idem_key LIMIT ${LOAD_PAGE}`
           : `SELECT owner, idem_key FROM api_idempotency WHERE expires_at > $1 ORDER BY owner, idem_key LIMIT ${LOAD_PAGE}`,
@@ -191,6 +191,11 @@ class UsedKeys {
 }
 
 const LOAD_PAGE = 10_000;
+
+interface KeyRow {
+  owner: string;
+  idem_key: string;
+}
 
 const lookupsOf = perDatabase((db: Database) => ({ lookups: new Lookups(db), used: new UsedKeys(db) }));
 

@@ -4,7 +4,8 @@
  * hands to what writes for it (the exchange adds the call's journal entries to it); once the response is decided this
  * adds the completed Idempotency-Key record (api/platform/idempotency/group.ts) and the public record, seals the unit
  * and waits for the tick that commits it. Only then does the answer leave. A tick that fails turns the answer into
- * 503 SERVICE_UNAVAILABLE: nothing of the call was stored, and a retry with the same key runs it again (the exchange rebuilt from the journal, which does not hold it either).
+ * 503 SERVICE_UNAVAILABLE: nothing of the call was stored, and a retry with the same key runs it again (the exchange
+ * rebuilt from the journal, which does not hold it either).
  */
 import type { Context, Next } from "hono";
 import type { Database } from "../../../../relayer/db/client";
