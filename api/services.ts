@@ -26,6 +26,7 @@ import { FactoryFeeReader } from "./domain/markets/creation/factory-fees";
 import { engineOutcomeOf } from "./domain/markets/creation/engine-outcomes";
 import { announceListing } from "./transports/realtime/market-listings";
 import { WebhookWorker } from "./transports/webhooks/worker";
+import { queueLifecycleWebhooks } from "./transports/webhooks/lifecycle-deliveries";
 
 export interface Services {
   /** Rate-limit windows (docs/api.md): in memory, or Redis with REDIS_URL. */
@@ -128,7 +129,9 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
     resolution.start({
       announce: (marketId, type, at, data) => marketEvents.announce(marketId, type, at, data),
       lifecycle: (marketId) => venue.exchange.engine.lifecycle(marketId),
-      wake: () => webhooks.wake(),
+      webhooks: async (events) => {
+        if ((await queueLifecycleWebhooks(db, clock.now(), events)) > 0) webhooks.wake();
+      },
     });
     return {
       services,

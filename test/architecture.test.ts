@@ -1,8 +1,11 @@
 /**
  * Dependencies point one way (docs/stack.md, the architecture's "parts"): `api -> relayer -> decoder`,
- * `indexer -> decoder`, `scripts -> anything`, and the decoder imports nothing of ours. Every import of every .ts file
- * under the project's folders is read (static, `export … from`, dynamic `import()` and `require()`) and each one that
- * breaks a rule is reported with its file and line.
+ * `indexer -> decoder`, `scripts -> anything`, and the decoder imports nothing of ours. Inside api/ (docs/api.md,
+ * "Layers inside api/"), the domain and the platform sit below the transports, the operations and the composition
+ * that wires them (services.ts, app.ts), and the platform below the domain and the registry: a lower layer takes what
+ * it needs as arguments. Every import of every .ts file under the project's folders is read (static,
+ * `export … from`, dynamic `import()` and `require()`) and each one that breaks a rule is reported with its file and
+ * line.
  */
 import { strict as assert } from "node:assert";
 import { type Dirent, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,6 +28,21 @@ const FORBIDDEN: Record<Folder, readonly Folder[]> = {
   scripts: [],
   test: ["scripts"],
 };
+
+/**
+ * Layers inside api/ (module paths, no extension): a file under `from` may not import one under `forbidden`. Its
+ * tests may (they start the whole service).
+ */
+const API_LAYERS = [
+  {
+    from: ["api/domain", "api/platform"],
+    forbidden: ["api/transports", "api/operations", "api/services", "api/app", "api/service", "api/main"],
+    rule: "the domain and the platform must not import transports, operations or the composition",
+  },
+  { from: ["api/platform"], forbidden: ["api/domain", "api/registry"], rule: "the platform must not import the domain or the registry" },
+] as const;
+
+const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 
 interface Violation {
   file: string;
@@ -57,10 +75,19 @@ function violations(root: string): Violation[] {
       const text = readFileSync(file, "utf8");
       for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
         if (!ref.fileName.startsWith(".")) continue; // packages and Ponder's virtual modules
-        const target = relative(root, normalize(join(dirname(file), ref.fileName))).split(sep)[0] as Folder;
-        if (target === from || !FORBIDDEN[from].includes(target)) continue;
+        const targetPath = relative(root, normalize(join(dirname(file), ref.fileName)))
+          .split(sep)
+          .join("/")
+          .replace(/\.(ts|js|cjs)$/, "");
+        const filePath = relative(root, file).split(sep).join("/");
         const line = text.slice(0, ref.pos).split("\n").length;
-        found.push({ file: relative(root, file), line, specifier: ref.fileName, rule: `${from} must not import ${target}` });
+        const at = { file: filePath, line, specifier: ref.fileName };
+        const target = targetPath.split("/")[0] as Folder;
+        if (target !== from && FORBIDDEN[from].includes(target)) found.push({ ...at, rule: `${from} must not import ${target}` });
+        if (filePath.endsWith(".test.ts")) continue;
+        for (const layer of API_LAYERS) {
+          if (layer.from.some((d) => under(filePath, d)) && layer.forbidden.some((d) => under(targetPath, d))) found.push({ ...at, rule: layer.rule });
+        }
       }
     }
   }
@@ -72,7 +99,11 @@ const report = (vs: Violation[]) => vs.map((v) => `${v.file}:${v.line} imports "
 describe("dependency direction", () => {
   it("holds for every import of the project", () => {
     const vs = violations(ROOT);
-    assert.equal(vs.length, 0, `imports against the direction api -> relayer -> decoder, indexer -> decoder, scripts -> anything:\n${report(vs)}`);
+    assert.equal(
+      vs.length,
+      0,
+      `imports against the direction (api -> relayer -> decoder, indexer -> decoder, scripts -> anything; api's layers):\n${report(vs)}`,
+    );
   });
 
   it("reports each kind of offending import with its file and line", () => {
@@ -89,11 +120,17 @@ describe("dependency direction", () => {
       put("api/e.ts", `import "../scripts/seed/cli";\nimport { ok } from "../relayer/clock";\n`);
       put("scripts/f.ts", `import { ok } from "./g";\nimport { api } from "../api/config";\n`);
       put("test/h.ts", `import type { T } from "../decoder/x";\n`);
+      put("api/domain/i.ts", `import type { Services } from "../services";\nimport { a } from "../platform/a";\n`);
+      put("api/platform/j/k.ts", `\nimport { s } from "../../transports/webhooks/store.ts";\nimport type { P } from "../../domain/auth/principal";\n`);
+      put("api/domain/l.test.ts", `import { startService } from "../service";\n`);
       const vs = violations(root)
         .map((v) => `${v.file}:${v.line} ${v.rule}`)
         .sort();
       assert.deepEqual(vs, [
+        "api/domain/i.ts:1 the domain and the platform must not import transports, operations or the composition",
         "api/e.ts:1 api must not import scripts",
+        "api/platform/j/k.ts:2 the domain and the platform must not import transports, operations or the composition",
+        "api/platform/j/k.ts:3 the platform must not import the domain or the registry",
         "decoder/c.ts:1 decoder must not import test",
         "indexer/src/d.ts:1 indexer must not import relayer",
         "relayer/a.ts:1 relayer must not import api",

@@ -10,6 +10,7 @@ import type { AgentTier, Scope } from "../domain/auth/scopes";
 import type { KeyPrincipal } from "../domain/auth/principal";
 import type { Registry } from "./registry";
 import type { ErrorCode } from "../platform/errors/codes";
+import type { RateClass } from "../platform/rate-limit/limits";
 import type { CommitUnit } from "../../relayer/db/group-commit";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -23,7 +24,7 @@ export type PrincipalOf<A extends Permission> = A extends KeyPermission ? KeyPri
 export function requiresKey(permission: Permission): permission is KeyPermission {
   return permission === "api-key-read" || permission === "api-key-execute";
 }
-export type RateClass = "read" | "write" | "data";
+export type { RateClass };
 
 /** Deprecation of an operation (RFC 8594 / RFC 9745 headers; OpenAPI `deprecated` + `x-` fields). */
 export interface Deprecation {

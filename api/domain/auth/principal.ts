@@ -1,14 +1,7 @@
+import type { RateThrottle, RateTier } from "../../platform/rate-limit/limits";
 import type { AgentTier, Scope } from "./scopes";
 
-/** Allocation tier of the rate-limit ceilings: a separate axis from the authorization tier. */
-export type RateTier = "ordinary" | "market-maker";
-
-/** An operator's incident throttle: every ceiling at `percent`% of the tier's, until `until` (epoch ms) or lifted. */
-export interface RateThrottle {
-  percent: number;
-  reason: string;
-  until: number | null;
-}
+export type { RateThrottle, RateTier };
 
 /** The agent and key behind an authenticated call. */
 export interface KeyPrincipal {

@@ -4,7 +4,7 @@
  */
 import { isIP } from "node:net";
 import { ApiError } from "../../platform/errors/api-error";
-import { isBlockedAddress } from "../../transports/webhooks/address-guard";
+import { isBlockedAddress } from "../../platform/net/blocked-addresses";
 
 /** Most links one comment may carry (link spam). */
 export const MAX_LINKS_PER_COMMENT = 3;

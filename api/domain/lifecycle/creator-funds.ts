@@ -7,10 +7,11 @@
 import type { Address, Hex } from "viem";
 import type { CreatorFundsView, LifecycleView } from "../../../relayer/engine";
 import type { ServiceContext } from "../../context";
-import type { Services } from "../../services";
 import type { CatalogMarket } from "../markets/catalog-types";
 import { catalogByMarketIds } from "./catalog-ids";
 import { formatUnits } from "./claims";
+import type { JournalProjection } from "./journal-projection";
+import type { LifecycleReads } from "./market-lifecycle";
 import { fundMovementsOf, type FundMovement } from "./movements";
 
 const PM = { symbol: "PM", decimals: 6 } as const;
@@ -24,10 +25,17 @@ export interface CreatorMarketFunds {
   movements: FundMovement[];
 }
 
-/** Every market `creator` made that the engine holds a lifecycle for, oldest (market id) first. */
-export async function creatorMarkets(ctx: ServiceContext, services: Services, creator: Address): Promise<CreatorMarketFunds[]> {
-  await services.resolution.projection.sync();
-  const engine = services.venue.exchange.engine;
+/**
+ * Every market `creator` made that the engine holds a lifecycle for, oldest (market id) first, once the journal
+ * projection has caught up (the bond's movements come from it).
+ */
+export async function creatorMarkets(
+  ctx: ServiceContext,
+  engine: LifecycleReads,
+  projection: Pick<JournalProjection, "sync">,
+  creator: Address,
+): Promise<CreatorMarketFunds[]> {
+  await projection.sync();
   const mine = engine.lifecycles().filter((l) => l.creator.toLowerCase() === creator.toLowerCase());
   const markets = await catalogByMarketIds(
     ctx.db,

@@ -4,22 +4,27 @@
  *     market's data lane, and a `market.state_changed` webhook to every subscription that takes it;
  *   - every holder payout or refund: a `payout.credited` webhook to the holder's subscriptions, carrying the
  *     movementKey that GET /claims/receipts and GET /claims/available name, so the holder can reconcile it.
- * Rows arrive in journal order once committed; a failure is logged and the next rows still go out.
+ * Rows arrive in journal order once committed; a failure is logged and the next rows still go out. What goes out
+ * where is the sinks' business (the realtime hub, the webhook queue: api/transports), so this domain module names
+ * the events and no transport.
  */
 import type { LifecycleView } from "../../../relayer/engine";
 import type { ServiceContext } from "../../context";
-import { enqueueDelivery } from "../../transports/webhooks/store";
-import { cachedSubscriptions } from "../../transports/webhooks/subscription-cache";
 import type { LifecycleRow } from "./journal-projection";
 import { movementKeyOf } from "./movements";
+
+/** A lifecycle webhook event: a state change goes to every account's subscriptions, a payout to its holder's. */
+export type LifecycleWebhook =
+  | { type: "market.state_changed"; data: Record<string, unknown> }
+  | { type: "payout.credited"; account: string; data: Record<string, unknown> };
 
 export interface LifecycleEventSinks {
   /** The market data lane (ExchangeMarketEvents.announce). */
   announce(marketId: string, type: "market:state", at: number, data: Record<string, unknown>): void;
   /** The engine's lifecycle of a market now (for the deadlines the catalog mirrors). */
   lifecycle(marketId: bigint): LifecycleView | undefined;
-  /** Wakes the webhook worker after deliveries were queued. */
-  wake(): void;
+  /** Queues the page's webhook events, in order, for the subscriptions that take them. */
+  webhooks(events: LifecycleWebhook[]): Promise<void>;
 }
 
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -49,8 +54,7 @@ async function syncCatalog(ctx: ServiceContext, r: LifecycleRow, l: LifecycleVie
 export async function publishLifecycleRows(ctx: ServiceContext, sinks: LifecycleEventSinks, rows: LifecycleRow[]): Promise<void> {
   const states = rows.filter((r) => r.kind === "MARKET_STATE");
   const prev = new Map<string, string | null>();
-  let queued = 0;
-  const stateSubs = states.length === 0 ? [] : await stateSubscriptions(ctx);
+  const webhooks: LifecycleWebhook[] = [];
   for (const r of states) {
     const id = r.marketId.toString();
     const l = sinks.lifecycle(r.marketId);
@@ -71,41 +75,26 @@ export async function publishLifecycleRows(ctx: ServiceContext, sinks: Lifecycle
     };
     prev.set(id, r.state);
     sinks.announce(id, "market:state", r.at, data);
-    for (const s of stateSubs) {
-      await enqueueDelivery(ctx.db, s.id, "market.state_changed", { ...data, at: iso(r.at) }, ctx.clock.now());
-      queued++;
-    }
+    webhooks.push({ type: "market.state_changed", data: { ...data, at: iso(r.at) } });
   }
-  const payouts = rows.filter((r) => r.kind === "RESOLUTION_PAYOUT" || r.kind === "VOID_REFUND");
-  if (payouts.length > 0) {
-    const subs = await subscriptionsFor(ctx, "payout.credited", [...new Set(payouts.map((p) => p.account!))]);
-    if (subs.length > 0) {
-      const byAccount = new Map<string, string[]>();
-      for (const s of subs) byAccount.set(s.account, [...(byAccount.get(s.account) ?? []), s.id]);
-      for (const p of payouts) {
-        for (const id of byAccount.get(p.account!) ?? []) {
-          await enqueueDelivery(
-            ctx.db,
-            id,
-            "payout.credited",
-            {
-              marketId: p.marketId.toString(),
-              account: p.account,
-              kind: p.kind,
-              outcome: p.side,
-              shares: p.shares?.toString() ?? "0",
-              amount: p.amount.toString(),
-              movementKey: movementKeyOf(p),
-              at: iso(p.at),
-            },
-            ctx.clock.now(),
-          );
-          queued++;
-        }
-      }
-    }
+  for (const p of rows) {
+    if (p.kind !== "RESOLUTION_PAYOUT" && p.kind !== "VOID_REFUND") continue;
+    webhooks.push({
+      type: "payout.credited",
+      account: p.account!,
+      data: {
+        marketId: p.marketId.toString(),
+        account: p.account,
+        kind: p.kind,
+        outcome: p.side,
+        shares: p.shares?.toString() ?? "0",
+        amount: p.amount.toString(),
+        movementKey: movementKeyOf(p),
+        at: iso(p.at),
+      },
+    });
   }
-  if (queued > 0) sinks.wake();
+  if (webhooks.length > 0) await sinks.webhooks(webhooks);
 }
 
 /** The market's state before `r`: the MARKET_STATE projected just before it (null for the first, `open`). */
@@ -115,26 +104,4 @@ async function previousState(ctx: ServiceContext, r: LifecycleRow): Promise<stri
     [r.marketId.toString(), r.entrySeq, r.idx],
   );
   return row?.state ?? null;
-}
-
-/** Enabled subscriptions taking `market.state_changed`, of every account, kept in memory (every new market asks). */
-function stateSubscriptions(ctx: ServiceContext): Promise<{ id: string; account: string }[]> {
-  const key = "market.state_changed"; // one entry for every account's (an account key is an address)
-  return cachedSubscriptions(
-    ctx.db,
-    [key],
-    () => subscriptionsFor(ctx, key, null),
-    () => key,
-  );
-}
-
-/**
- * Enabled subscriptions taking `eventType`, of the given accounts (null: every account). The JSON goes as text then
- * jsonb: a parameter typed jsonb would be serialised once more by the Postgres driver (a JSON string, never contained).
- */
-async function subscriptionsFor(ctx: ServiceContext, eventType: string, accounts: string[] | null): Promise<{ id: string; account: string }[]> {
-  return ctx.db.query<{ id: string; account: string }>(
-    `SELECT id, account FROM api_webhook_subscriptions WHERE status = 'enabled' AND event_types @> $1::text::jsonb AND ($2::text[] IS NULL OR account = ANY($2::text[]))`,
-    [JSON.stringify([eventType]), accounts],
-  );
 }

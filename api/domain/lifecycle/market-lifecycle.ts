@@ -4,13 +4,15 @@
  */
 import { z } from "zod";
 import type { Address } from "viem";
-import type { LifecycleView } from "../../../relayer/engine";
+import type { Engine, LifecycleView } from "../../../relayer/engine";
 import type { Verdict } from "../../../relayer/lifecycle";
 import { ApiError } from "../../platform/errors/api-error";
 import type { ServiceContext } from "../../context";
-import type { Services } from "../../services";
 import { getMarket } from "../markets/catalog-store";
 import type { CatalogMarket } from "../markets/catalog-types";
+
+/** What the resolution reads take from the venue's engine: the authority on every market's lifecycle. */
+export type LifecycleReads = Pick<Engine, "lifecycle" | "lifecycles" | "council" | "creatorFunds">;
 
 export interface MarketWithLifecycle {
   market: CatalogMarket;
@@ -19,11 +21,11 @@ export interface MarketWithLifecycle {
 }
 
 /** The market at `address` and its lifecycle; MARKET_NOT_FOUND for an unknown market or one without a lifecycle. */
-export async function marketLifecycleAt(ctx: ServiceContext, services: Services, address: string, chainId?: number): Promise<MarketWithLifecycle> {
+export async function marketLifecycleAt(ctx: ServiceContext, engine: LifecycleReads, address: string, chainId?: number): Promise<MarketWithLifecycle> {
   const chain = chainId ?? ctx.config.CHAIN_ID;
   const market = await getMarket(ctx.db, chain, address, ctx.clock.now());
   if (!market) throw new ApiError("MARKET_NOT_FOUND", `no market ${address} on chain ${chain}`, { address, chainId: chain });
-  const lifecycle = market.marketId === null ? undefined : services.venue.exchange.engine.lifecycle(market.marketId);
+  const lifecycle = market.marketId === null ? undefined : engine.lifecycle(market.marketId);
   if (!lifecycle || market.marketId === null) {
     throw new ApiError("MARKET_NOT_FOUND", `market ${market.address} has no resolution lifecycle (a demo market without a creator resolves by the operator)`, {
       address: market.address,
@@ -121,7 +123,7 @@ export function lifecycleOut(mw: MarketWithLifecycle): z.input<typeof lifecycleS
 }
 
 /** Whether `account` is one of the council members the engine holds. */
-export function isCouncilMember(services: Services, account: Address | null): boolean {
+export function isCouncilMember(engine: LifecycleReads, account: Address | null): boolean {
   if (account === null) return false;
-  return services.venue.exchange.engine.council().includes(account.toLowerCase() as Address);
+  return engine.council().includes(account.toLowerCase() as Address);
 }

@@ -6,10 +6,9 @@
 import type { LifecycleView } from "../../../relayer/engine";
 import type { ServiceContext } from "../../context";
 import { ApiError } from "../../platform/errors/api-error";
-import type { Services } from "../../services";
 import { effectiveState } from "./actions";
 import { catalogByMarketIds } from "./catalog-ids";
-import { lifecycleOut } from "./market-lifecycle";
+import { lifecycleOut, type LifecycleReads } from "./market-lifecycle";
 
 export const PENDING_STATES = ["closed", "creator_proposal", "challenge", "creator_mia", "human_voting", "council_review"] as const;
 
@@ -34,12 +33,12 @@ const before = (a: Position, b: Position) => a.deadline < b.deadline || (a.deadl
 
 export async function pendingResolution(
   ctx: ServiceContext,
-  services: Services,
+  engine: LifecycleReads,
   q: { category?: string; marketState?: (typeof PENDING_STATES)[number]; cursor?: string; limit: number },
 ) {
   const now = ctx.clock.now();
   const after = q.cursor === undefined ? null : decode(q.cursor);
-  const pending = services.venue.exchange.engine
+  const pending = engine
     .lifecycles()
     .map((l) => ({ l, state: effectiveState(l, now) }))
     .filter(({ state }) => (PENDING_STATES as readonly string[]).includes(state))

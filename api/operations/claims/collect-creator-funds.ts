@@ -44,7 +44,10 @@ export const collectCreatorFunds = defineOperation({
   mcpTool: "svc_collect_creator_funds",
   async handler(ctx, { body }, call) {
     const account = (await call.services.venue.accountOf(call.principal)) as Address;
-    const mine = body.chainId !== undefined && body.chainId !== ctx.config.CHAIN_ID ? [] : await creatorMarkets(ctx, call.services, account);
+    const mine =
+      body.chainId !== undefined && body.chainId !== ctx.config.CHAIN_ID
+        ? []
+        : await creatorMarkets(ctx, call.services.venue.exchange.engine, call.services.resolution.projection, account);
     const named = body.marketAddresses;
     const targets = named
       ? named.map((a) => ({ address: a, f: mine.find((m) => m.market.address === a) }))

@@ -74,7 +74,10 @@ export const getCreatorFunds = defineOperation({
   mcpTool: "svc_get_creator_funds",
   async handler(ctx, { query }, call) {
     const account = await call.services.venue.accountOf(call.principal);
-    const all = query.chainId !== undefined && query.chainId !== ctx.config.CHAIN_ID ? [] : await creatorMarkets(ctx, call.services, account);
+    const all =
+      query.chainId !== undefined && query.chainId !== ctx.config.CHAIN_ID
+        ? []
+        : await creatorMarkets(ctx, call.services.venue.exchange.engine, call.services.resolution.projection, account);
     return {
       walletAddress: account,
       chainId: query.chainId ?? null,

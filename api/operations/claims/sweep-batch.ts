@@ -47,7 +47,7 @@ export const executeSweepBatch = defineOperation({
       if (named) throw new ApiError("MARKET_NOT_FOUND", `no market ${named} on chain ${body.chainId}`, { address: named, chainId: body.chainId });
       return { walletAddress: account, chainId: body.chainId, sweeps: [], hasMore: false };
     }
-    const mine = await creatorMarkets(ctx, call.services, account);
+    const mine = await creatorMarkets(ctx, call.services.venue.exchange.engine, call.services.resolution.projection, account);
     const final = (state: string) => state === "resolved" || state === "void";
     let targets: typeof mine;
     if (body.marketAddresses) {

@@ -138,7 +138,7 @@ export const executeSweep = defineOperation({
   response: sweepCompletionSchema,
   mcpTool: null,
   async handler(ctx, { body }, call) {
-    const mw = await marketLifecycleAt(ctx, call.services, body.marketAddress, body.chainId);
+    const mw = await marketLifecycleAt(ctx, call.services.venue.exchange.engine, body.marketAddress, body.chainId);
     if (mw.lifecycle.state !== "resolved" && mw.lifecycle.state !== "void") throw notFinal(mw);
     return sweepFinalMarket(ctx, call.services, mw);
   },

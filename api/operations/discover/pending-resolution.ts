@@ -34,6 +34,6 @@ export const listPendingResolution = defineOperation({
   }),
   mcpTool: "svc_list_pending_resolution",
   async handler(ctx, { query }, call) {
-    return pendingResolution(ctx, call.services, query);
+    return pendingResolution(ctx, call.services.venue.exchange.engine, query);
   },
 });

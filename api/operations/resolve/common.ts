@@ -35,7 +35,7 @@ export const lifecycleAnswer = z.object({
 });
 
 export async function lifecycleTarget(ctx: ServiceContext, services: Services, body: { market: string; chainId?: number }): Promise<MarketWithLifecycle> {
-  return marketLifecycleAt(ctx, services, body.market, body.chainId);
+  return marketLifecycleAt(ctx, services.venue.exchange.engine, body.market, body.chainId);
 }
 
 /** Submits a lifecycle command; a refusal becomes its problem (REJECTION_PROBLEMS), and nothing moved. */

@@ -2,10 +2,21 @@
  * Our rate-limit ceilings (the spec leaves the numbers "not shown"; docs/api.md lists them), read from the config.
  */
 import type { Config } from "../../config";
-import type { RateThrottle, RateTier } from "../../domain/auth/principal";
-import type { RateClass } from "../../registry/types";
 
 export const WINDOW_MS = 60_000;
+
+/** The window an operation counts against (each operation's `rateClass` in the registry). */
+export type RateClass = "read" | "write" | "data";
+
+/** Allocation tier of the rate-limit ceilings: a separate axis from the authorization tier. */
+export type RateTier = "ordinary" | "market-maker";
+
+/** An operator's incident throttle: every ceiling at `percent`% of the tier's, until `until` (epoch ms) or lifted. */
+export interface RateThrottle {
+  percent: number;
+  reason: string;
+  until: number | null;
+}
 
 export type Ceilings = Record<RateClass, number>;
 

@@ -6,13 +6,13 @@
  * table and gets live events over Redis.
  */
 import type { ServiceContext } from "../../context";
-import type { Services } from "../../services";
 import { attachWebhookDispatch } from "../webhooks/dispatch";
+import type { EventHub } from "./hub";
 import type { MarketEventSource, ReportSource } from "./types";
 
 export function connectRealtimeSources(
   ctx: ServiceContext,
-  services: Services,
+  services: { hub: EventHub; webhooks: { wake(): void } },
   src: { reports?: ReportSource; market?: MarketEventSource; live?: boolean },
 ): () => void {
   const live = src.live !== false;

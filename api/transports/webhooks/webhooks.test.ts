@@ -18,7 +18,8 @@ import { connectRealtimeSources } from "../realtime/wire";
 import { MemoryReportLog } from "../realtime/memory-sources";
 import { WebhookWorker } from "./worker";
 import { retryDelay, parseRetryAfter, STANDARD_RETRY_SCHEDULE_MS } from "./schedule";
-import { checkTargetUrl, isBlockedAddress } from "./address-guard";
+import { isBlockedAddress } from "../../platform/net/blocked-addresses";
+import { checkTargetUrl } from "./address-guard";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
