@@ -29,6 +29,7 @@ export function startChild(
 ): Child {
   const proc = spawn(process.execPath, [GUARD, command, ...args], {
     ...opts,
+    env: { ...(opts.env ?? process.env), STACK_GUARD_SUPERVISOR: String(process.pid) }, // the guard starts nothing once we are gone
     detached: true,
     stdio: ["ignore", "pipe", "pipe", "pipe"],
   });

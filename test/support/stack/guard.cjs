@@ -49,7 +49,17 @@ function killStragglers() {
 
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => {}); // the group's signal is the command's
 
-const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit"] });
+// A supervisor that died while this guard was starting (seconds, on a loaded machine) is no longer our parent: then
+// start nothing, rather than a command that would only be stopped again after the grace.
+const supervisor = Number(process.env.STACK_GUARD_SUPERVISOR);
+const env = { ...process.env };
+delete env.STACK_GUARD_SUPERVISOR;
+if (supervisor > 0 && process.ppid !== supervisor) {
+  process.stderr.write(`[guard] pid ${process.pid}: the stack's supervisor (pid ${supervisor}) is gone; not starting ${command}\n`);
+  process.exit(129);
+}
+
+const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit"], env });
 child.on("error", (err) => {
   process.stderr.write(`[guard] could not start ${command}: ${err.message}\n`);
   process.exit(127);
