@@ -24,7 +24,6 @@ export type PrincipalOf<A extends Permission> = A extends KeyPermission ? KeyPri
 export function requiresKey(permission: Permission): permission is KeyPermission {
   return permission === "api-key-read" || permission === "api-key-execute";
 }
-export type { RateClass };
 
 /** Deprecation of an operation (RFC 8594 / RFC 9745 headers; OpenAPI `deprecated` + `x-` fields). */
 export interface Deprecation {

@@ -6,7 +6,8 @@
 import { hash, randomBytes } from "node:crypto";
 import type { Database, SqlRunner } from "../../../relayer/db/client";
 import { ANY_TABLE, perDatabase } from "../../../relayer/db/written-tables";
-import type { KeyPrincipal, RateTier } from "./principal";
+import type { RateTier } from "../../platform/rate-limit/limits";
+import type { KeyPrincipal } from "./principal";
 import type { AgentTier, Scope } from "./scopes";
 
 export const KEY_PREFIX = "svc_";

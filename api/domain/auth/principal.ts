@@ -1,8 +1,6 @@
 import type { RateThrottle, RateTier } from "../../platform/rate-limit/limits";
 import type { AgentTier, Scope } from "./scopes";
 
-export type { RateThrottle, RateTier };
-
 /** The agent and key behind an authenticated call. */
 export interface KeyPrincipal {
   agentId: string;

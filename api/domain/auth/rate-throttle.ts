@@ -1,6 +1,6 @@
 /** The operator's incident throttle on an agent (docs/admin.md; applied in api/platform/rate-limit/limits.ts). */
 import type { SqlRunner } from "../../../relayer/db/client";
-import type { RateThrottle } from "./principal";
+import type { RateThrottle } from "../../platform/rate-limit/limits";
 
 /** Sets (or, with null, lifts) the throttle; false when there is no such agent. */
 export async function setRateThrottle(db: SqlRunner, agentId: string, throttle: RateThrottle | null): Promise<boolean> {

@@ -31,12 +31,13 @@ export const getResolutionState = defineOperation({
   }),
   mcpTool: "svc_get_resolution_state",
   async handler(ctx, { params, query }, call) {
-    const mw = await marketLifecycleAt(ctx, call.services.venue.exchange.engine, params.address, query.chainId);
+    const engine = call.services.venue.exchange.engine;
+    const mw = await marketLifecycleAt(ctx, engine, params.address, query.chainId);
     const now = ctx.clock.now();
     const p = call.principal;
     const account = p ? await call.services.venue.accountOf(p) : null;
     const wallet = (p?.walletAddress?.toLowerCase() as Address | undefined) ?? null;
-    const councilMember = isCouncilMember(call.services.venue.exchange.engine, wallet) || isCouncilMember(call.services.venue.exchange.engine, account);
+    const councilMember = isCouncilMember(engine, wallet) || isCouncilMember(engine, account);
     const gates = await resolutionGates(ctx, p);
     return {
       ...lifecycleOut(mw),

@@ -40,7 +40,8 @@ export const simulateResolution = defineOperation({
     const now = ctx.clock.now();
     const account = await call.services.venue.accountOf(call.principal);
     const wallet = (call.principal.walletAddress?.toLowerCase() as Address | undefined) ?? null;
-    const councilMember = isCouncilMember(call.services.venue.exchange.engine, wallet) || isCouncilMember(call.services.venue.exchange.engine, account);
+    const engine = call.services.venue.exchange.engine;
+    const councilMember = isCouncilMember(engine, wallet) || isCouncilMember(engine, account);
     const gates = await resolutionGates(ctx, call.principal);
     const detail =
       availableActions(target.lifecycle, now, { account, wallet, councilMember, gates }, VOTE_STAKE_UNITS).find((a) => a.action === body.action) ?? null;

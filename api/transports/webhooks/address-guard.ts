@@ -1,7 +1,7 @@
 /**
  * SSRF guard of webhook targets: http(s) URLs only, no credentials in them, and every address the host resolves to
- * outside private, loopback, link-local, CGNAT, multicast and reserved ranges (api/platform/net/blocked-addresses.ts). Checked when a subscription is saved
- * and again at every delivery through the socket's own DNS lookup (`guardedLookup`), so a name that later resolves
+ * outside private, loopback, link-local, CGNAT, multicast and reserved ranges (api/platform/net/blocked-addresses.ts).
+ * Checked when a subscription is saved and again at every delivery through the socket's own DNS lookup (`guardedLookup`), so a name that later resolves
  * to 127.0.0.1 (DNS rebinding) is refused at connect time. WEBHOOKS_ALLOW_PRIVATE=true turns the range check off
  * (local development and tests).
  */

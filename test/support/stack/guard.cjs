@@ -4,9 +4,9 @@
 // Why a process of its own: the supervisor holds the other end of a pipe on the guard's fd 3, and the kernel closes it
 // when the supervisor dies in any way, SIGKILL included. The guard then stops the whole group: SIGTERM first, SIGKILL
 // after STACK_LIFELINE_GRACE_MS (default 1500: a process killed mid-write can take seconds more to be gone, and the
-// whole stop must fit in 5 s; nothing acknowledged depends on a graceful exit, see docs/stack.md). Watching that pipe from inside the child itself (a preloaded hook)
-// was not enough: a child whose event loop is busy (compiling, migrating) noticed the close seconds late, and its
-// SIGKILL timer fired late with it. The guard's event loop is always idle, so the bound holds at every moment.
+// whole stop must fit in 5 s; nothing acknowledged depends on a graceful exit, see docs/stack.md). Watching that
+// pipe from inside the child itself (a preloaded hook) was not enough: a child whose event loop is busy (compiling,
+// migrating) noticed the close seconds late, and its SIGKILL timer fired late with it. The guard's event loop is always idle, so the bound holds at every moment.
 //
 // Signals: the group is the unit. SIGTERM/SIGINT sent to the group reach the command directly; the guard ignores them
 // and waits for the command to exit, so `exited` in children.ts still means "the command is gone".

@@ -17,7 +17,7 @@ describe("the stack's guard", () => {
 
   /** Runs the guard over a command that writes `marker` and exits 7; the guard's parent is this process. */
   const run = (marker: string, supervisor: string) =>
-    spawnSync(process.execPath, [GUARD, process.execPath, "-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran"); process.exit(7)`], {
+    spawnSync(process.execPath, [GUARD, process.execPath, "-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran"); process.exitCode = 7`], {
       env: { ...process.env, STACK_GUARD_SUPERVISOR: supervisor },
       encoding: "utf8",
       timeout: 30_000,
