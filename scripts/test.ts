@@ -76,9 +76,9 @@ if (!contractsOnly) {
       `--test-reporter=${join(__dirname, "test-figures-reporter.mjs")}`,
       `--test-reporter-destination=${figuresFile}`,
     ];
-    // One file at a time. Two at a time was tried (2026-11-29: 867 s -> 752 s on Postgres) and failed a CI run: tests
-    // that start a Hardhat node take a port from `freePort`, which another file running beside them can take in the
-    // seconds the node needs to start, and the decoder test's wait accepts whatever chain answers on its port.
+    // One file at a time. Two at a time was tried (2026-11-29: 867 s -> 752 s on Postgres) and failed a CI run: the USDC
+    // and decoder tests met on one Hardhat node. Most likely a port from `freePort` was taken twice in the seconds a
+    // node needs to start, and the decoder test's wait accepts whatever chain answers on its port.
     failed += run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...reporters, ...files]) === 0 ? 0 : 1;
     let figures = "";
     try {
