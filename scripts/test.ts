@@ -2,7 +2,8 @@
  * `npm test`: every test of the project.
  *   1. Solidity contracts through `hardhat test` (mocha), under test/contracts/.
  *   2. The TypeScript tests (`*.test.ts` beside the code) through node's test runner with tsx.
- * Flags: --ts-only, --contracts-only; any other argument is a path filter for the TS tests.
+ * Flags: --ts-only, --contracts-only; any other argument is a path filter for the TS tests. TS test files run two at
+ * a time (TEST_CONCURRENCY), except the fault, crash, fuzz and end-to-end tests, which run one at a time after them.
  * The TS tests run on PGlite by default and on Postgres when DATABASE_URL is set.
  * The figure lines the test files print (one JSON object with a `bench`, `fault` or `crash` key) are collected by a
  * second reporter (scripts/test-figures-reporter.mjs) and printed again at the end; with FIGURES_FILE set they are also
@@ -10,7 +11,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { summary } from "./figures";
 import { parseArgs } from "node:util";
@@ -49,6 +50,11 @@ function findTests(dir: string, out: string[]): string[] {
   return out;
 }
 
+/** Paths (prefixes) of the test files that run alone: see the TS step below. */
+const RUN_ALONE = ["test/faults/", "test/e2e/", "test/fuzz/", "relayer/exchange/crash.test.ts"];
+const runsAlone = (file: string) => RUN_ALONE.some((p) => file.startsWith(p));
+const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? Math.min(2, availableParallelism()));
+
 function run(cmd: string, cmdArgs: string[]): number {
   console.log(`\n$ ${cmd} ${cmdArgs.join(" ")}`);
   const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: "inherit", env: process.env });
@@ -67,24 +73,35 @@ if (!contractsOnly) {
   } else {
     // Compile contracts first so tests that deploy them find fresh artifacts.
     if (tsOnly) run("npx", ["hardhat", "compile", "--quiet"]);
-    // Node's own default reporter (spec on a terminal, TAP otherwise) to stdout, and the figures to a file.
+    // Files that stop processes, restart servers or hold a stopwatch to a promise (the fault tests' 5 s stop, the crash
+    // tests' kill under load) and the end-to-end tests that start the whole stack run one at a time, alone on the
+    // machine; every other file runs TEST_CONCURRENCY at a time (default: the CPU count, at most 2). A file's start-up
+    // (loading the TypeScript tree) is about 2 s, a third of the suite's time, and that is what running side by side
+    // hides. Each file takes its own temp dirs, Postgres schema and Redis prefix, and its ports from test/support/ports.ts,
+    // whose lock files keep two files off one port (without them, two files once met on one Hardhat node).
+    const alone = files.filter(runsAlone);
+    const together = files.filter((f) => !runsAlone(f));
     const figuresDir = mkdtempSync(join(tmpdir(), "test-figures-"));
-    const figuresFile = join(figuresDir, "figures.jsonl");
-    const reporters = [
-      `--test-reporter=${process.stdout.isTTY ? "spec" : "tap"}`,
-      "--test-reporter-destination=stdout",
-      `--test-reporter=${join(__dirname, "test-figures-reporter.mjs")}`,
-      `--test-reporter-destination=${figuresFile}`,
-    ];
-    // One file at a time. Two at a time was tried (2026-11-29: 867 s -> 752 s on Postgres) and failed a CI run: the USDC
-    // and decoder tests met on one Hardhat node. Most likely a port from `freePort` was taken twice in the seconds a
-    // node needs to start, and the decoder test's wait accepts whatever chain answers on its port.
-    failed += run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...reporters, ...files]) === 0 ? 0 : 1;
+    const runFiles = (part: string[], concurrency: number, name: string) => {
+      if (part.length === 0) return;
+      // Node's own default reporter (spec on a terminal, TAP otherwise) to stdout, and the figures to a file.
+      const reporters = [
+        `--test-reporter=${process.stdout.isTTY ? "spec" : "tap"}`,
+        "--test-reporter-destination=stdout",
+        `--test-reporter=${join(__dirname, "test-figures-reporter.mjs")}`,
+        `--test-reporter-destination=${join(figuresDir, `${name}.jsonl`)}`,
+      ];
+      failed += run(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...reporters, ...part]) === 0 ? 0 : 1;
+    };
+    runFiles(together, CONCURRENCY, "together");
+    runFiles(alone, 1, "alone");
     let figures = "";
-    try {
-      figures = readFileSync(figuresFile, "utf8");
-    } catch {
-      /* no test printed a figure */
+    for (const name of ["together", "alone"]) {
+      try {
+        figures += readFileSync(join(figuresDir, `${name}.jsonl`), "utf8");
+      } catch {
+        /* that part printed no figure, or did not run */
+      }
     }
     rmSync(figuresDir, { recursive: true, force: true });
     console.log(`\n${summary(figures)}`);

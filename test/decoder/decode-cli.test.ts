@@ -7,9 +7,8 @@
  */
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -27,6 +26,8 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { runLedgerDemo } from "../support/ledger-demo";
+import { freePort } from "../support/ports";
+import { startChain } from "../support/stack/chain";
 import { rpcChain } from "../../relayer/rpc-chain";
 import { committedLedgerAbi } from "../../decoder/replay/abi";
 import { replayLedger } from "../../decoder/replay/replay";
@@ -54,17 +55,6 @@ function run(cmd: string, args: string[]): Promise<{ code: number; stdout: strin
     execFile(cmd, args, { cwd: root, timeout: 180_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
   });
 }
 
@@ -129,30 +119,19 @@ function naiveRoot(balances: { account: string; assetId: string; balance: string
 }
 
 describe("decoder end to end", { skip: ready ? false : "CommittedLedger not compiled (generated/abis.ts lacks committedLedgerAbi)" }, () => {
-  let node: ChildProcess;
+  let chain: Awaited<ReturnType<typeof startChain>> | undefined;
   let rpc: string;
   let ledgerAddress: Address;
 
+  // startChain refuses a port where a chain already answers and fails if its own node exits before answering, so
+  // this test never runs against another test's chain.
   before(async () => {
-    const port = await freePort();
-    rpc = `http://127.0.0.1:${port}`;
-    node = spawn("npx", ["hardhat", "node", "--hostname", "127.0.0.1", "--port", String(port)], { cwd: root, stdio: "ignore", detached: true });
-    const client = createPublicClient({ transport: http(rpc, { retryCount: 0 }) });
-    for (let i = 0; i < 120; i++) {
-      if (
-        await client.getChainId().then(
-          () => true,
-          () => false,
-        )
-      )
-        return;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    throw new Error("hardhat node did not start");
+    chain = await startChain(await freePort());
+    rpc = chain.rpcUrl;
   });
 
-  after(() => {
-    if (node?.pid) process.kill(-node.pid, "SIGTERM");
+  after(async () => {
+    await chain?.stop();
   });
 
   it("replays the demo batches and the JSON balances give the chain's ledgerRoot()", async () => {

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { deploymentFile } from "../../decoder/deployment";
-import { freeFixedPort, freePort } from "../support/ports";
+import { freePort } from "../support/ports";
 import { seededRandom } from "../support/seeded-random";
 import { startChain } from "../support/stack/chain";
 
@@ -152,7 +152,7 @@ describe("fault: stop and start the stack at any moment", { timeout: 60 * 60_000
   };
 
   it(`survives ${RUNS} stops at random moments (SIGTERM, SIGKILL, SIGINT) with no process left and the ports free`, async () => {
-    for (const name of ["PORT", "CHAIN_PORT", "PONDER_PORT"]) ports[name] = await freeFixedPort(); // taken again after every stop: below the ephemeral range
+    for (const name of ["PORT", "CHAIN_PORT", "PONDER_PORT"]) ports[name] = await freePort(); // taken again after every stop: test ports are below the ephemeral range
     const random = seededRandom(SEED);
     // The first run comes up fully: its ready time bounds the random moments of the others.
     let readyMs = 0;
@@ -216,7 +216,7 @@ describe("fault: stop and start the stack at any moment", { timeout: 60 * 60_000
     const leftover = await startChain(port); // a Hardhat node, as an earlier `npm start` leaves it
     try {
       ports.CHAIN_PORT = port;
-      for (const name of ["PORT", "PONDER_PORT"]) ports[name] = await freeFixedPort(); // taken again after every stop: below the ephemeral range
+      for (const name of ["PORT", "PONDER_PORT"]) ports[name] = await freePort(); // taken again after every stop: test ports are below the ephemeral range
       const run = start();
       const exit = await Promise.race([run.exited, sleep(60_000).then(() => "timeout")]);
       const out = run.output.join("");
