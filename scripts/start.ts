@@ -123,14 +123,12 @@ async function main(): Promise<void> {
     if (deployment.funded.length) console.error(`USDC: ${deployment.funded.length} Hardhat dev wallets funded (balance slot written)`);
 
     stillStarting();
-    const ready = await startServiceChild(flags, track);
-    stillStarting();
-    let indexerUrl: string | undefined;
-    if (flags.indexer && config.INDEXER_ENABLED) {
-      console.error("starting the indexer...");
-      const indexer = await startIndexer(config, deployment, track);
-      indexerUrl = indexer.url;
-    }
+    // The service and the indexer start side by side: neither needs the other to start (the service reads the index
+    // when it is there), and the indexer's start-up is the longest step.
+    const indexing = flags.indexer && config.INDEXER_ENABLED;
+    if (indexing) console.error("starting the service and the indexer...");
+    const [ready, indexer] = await Promise.all([startServiceChild(flags, track), indexing ? startIndexer(config, deployment, track) : undefined]);
+    const indexerUrl = indexer?.url;
     stillStarting();
 
     console.log(

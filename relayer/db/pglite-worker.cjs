@@ -11,6 +11,7 @@
 const { parentPort, workerData } = require("node:worker_threads");
 const { PGlite, protocol, parse } = require("@electric-sql/pglite");
 const { pg_trgm } = require("@electric-sql/pglite/contrib/pg_trgm");
+const { createPglite } = require("./pglite-pristine.cjs");
 
 const ROLLBACK = Symbol("rollback");
 
@@ -111,7 +112,8 @@ function serializeError(err) {
 async function main() {
   let pg;
   try {
-    pg = await PGlite.create(workerData.dir, { extensions: { pg_trgm } });
+    const create = (dir, options) => PGlite.create(dir, options);
+    pg = await createPglite(PGlite, require.resolve("@electric-sql/pglite"), create, workerData.dir, { extensions: { pg_trgm } });
   } catch (err) {
     parentPort.postMessage({ id: 0, error: serializeError(err) });
     return;

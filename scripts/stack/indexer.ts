@@ -4,14 +4,17 @@
  * A local Hardhat chain keeps no state across runs, so the index belongs to one chain instance: its PGlite directory
  * (or Postgres schema) is named after the chain's genesis block hash, and those of earlier instances are removed.
  */
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { createRequire } from "node:module";
 import { createPublicClient, http } from "viem";
+import { createPglite } from "../../relayer/db/pglite-pristine.cjs";
 import type { Config } from "../../api/config";
 import { startChild, stopChild, type Child } from "../../test/support/stack/children";
 import { GiveUp, waitFor } from "../../test/support/stack/wait";
 
 const ROOT = join(__dirname, "..", "..");
+const PONDER_BIN = join(ROOT, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
 
 export interface IndexerHandle {
   child: Child;
@@ -23,6 +26,24 @@ export interface IndexerHandle {
 async function chainInstanceTag(rpcUrl: string): Promise<string> {
   const genesis = await createPublicClient({ transport: http(rpcUrl) }).getBlock({ blockNumber: 0n });
   return genesis.hash.slice(2, 12);
+}
+
+/**
+ * A new index directory (every new chain instance has one) starts as a copy of a pristine database made with Ponder's
+ * own PGlite version, instead of Ponder running initdb in it: about 3 s less per start (relayer/db/pglite-pristine.cjs).
+ */
+async function seedPonderPglite(dir: string): Promise<void> {
+  const fromPonder = createRequire(PONDER_BIN);
+  const entry = fromPonder.resolve("@electric-sql/pglite");
+  const { PGlite } = fromPonder("@electric-sql/pglite") as typeof import("@electric-sql/pglite");
+  const open = async (dataDir: string | undefined, options: { loadDataDir?: Blob }) => {
+    const db = new PGlite({ dataDir, ...options });
+    await db.waitReady;
+    return db;
+  };
+  mkdirSync(dir, { recursive: true }); // as Ponder does before it opens one
+  const db = await createPglite(PGlite, entry, open, dir, {});
+  await db.close();
 }
 
 /** `track` is called with the child as soon as it is spawned, so a stop during start-up also stops it. */
@@ -45,10 +66,10 @@ export async function startIndexer(config: Config, deployment: { file: string; c
     delete env.DATABASE_URL;
     env.PONDER_PGLITE_DIR = join(ponderDir, tag);
     if (existsSync(ponderDir)) for (const old of readdirSync(ponderDir)) if (old !== tag) rmSync(join(ponderDir, old), { recursive: true, force: true });
+    await seedPonderPglite(env.PONDER_PGLITE_DIR);
   }
   const schema = `ponder_${config.CHAIN_ID}_${tag}`;
-  const bin = join(ROOT, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
-  const args = [bin, "start", "--root", join(ROOT, "indexer"), "--schema", schema, "--port", String(config.PONDER_PORT), "--hostname", "127.0.0.1"];
+  const args = [PONDER_BIN, "start", "--root", join(ROOT, "indexer"), "--schema", schema, "--port", String(config.PONDER_PORT), "--hostname", "127.0.0.1"];
   if (config.DATABASE_URL) args.push("--views-schema", `indexer_${config.CHAIN_ID}`);
   const child = startChild("indexer", process.execPath, args, { cwd: ROOT, env, quiet: false });
   track(child);

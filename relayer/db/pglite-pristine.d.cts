@@ -1,0 +1,12 @@
+/** Types of pglite-pristine.cjs (plain CommonJS, loaded by the PGlite worker thread too). */
+interface PristineSource {
+  new (): { waitReady: Promise<void>; dumpDataDir(compression: "none"): Promise<Blob>; close(): Promise<void> };
+}
+export function createPglite<Db, Options extends object>(
+  PGlite: PristineSource,
+  entry: string,
+  create: (dir: string | undefined, options: Options & { loadDataDir?: Blob }) => Promise<Db>,
+  dir: string | undefined,
+  options: Options,
+  cacheDir?: string,
+): Promise<Db>;
