@@ -81,4 +81,4 @@ async function createPglite(PGlite, entry, create, dir, options, cacheDir = CACH
   }
 }
 
-module.exports = { createPglite };
+module.exports = { createPglite, isNewDatabase };

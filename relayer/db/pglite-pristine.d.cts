@@ -2,6 +2,8 @@
 interface PristineSource {
   new (): { waitReady: Promise<void>; dumpDataDir(compression: "none"): Promise<Blob>; close(): Promise<void> };
 }
+/** Whether `dir` holds no database yet; `undefined` is an in-memory database, always new. */
+export function isNewDatabase(dir: string | undefined): boolean;
 export function createPglite<Db, Options extends object>(
   PGlite: PristineSource,
   entry: string,

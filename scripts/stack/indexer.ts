@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { createPublicClient, http } from "viem";
-import { createPglite } from "../../relayer/db/pglite-pristine.cjs";
+import { createPglite, isNewDatabase } from "../../relayer/db/pglite-pristine.cjs";
 import type { Config } from "../../api/config";
 import { startChild, stopChild, type Child } from "../../test/support/stack/children";
 import { GiveUp, waitFor } from "../../test/support/stack/wait";
@@ -33,8 +33,10 @@ async function chainInstanceTag(rpcUrl: string): Promise<string> {
  * own PGlite version, instead of Ponder running initdb in it: about 3 s less per start (relayer/db/pglite-pristine.cjs).
  */
 async function seedPonderPglite(dir: string): Promise<void> {
+  if (!isNewDatabase(dir)) return; // an index of this chain instance already: Ponder resumes it
   const fromPonder = createRequire(PONDER_BIN);
   const entry = fromPonder.resolve("@electric-sql/pglite");
+  // Typed as the service's PGlite; the constructor options used here are the same in Ponder's version.
   const { PGlite } = fromPonder("@electric-sql/pglite") as typeof import("@electric-sql/pglite");
   const open = async (dataDir: string | undefined, options: { loadDataDir?: Blob }) => {
     const db = new PGlite({ dataDir, ...options });
