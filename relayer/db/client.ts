@@ -4,7 +4,6 @@
  * `query`/`exec`/`transaction` send plain SQL (hot paths such as the journal's set-based group commit are single
  * statements). Both drivers answer the same SQL; results are always arrays of rows.
  */
-import type { PGliteOptions } from "@electric-sql/pglite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { lockDirectory } from "./lock";
@@ -213,11 +212,8 @@ async function workerEngine(dir: string | undefined): Promise<PgliteEngine> {
 }
 
 async function inThreadEngine(dir: string | undefined): Promise<PgliteEngine> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-  const { createPglite } = await import("./pglite-pristine.cjs");
-  const create = (at: string | undefined, options: PGliteOptions) => PGlite.create(at, options);
-  const pg = await createPglite(PGlite, require.resolve("@electric-sql/pglite"), create, dir, { extensions: { pg_trgm } });
+  const { createServicePglite } = await import("./pglite-pristine.cjs");
+  const pg = await createServicePglite(dir);
   type Runner = Pick<typeof pg, "query" | "exec">;
   const on = (tx: unknown): Runner => (tx as Runner | null) ?? pg;
   return {

@@ -81,4 +81,15 @@ async function createPglite(PGlite, entry, create, dir, options, cacheDir = CACH
   }
 }
 
-module.exports = { createPglite, isNewDatabase };
+/**
+ * The service's PGlite (its own version, with pg_trgm) at `dir`, undefined for in memory: the one way the worker thread
+ * and the caller's-thread engine (client.ts) open it. Loaded on first use, so a Postgres deployment never loads PGlite.
+ */
+async function createServicePglite(dir) {
+  const { PGlite } = require("@electric-sql/pglite");
+  const { pg_trgm } = require("@electric-sql/pglite/contrib/pg_trgm");
+  const create = (at, options) => PGlite.create(at, options);
+  return createPglite(PGlite, require.resolve("@electric-sql/pglite"), create, dir, { extensions: { pg_trgm } });
+}
+
+module.exports = { createPglite, createServicePglite, isNewDatabase };

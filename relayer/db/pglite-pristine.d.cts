@@ -1,4 +1,6 @@
 /** Types of pglite-pristine.cjs (plain CommonJS, loaded by the PGlite worker thread too). */
+import type { PGlite } from "@electric-sql/pglite";
+
 interface PristineSource {
   new (): { waitReady: Promise<void>; dumpDataDir(compression: "none"): Promise<Blob>; close(): Promise<void> };
 }
@@ -12,3 +14,5 @@ export function createPglite<Db, Options extends object>(
   options: Options,
   cacheDir?: string,
 ): Promise<Db>;
+/** The service's PGlite (with pg_trgm) at `dir`, undefined for in memory. */
+export function createServicePglite(dir: string | undefined): Promise<PGlite>;

@@ -9,9 +9,8 @@
  * and "end" (commit or roll back); PGlite queues every other statement meanwhile, as it does on one thread.
  */
 const { parentPort, workerData } = require("node:worker_threads");
-const { PGlite, protocol, parse } = require("@electric-sql/pglite");
-const { pg_trgm } = require("@electric-sql/pglite/contrib/pg_trgm");
-const { createPglite } = require("./pglite-pristine.cjs");
+const { protocol, parse } = require("@electric-sql/pglite");
+const { createServicePglite } = require("./pglite-pristine.cjs");
 
 const ROLLBACK = Symbol("rollback");
 
@@ -112,8 +111,7 @@ function serializeError(err) {
 async function main() {
   let pg;
   try {
-    const create = (dir, options) => PGlite.create(dir, options);
-    pg = await createPglite(PGlite, require.resolve("@electric-sql/pglite"), create, workerData.dir, { extensions: { pg_trgm } });
+    pg = await createServicePglite(workerData.dir);
   } catch (err) {
     parentPort.postMessage({ id: 0, error: serializeError(err) });
     return;
