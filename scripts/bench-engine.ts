@@ -18,7 +18,7 @@ import { Undo } from "../relayer/engine/undo";
 import type { Command } from "../relayer/engine/types";
 import { z } from "zod";
 import { scriptEnv } from "./env";
-import { seededRandom } from "../test/support/seeded-random";
+import { seededRandom } from "../relayer/seeded-random";
 
 const OPS = scriptEnv({ BENCH_ENGINE_OPS: z.coerce.number().int().positive().default(200_000) }).BENCH_ENGINE_OPS;
 const SEED = 20_261_122;

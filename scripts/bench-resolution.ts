@@ -34,10 +34,10 @@ import type { Command } from "../relayer/engine";
 import { Exchange } from "../relayer/exchange/exchange";
 import { expectAccepted } from "../relayer/exchange/trading-run";
 import { challengeBy } from "../relayer/lifecycle";
-import { deployLedger, OPERATOR_KEY, startLocalChain, TREASURY } from "../test/support/stack/chain";
-import { stopChild } from "../test/support/stack/children";
+import { deployLedger, OPERATOR_KEY, startLocalChain, TREASURY } from "./stack/chain";
+import { stopChild } from "./stack/children";
 import { freePort } from "../test/support/ports";
-import { seededRandom } from "../test/support/seeded-random";
+import { seededRandom } from "../relayer/seeded-random";
 import { scriptEnv } from "./env";
 
 const ENV = scriptEnv({

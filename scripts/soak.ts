@@ -53,7 +53,7 @@ function servicePid(root: number): number | null {
   for (const pid of processTree(root)) {
     try {
       const cmd = execFileSync("ps", ["-o", "args=", "-p", String(pid)], { encoding: "utf8" });
-      // Not its guard (test/support/stack/guard.cjs), whose arguments name api/main.ts too: an idle ~40 MB process.
+      // Not its guard (scripts/stack/guard.cjs), whose arguments name api/main.ts too: an idle ~40 MB process.
       if (cmd.includes("api/main.ts") && !cmd.includes("guard.cjs")) return pid;
     } catch {
       /* gone */

@@ -9,19 +9,19 @@
  *   5. the demo market maker (scripts/demo-agents/market-maker.ts), in this process, quoting the ORDERBOOK markets.
  * Flags: --fresh (start empty), --no-indexer, --no-demo-agents.
  * Ctrl-C or SIGTERM stops every child (and their children) within 5 s, at any moment; a SIGKILL of this process
- * takes them down too (each runs under a guard, test/support/stack/guard.cjs). A port taken before start is one message.
+ * takes them down too (each runs under a guard, scripts/stack/guard.cjs). A port taken before start is one message.
  */
 import { rmSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../api/config";
-import { startChild, stopChildrenWithin, type Child } from "../test/support/stack/children";
-import { startLocalChain } from "../test/support/stack/chain";
+import { startChild, stopChildrenWithin, type Child } from "./stack/children";
+import { startLocalChain } from "./stack/chain";
 import { ensureDeployment } from "./stack/deployment";
 import { assertPortsFree, PortsTaken, type PortClaim } from "./stack/ports";
 import { probeFork, type ForkPoint } from "./stack/fork";
 import { startIndexer } from "./stack/indexer";
-import { GiveUp, waitFor } from "../test/support/stack/wait";
+import { GiveUp, waitFor } from "./stack/wait";
 import { watchParent } from "../api/platform/process/parent-watch";
 import { runMarketMaker } from "./demo-agents/market-maker";
 

@@ -1,6 +1,8 @@
 /**
  * Dependencies point one way (docs/stack.md, the architecture's "parts"): `api -> relayer -> decoder`,
- * `indexer -> decoder`, `scripts -> anything`, and the decoder imports nothing of ours. Inside api/ (docs/api.md,
+ * `indexer -> decoder`, `scripts -> anything`, and the decoder imports nothing of ours. The product (the service and
+ * what `npm start` starts and runs) imports nothing of test/; tests import no script but the stack's launcher
+ * (scripts/stack/), which they share with `npm start`. Inside api/ (docs/api.md,
  * "Layers inside api/"), the domain and the platform sit below the transports, the operations and the composition
  * that wires them (services.ts, app.ts), and the platform below the domain and the registry: a lower layer takes what
  * it needs as arguments. Every import of every .ts file under the project's folders is read (static,
@@ -19,7 +21,10 @@ const FOLDERS = ["api", "relayer", "decoder", "indexer", "scripts", "test"] as c
 type Folder = (typeof FOLDERS)[number];
 const SKIP = new Set(["node_modules", ".ponder", ".data", "generated", "artifacts", "cache"]);
 
-/** The folders a folder may not import; `scripts` is imported by nothing outside scripts/. */
+/**
+ * The folders a folder may not import; `scripts` is imported by nothing outside scripts/ but its stack launcher, which
+ * the tests share (TESTS_MAY_IMPORT).
+ */
 const FORBIDDEN: Record<Folder, readonly Folder[]> = {
   api: ["scripts"],
   relayer: ["api", "scripts"],
@@ -29,17 +34,26 @@ const FORBIDDEN: Record<Folder, readonly Folder[]> = {
   test: ["scripts"],
 };
 
+/** What the tests (test/ and every `*.test.ts`) may import although FORBIDDEN names its folder: they start chains and children with npm start's own launcher. */
+const TESTS_MAY_IMPORT = ["scripts/stack"];
+
 /**
- * Layers inside api/ (module paths, no extension): a file under `from` may not import one under `forbidden`. Its
- * tests may (they start the whole service).
+ * Layers (module paths, no extension): a file under `from` may not import one under `forbidden`. Its tests may (they
+ * start the whole service). Inside api/, the layers of docs/api.md; around it, what runs in the product (the service
+ * and what `npm start` starts and runs) does not lean on the tests' support.
  */
-const API_LAYERS = [
+const LAYERS = [
   {
     from: ["api/domain", "api/platform"],
     forbidden: ["api/transports", "api/operations", "api/services", "api/app", "api/service", "api/main"],
     rule: "the domain and the platform must not import transports, operations or the composition",
   },
   { from: ["api/platform"], forbidden: ["api/domain", "api/registry"], rule: "the platform must not import the domain or the registry" },
+  {
+    from: ["api", "relayer", "decoder", "indexer", "scripts/start", "scripts/stack", "scripts/demo-agents"],
+    forbidden: ["test"],
+    rule: "the product (the service, npm start and what it runs) must not import the tests' support",
+  },
 ] as const;
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
@@ -83,10 +97,13 @@ function violations(root: string): Violation[] {
         const line = text.slice(0, ref.pos).split("\n").length;
         const at = { file: filePath, line, specifier: ref.fileName };
         const target = targetPath.split("/")[0] as Folder;
-        if (target !== from && FORBIDDEN[from].includes(target)) found.push({ ...at, rule: `${from} must not import ${target}` });
+        const isTest = from === "test" || filePath.endsWith(".test.ts");
+        const excepted = isTest && TESTS_MAY_IMPORT.some((d) => under(targetPath, d));
+        if (target !== from && FORBIDDEN[from].includes(target) && !excepted) found.push({ ...at, rule: `${from} must not import ${target}` });
         if (filePath.endsWith(".test.ts")) continue;
-        for (const layer of API_LAYERS) {
-          if (layer.from.some((d) => under(filePath, d)) && layer.forbidden.some((d) => under(targetPath, d))) found.push({ ...at, rule: layer.rule });
+        const modulePath = filePath.replace(/\.(ts|js|cjs)$/, "");
+        for (const layer of LAYERS) {
+          if (layer.from.some((d) => under(modulePath, d)) && layer.forbidden.some((d) => under(targetPath, d))) found.push({ ...at, rule: layer.rule });
         }
       }
     }
@@ -102,7 +119,7 @@ describe("dependency direction", () => {
     assert.equal(
       vs.length,
       0,
-      `imports against the direction (api -> relayer -> decoder, indexer -> decoder, scripts -> anything; api's layers):\n${report(vs)}`,
+      `imports against the direction (api -> relayer -> decoder, indexer -> decoder, scripts -> anything; the product not on test/; api's layers):\n${report(vs)}`,
     );
   });
 
@@ -123,6 +140,12 @@ describe("dependency direction", () => {
       put("api/domain/i.ts", `import type { Services } from "../services";\nimport { a } from "../platform/a";\n`);
       put("api/platform/j/k.ts", `\nimport { s } from "../../transports/webhooks/store.ts";\nimport type { P } from "../../domain/auth/principal";\n`);
       put("api/domain/l.test.ts", `import { startService } from "../service";\n`);
+      put("test/m.ts", `import { startChild } from "../scripts/stack/children";\n`);
+      put("relayer/q.test.ts", `import { startChain } from "../scripts/stack/chain";\n`);
+      put("relayer/r.ts", `import { startChain } from "../scripts/stack/chain";\n`);
+      put("scripts/stack/n.ts", `import { freePort } from "../../test/support/ports";\n`);
+      put("scripts/bench-o.ts", `import { freePort } from "../test/support/ports";\n`);
+      put("relayer/p.ts", `import { seededRandom } from "../test/support/seeded-random";\n`);
       const vs = violations(root)
         .map((v) => `${v.file}:${v.line} ${v.rule}`)
         .sort();
@@ -132,9 +155,13 @@ describe("dependency direction", () => {
         "api/platform/j/k.ts:2 the domain and the platform must not import transports, operations or the composition",
         "api/platform/j/k.ts:3 the platform must not import the domain or the registry",
         "decoder/c.ts:1 decoder must not import test",
+        "decoder/c.ts:1 the product (the service, npm start and what it runs) must not import the tests' support",
         "indexer/src/d.ts:1 indexer must not import relayer",
         "relayer/a.ts:1 relayer must not import api",
         "relayer/b.ts:3 relayer must not import scripts",
+        "relayer/p.ts:1 the product (the service, npm start and what it runs) must not import the tests' support",
+        "relayer/r.ts:1 relayer must not import scripts",
+        "scripts/stack/n.ts:1 the product (the service, npm start and what it runs) must not import the tests' support",
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });

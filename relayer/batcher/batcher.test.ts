@@ -10,7 +10,7 @@ import type { Database } from "../db/client";
 import { JournalWriter, opsToJson } from "../journal";
 import { Batcher, BatcherStoppedError, StaleBatchError, type BatcherOptions } from "./batcher";
 import { LedgerChain } from "./chain";
-import { deployLedger, FIRST_LEDGER_ADDRESS, OPERATOR_KEY, startChain, TREASURY } from "../../test/support/stack/chain";
+import { deployLedger, FIRST_LEDGER_ADDRESS, OPERATOR_KEY, startChain, TREASURY } from "../../scripts/stack/chain";
 
 const alice = "0x00000000000000000000000000000000000000a1" as Address;
 const bob = "0x00000000000000000000000000000000000000b2" as Address;

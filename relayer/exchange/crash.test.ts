@@ -17,7 +17,7 @@ import { freePort } from "../../test/support/ports";
 import { systemClock } from "../clock";
 import { openDatabase, type Database } from "../db/client";
 import { Batcher } from "../batcher";
-import { deployLedger, OPERATOR_KEY, startChain } from "../../test/support/stack/chain";
+import { deployLedger, OPERATOR_KEY, startChain } from "../../scripts/stack/chain";
 import { opsFromJson, readAll } from "../journal";
 import { Exchange } from "./exchange";
 import { RUN_TREASURY, runEngineConfig } from "./trading-run";

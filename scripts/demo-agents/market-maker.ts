@@ -8,7 +8,7 @@
  * nothing it meets (a refusal, a 429, a 402, the service going away) throws out of `runMarketMaker`.
  */
 import { randomUUID } from "node:crypto";
-import { seededRandom } from "../../test/support/seeded-random";
+import { seededRandom } from "../../relayer/seeded-random";
 
 /** Outcome-token units of one lot (docs/engine.md): every size is a multiple. */
 export const LOT = 10_000n;

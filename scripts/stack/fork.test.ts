@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { freePort } from "../../test/support/ports";
-import { rpcChainId } from "../../test/support/stack/wait";
+import { rpcChainId } from "./wait";
 
 const ROOT = join(__dirname, "..", "..");
 

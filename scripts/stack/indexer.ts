@@ -10,8 +10,8 @@ import { createRequire } from "node:module";
 import { createPublicClient, http } from "viem";
 import { createPglite, isNewDatabase } from "../../relayer/db/pglite-pristine.cjs";
 import type { Config } from "../../api/config";
-import { startChild, stopChild, type Child } from "../../test/support/stack/children";
-import { GiveUp, waitFor } from "../../test/support/stack/wait";
+import { startChild, stopChild, type Child } from "./children";
+import { GiveUp, waitFor } from "./wait";
 
 const ROOT = join(__dirname, "..", "..");
 const PONDER_BIN = join(ROOT, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");

@@ -11,7 +11,7 @@ import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import type { Hex } from "viem";
 import { LedgerChain } from "../../relayer/batcher/chain";
-import { OPERATOR_KEY } from "../support/stack/chain";
+import { OPERATOR_KEY } from "../../scripts/stack/chain";
 import { chainFigures, openChainRig, orderIds, trade, until, type ChainRig } from "./chain-support";
 
 describe("faults: a reverted commit and a duplicate submit", () => {

@@ -16,7 +16,7 @@ import { expectAccepted, runEngineConfig, setupCommands, tradeCommands } from ".
 import { readAll } from "../../relayer/journal";
 import { openTestDatabase } from "../support/db";
 import { freePort } from "../support/ports";
-import { deployLedger, OPERATOR_KEY, startChain, TREASURY } from "../support/stack/chain";
+import { deployLedger, OPERATOR_KEY, startChain, TREASURY } from "../../scripts/stack/chain";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 
 export const TRADERS = 6;

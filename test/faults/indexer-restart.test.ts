@@ -26,8 +26,8 @@ import { deployAll } from "../../relayer/deploy";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../../relayer/dev-accounts";
 import { expectAccepted, setupCommands, tradeCommands } from "../../relayer/exchange/trading-run";
 import { freePort } from "../support/ports";
-import { startLocalChain } from "../support/stack/chain";
-import { startChild, stopChild, type Child } from "../support/stack/children";
+import { startLocalChain } from "../../scripts/stack/chain";
+import { startChild, stopChild, type Child } from "../../scripts/stack/children";
 import { ponderCommand, removeStackState } from "../support/stack/onchain";
 import { until } from "./chain-support";
 

@@ -17,8 +17,8 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { deploymentFile } from "../../decoder/deployment";
 import { freePort } from "../support/ports";
-import { seededRandom } from "../support/seeded-random";
-import { startChain } from "../support/stack/chain";
+import { seededRandom } from "../../relayer/seeded-random";
+import { startChain } from "../../scripts/stack/chain";
 
 const ROOT = join(__dirname, "..", "..");
 const RUNS = Number(process.env.STOP_START_RUNS ?? 20);

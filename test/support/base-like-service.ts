@@ -15,8 +15,8 @@ import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../../
 import { CANONICAL_USDC } from "../../relayer/dev-usdc";
 import { freePort } from "./ports";
 import { startTestService, stopTestService, type TestService } from "./service";
-import { startLocalChain } from "./stack/chain";
-import { stopChild } from "./stack/children";
+import { startLocalChain } from "../../scripts/stack/chain";
+import { stopChild } from "../../scripts/stack/children";
 
 export const BASE_USDC = CANONICAL_USDC[8453]!;
 

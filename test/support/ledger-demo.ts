@@ -15,7 +15,7 @@ import { committedLedgerAbi } from "../../decoder/replay/abi";
 import { replayLedger } from "../../decoder/replay/replay";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../../relayer/dev-accounts";
 import { rpcChain } from "../../relayer/rpc-chain";
-import { seededRandom } from "./seeded-random";
+import { seededRandom } from "../../relayer/seeded-random";
 
 const TRADERS: Address[] = [
   "0x1000000000000000000000000000000000000001",

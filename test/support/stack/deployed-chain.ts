@@ -11,8 +11,8 @@ import type { Deployment } from "../../../decoder/deployment";
 import { deployAll } from "../../../relayer/deploy";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../../../relayer/dev-accounts";
 import { freePort } from "../ports";
-import { startLocalChain } from "./chain";
-import { stopChild } from "./children";
+import { startLocalChain } from "../../../scripts/stack/chain";
+import { stopChild } from "../../../scripts/stack/children";
 
 export interface DeployedChain {
   rpcUrl: string;

@@ -14,8 +14,8 @@ import { deploymentFile, type Deployment } from "../../../decoder/deployment";
 import { startService, type RunningService } from "../../../api/service";
 import { lmsrFactoryAbi, testUSDCAbi } from "../../../generated/abis";
 import { deployAll } from "../../../relayer/deploy";
-import { startLocalChain } from "./chain";
-import { startChild, stopChild, type Child } from "./children";
+import { startLocalChain } from "../../../scripts/stack/chain";
+import { startChild, stopChild, type Child } from "../../../scripts/stack/children";
 import { freePort } from "../ports";
 import { rpcChain } from "../../../relayer/rpc-chain";
 

@@ -15,8 +15,8 @@ import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../../../../relayer/dev-acco
 import { testUSDCAbi } from "../../../../generated/abis";
 import { rpcChain } from "../../../../relayer/rpc-chain";
 import { deployAll } from "../../../../relayer/deploy";
-import { startLocalChain } from "../../../../test/support/stack/chain";
-import { stopChild, type Child } from "../../../../test/support/stack/children";
+import { startLocalChain } from "../../../../scripts/stack/chain";
+import { stopChild, type Child } from "../../../../scripts/stack/children";
 import { freePort } from "../../../../test/support/ports";
 import { deploymentFile } from "../../protocol/deployment";
 import { exactRequirements } from "./exact-evm";

@@ -2,19 +2,19 @@
  * The local chain: a Hardhat node on 127.0.0.1:<port> with a chain id (8453 by default in `npm start`, standing in
  * for Base so that agents sign the same EIP-712 domains as in production), optionally a fork of FORK_URL. `npm start`
  * runs it, and so do the tests that need a real chain, together with the small helpers below (a chain with a fresh
- * CommittedLedger deployed by the dev keys). It lives under test/support because tests may not import scripts/,
- * while scripts may import anything (docs/stack.md).
+ * CommittedLedger deployed by the dev keys). It is part of the stack's launcher (scripts/stack/), the one place of
+ * scripts/ that tests may import (docs/stack.md).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createPublicClient, createWalletClient, getContractAddress, http, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../../../relayer/dev-accounts";
-import { rpcChain } from "../../../relayer/rpc-chain";
+import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../../relayer/dev-accounts";
+import { rpcChain } from "../../relayer/rpc-chain";
 import { startChild, stopChild, type Child } from "./children";
 import { rpcChainId, waitFor } from "./wait";
 
-const ROOT = join(__dirname, "..", "..", "..");
+const ROOT = join(__dirname, "..", "..");
 
 /** `track` is called with the child as soon as it is spawned, so a stop during start-up also stops it. */
 export async function startLocalChain(

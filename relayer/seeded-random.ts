@@ -1,6 +1,6 @@
 /**
  * mulberry32: a small seeded PRNG, so a seed reproduces a run (demo agents, the ledger demo, benchmarks). Not for
- * anything that must be unpredictable.
+ * anything that must be unpredictable. Beside the clock (clock.ts): the two sources a run is made reproducible by.
  */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
