@@ -22,7 +22,10 @@ describe("service skeleton over real HTTP", () => {
   const dir = mkdtempSync(join(tmpdir(), "pm-app-"));
   const clock = manualClock(1_800_000_000_123);
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv() }), { clock });
+    // Its own deployments directory: never the developer's deployments/8453.json that `npm start` leaves.
+    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, DEPLOYMENTS_DIR: join(dir, "deployments"), LOG_LEVEL: "silent", ...testDatabaseEnv() }), {
+      clock,
+    });
   });
   after(async () => {
     await svc.close();
@@ -108,7 +111,9 @@ describe("internal errors over real HTTP", () => {
   const lines: Json[] = [];
   const dir = mkdtempSync(join(tmpdir(), "pm-app-err-"));
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...testDatabaseEnv() }), { clock: manualClock(1_800_000_000_000) });
+    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, DEPLOYMENTS_DIR: join(dir, "deployments"), LOG_LEVEL: "silent", ...testDatabaseEnv() }), {
+      clock: manualClock(1_800_000_000_000),
+    });
     // A second app on the same service whose log we read, serving a registry with the failing operation.
     const log = pino({ level: "info", base: { svc: "api" } }, { write: (line: string) => void lines.push(JSON.parse(line) as Json) });
     const { app } = createApp({ ...svc.ctx, log }, svc.services, new Registry([explode]));

@@ -90,7 +90,17 @@ describe("two API instances on one database and one REDIS_URL share each key's w
   const start = async () => {
     const dir = mkdtempSync(join(tmpdir(), "pm-rlmi-"));
     dirs.push(dir);
-    const env = { PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL, RATE_LIMIT_READ_PER_MINUTE: "4" };
+    const deployments = join(dir, "deployments"); // not the developer's deployments/8453.json that `npm start` leaves
+    const env = {
+      PORT: "0",
+      DATA_DIR: dir,
+      DEPLOYMENTS_DIR: deployments,
+      LOG_LEVEL: "silent",
+      DATABASE_URL,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL,
+      RATE_LIMIT_READ_PER_MINUTE: "4",
+    };
     return startService(loadConfig(env), { clock, redisPrefix: prefix });
   };
   const read = (svc: RunningService) => fetch(`${svc.baseUrl}/webhooks`, { headers: { authorization: `Bearer ${agent.apiKey}` } });

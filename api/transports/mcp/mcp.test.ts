@@ -80,9 +80,17 @@ describe("MCP server over real HTTP with the SDK client", () => {
   const schema = process.env.DATABASE_URL ? `t_mcp_${Date.now().toString(36)}_${process.pid}` : undefined;
 
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema }), {
-      clock,
-    });
+    // Its own deployments directory: never the developer's deployments/8453.json that `npm start` leaves (the demo
+    // markets this test trades need the factories' fee defaults, read from a chain only when a deployment names one).
+    const env = {
+      PORT: "0",
+      DATA_DIR: dir,
+      DEPLOYMENTS_DIR: join(dir, "deployments"),
+      LOG_LEVEL: "silent",
+      DATABASE_URL: process.env.DATABASE_URL,
+      DATABASE_SCHEMA: schema,
+    };
+    svc = await startService(loadConfig(env), { clock });
     const db = svc.ctx.db;
     fullAgent = await createAgent(
       db,
