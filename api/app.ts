@@ -17,7 +17,8 @@ import { responseHeaders } from "./transports/middleware/response-headers";
 import { requestSizeLimit } from "./transports/middleware/body-limit";
 import { mountOperations } from "./transports/rest/router";
 import { RouteCache } from "./transports/rest/route-cache";
-import { API_BASE_PATH, Registry } from "./registry/registry";
+import { Registry } from "./registry/registry";
+import { API_BASE_PATH } from "./platform/versioning/versions";
 import { OPERATIONS } from "./operations";
 import { mountOpenApiDocuments } from "./transports/openapi/routes";
 import { MCP_PATH, mountMcp } from "./transports/mcp/server";
@@ -25,8 +26,6 @@ import { mountAgentCard } from "./transports/agent-card/route";
 import { createMetrics, mountMetrics } from "./transports/metrics/metrics";
 import { mountSse } from "./transports/realtime/sse";
 import { mountAdmin } from "./transports/admin/mount";
-
-export { API_BASE_PATH };
 
 export interface AppParts {
   app: Hono;
@@ -45,7 +44,7 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
 
   mountOperations(app, ctx, services, registry);
   mountSse(app, ctx, services);
-  mountLedgerProof(app, () => ctx.publishedLedger());
+  mountLedgerProof(app, services.publishedLedger);
   // Documents and surfaces derived from the registry (openapi, docs, change feed, MCP, agent card, metrics).
   mountOpenApiDocuments(app, ctx, registry);
   mountMcp(app, ctx, registry, (method, tool) => metrics.mcpMessages.inc({ method, tool }));

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { DEPLOYMENTS_DIR, deploymentFile } from "../decoder/deployment";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../relayer/dev-accounts";
-import { isLocalChain } from "./domain/dev-chain/local-chain";
+import { isLocalChain } from "../relayer/local-chain";
 
 const port = z.coerce.number().int().min(1).max(65535);
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");

@@ -2,7 +2,6 @@ import type { Logger } from "pino";
 import type { Config } from "./config";
 import type { Database } from "../relayer/db/client";
 import type { Clock } from "../relayer/clock";
-import type { PublishedLedger } from "./domain/ledger/published-ledger";
 
 /** What every part of the service process shares: built once in `startService`, passed down explicitly. */
 export interface ServiceContext {
@@ -10,6 +9,4 @@ export interface ServiceContext {
   db: Database;
   clock: Clock;
   log: Logger;
-  /** The chain's published ledger, once a CommittedLedger is deployed (deployments/<chainId>.json). */
-  publishedLedger(): PublishedLedger | null;
 }

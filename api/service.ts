@@ -14,14 +14,13 @@ import { configureCatalogCache } from "./domain/markets/catalog-cache";
 import { migrateService } from "./platform/db/migrations";
 import { systemClock, type Clock } from "../relayer/clock";
 import { answerClientErrors } from "./transports/http-client-errors";
-import { createApp, API_BASE_PATH } from "./app";
+import { createApp } from "./app";
+import { API_BASE_PATH } from "./platform/versioning/versions";
 import { createServices, type OpenServices, type Services } from "./services";
 import type { Registry } from "./registry/registry";
 import type { Config } from "./config";
 import type { ServiceContext } from "./context";
-import { existsSync } from "node:fs";
-import { readDeployment } from "./domain/protocol/deployment";
-import { PublishedLedger } from "./domain/ledger/published-ledger";
+import type { PublishedLedger } from "./domain/ledger/published-ledger";
 import { attachWebSocket } from "./transports/realtime/ws";
 import { startOnchainCatalogSync } from "./domain/onchain/catalog-sync";
 import { openServiceClock } from "./domain/dev-chain/dev-clock";
@@ -82,16 +81,10 @@ export async function startService(config: Config, opts: StartServiceOptions = {
     await db.close();
     throw err;
   }
-  const ctx: ServiceContext = {
-    config,
-    db,
-    clock,
-    log,
-    publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : publishedLedgerOf(config),
-  };
+  const ctx: ServiceContext = { config, db, clock, log };
   let opened: OpenServices;
   try {
-    opened = await createServices(ctx, { redisPrefix: opts.redisPrefix, publish: opts.publish === true });
+    opened = await createServices(ctx, { redisPrefix: opts.redisPrefix, publish: opts.publish === true, publishedLedger: opts.publishedLedger });
   } catch (err) {
     await db.close();
     throw err;
@@ -148,17 +141,5 @@ export async function startService(config: Config, opts: StartServiceOptions = {
       await groupCommitterOf(db)?.drain();
       await db.close();
     },
-  };
-}
-
-/** Reads the deployment artifact on first use, so a service started before the deployment still finds it. */
-function publishedLedgerOf(config: Config): () => PublishedLedger | null {
-  let ledger: PublishedLedger | null = null;
-  return () => {
-    if (ledger) return ledger;
-    const file = config.deploymentFile;
-    const deployed = existsSync(file) ? readDeployment(file).contracts.CommittedLedger : undefined;
-    if (deployed) ledger = new PublishedLedger(config.rpcUrl, deployed.address as `0x${string}`, config.CHAIN_ID, BigInt(deployed.blockNumber ?? 0));
-    return ledger;
   };
 }

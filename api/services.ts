@@ -18,6 +18,7 @@ import { engineDataSource } from "./domain/venue/engine-data-source";
 import { openVenue } from "./domain/venue/open-venue";
 import { openResolution, type Resolution } from "./domain/lifecycle/service";
 import type { Venue } from "./domain/venue/types";
+import { deployedLedger, type PublishedLedger } from "./domain/ledger/published-ledger";
 import { EventHub } from "./transports/realtime/hub";
 import { ExchangeMarketEvents } from "./transports/realtime/exchange-market-events";
 import { connectRealtimeSources } from "./transports/realtime/wire";
@@ -58,6 +59,8 @@ export interface Services {
   resolution: Resolution;
   /** Market creation (api/domain/markets/creation, docs/market-creation.md): the negotiate flow's dependencies. */
   creation: CreationDeps;
+  /** The chain's published ledger, replayed for proofs, once a CommittedLedger is deployed (deployments/<chainId>.json). */
+  publishedLedger: () => PublishedLedger | null;
 }
 
 export interface CreateServicesOptions {
@@ -65,6 +68,8 @@ export interface CreateServicesOptions {
   redisPrefix?: string;
   /** Publish journal batches to the deployed CommittedLedger (docs/journal.md). */
   publish: boolean;
+  /** The published ledger to serve proofs from; default: the CommittedLedger of deployments/<chainId>.json. */
+  publishedLedger?: PublishedLedger;
 }
 
 /** The services and the one way to close them. */
@@ -121,6 +126,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         outcomeOf: engineOutcomeOf(venue.exchange),
         announce: (m) => announceListing(hub, m, clock.now()),
       },
+      publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : deployedLedger(config),
     };
     // Execution reports feed SSE/WS and the webhook queue; market events feed the market channels.
     const marketEvents = new ExchangeMarketEvents(venue.exchange, now);

@@ -18,7 +18,7 @@ import { ApiError } from "../api/platform/errors/api-error";
 import { type AdminBackend, DatabaseBusyError, databaseBackend, httpBackend } from "./admin/direct";
 import { AdminProblem, AdminUnreachable, probeAdmin, type AdminHttp } from "./admin/http";
 import { runTimeCommand, TimeRefused } from "./admin/time";
-import { chainKind, isLocalChain } from "../api/domain/dev-chain/local-chain";
+import { chainKind, isLocalChain } from "../relayer/local-chain";
 
 const USAGE = `usage:
   npm run admin -- agent create --name <name> [--tier read-only|propose|execute] [--json]

@@ -49,6 +49,7 @@ const LAYERS = [
     rule: "the domain and the platform must not import transports, operations or the composition",
   },
   { from: ["api/platform"], forbidden: ["api/domain", "api/registry"], rule: "the platform must not import the domain or the registry" },
+  { from: ["api/domain"], forbidden: ["api/registry"], rule: "the domain must not import the registry" },
   {
     from: ["api", "relayer", "decoder", "indexer", "scripts/start", "scripts/stack", "scripts/demo-agents"],
     forbidden: ["test"],
@@ -140,6 +141,8 @@ describe("dependency direction", () => {
       put("api/domain/i.ts", `import type { Services } from "../services";\nimport { a } from "../platform/a";\n`);
       put("api/platform/j/k.ts", `\nimport { s } from "../../transports/webhooks/store.ts";\nimport type { P } from "../../domain/auth/principal";\n`);
       put("api/domain/l.test.ts", `import { startService } from "../service";\n`);
+      put("api/domain/s.ts", `import type { AnyOperation } from "../registry/types";\n`);
+      put("api/registry/t.ts", `import type { KeyPrincipal } from "../domain/auth/principal";\n`);
       put("test/m.ts", `import { startChild } from "../scripts/stack/children";\n`);
       put("relayer/q.test.ts", `import { startChain } from "../scripts/stack/chain";\n`);
       put("relayer/r.ts", `import { startChain } from "../scripts/stack/chain";\n`);
@@ -151,6 +154,7 @@ describe("dependency direction", () => {
         .sort();
       assert.deepEqual(vs, [
         "api/domain/i.ts:1 the domain and the platform must not import transports, operations or the composition",
+        "api/domain/s.ts:1 the domain must not import the registry",
         "api/e.ts:1 api must not import scripts",
         "api/platform/j/k.ts:2 the domain and the platform must not import transports, operations or the composition",
         "api/platform/j/k.ts:3 the platform must not import the domain or the registry",

@@ -3,8 +3,7 @@
  * then read by every adapter.
  */
 import { requiresKey, type AnyOperation } from "./types";
-
-export const API_BASE_PATH = "/api/agent/v1";
+import { API_BASE_PATH } from "../platform/versioning/versions";
 
 /** The path an operation is served at, OpenAPI style (`/api/agent/v1/discover/markets/{address}`). */
 export function fullPath(op: AnyOperation): string {

@@ -3,7 +3,7 @@
  * here, before any request, unless the configured chain is local: a live chain's time is never moved.
  */
 import type { Config } from "../../api/config";
-import { chainKind, isLocalChain } from "../../api/domain/dev-chain/local-chain";
+import { chainKind, isLocalChain } from "../../relayer/local-chain";
 import { parseDuration } from "../../api/domain/dev-chain/duration";
 import type { AdminHttp } from "./http";
 

@@ -9,7 +9,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../api/config";
 import { readContractLocation, readDeployment } from "../../decoder/deployment";
 import { deployAll } from "../../relayer/deploy";
-import { isLocalChain } from "../../api/domain/dev-chain/local-chain";
+import { isLocalChain } from "../../relayer/local-chain";
 import { canonicalUsdc } from "../../relayer/dev-usdc";
 import { fundDevWallets, usdcPlan } from "./usdc";
 

@@ -9,7 +9,7 @@
 import { createPublicClient, http, type Address } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { ConfigError } from "../../api/config";
-import { chainKind, type ChainKind } from "../../api/domain/dev-chain/local-chain";
+import { chainKind, type ChainKind } from "../../relayer/local-chain";
 import type { UsdcPlan } from "../../relayer/deploy";
 import { canonicalUsdc, findBalanceSlot, fundUsdc, hasCode } from "../../relayer/dev-usdc";
 

@@ -1,5 +1,5 @@
 /** Absolute URLs of the API for documents and mails, built from the origin the caller used. */
-import { API_BASE_PATH } from "../../registry/registry";
+import { API_BASE_PATH } from "../../platform/versioning/versions";
 
 export function apiBase(origin: string): string {
   return `${origin}${API_BASE_PATH}`;

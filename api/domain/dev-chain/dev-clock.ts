@@ -9,7 +9,7 @@ import type { Database } from "../../../relayer/db/client";
 import type { Config } from "../../config";
 import { catchUpChainClock } from "./chain-time";
 import { readClockOffset } from "./clock-store";
-import { isLocalChain } from "./local-chain";
+import { isLocalChain } from "../../../relayer/local-chain";
 
 export async function openServiceClock(config: Config, db: Database, base: Clock, log: Logger): Promise<Clock> {
   const offset = await readClockOffset(db);

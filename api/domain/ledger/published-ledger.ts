@@ -8,12 +8,15 @@
  * genesis per new batch would grow without bound). A nonce that went back, a root that no longer matches (reorg,
  * redeployment) or a failed resume starts again from the deployment block.
  */
+import { existsSync } from "node:fs";
 import { createPublicClient, http, type Address, type PublicClient } from "viem";
 import { committedLedgerAbi } from "../../../generated/abis";
 import { accountProof, type AccountProof, type LedgerState } from "../../../decoder";
 import { replayLedger, type ReplayReport } from "../../../decoder/replay/replay";
 import type { BallotBook } from "../../../decoder/replay/ballots";
 import type { Hex } from "viem";
+import type { Config } from "../../config";
+import { readDeployment } from "../protocol/deployment";
 
 export interface PublishedProof extends AccountProof {
   ledger: Address;
@@ -104,5 +107,21 @@ function replayedOf(report: ReplayReport, from: Replayed | null): Replayed {
     state: report.state,
     ballots: report.ballots,
     toBlock: report.toBlock,
+  };
+}
+
+/**
+ * The published ledger of the deployment (deployments/<chainId>.json), or null while no CommittedLedger is deployed.
+ * The artifact is read on first use, so a service started before the deployment still finds it; the ledger, once
+ * found, is kept (its replay is kept between requests).
+ */
+export function deployedLedger(config: Config): () => PublishedLedger | null {
+  let ledger: PublishedLedger | null = null;
+  return () => {
+    if (ledger) return ledger;
+    const file = config.deploymentFile;
+    const deployed = existsSync(file) ? readDeployment(file).contracts.CommittedLedger : undefined;
+    if (deployed) ledger = new PublishedLedger(config.rpcUrl, deployed.address as `0x${string}`, config.CHAIN_ID, BigInt(deployed.blockNumber ?? 0));
+    return ledger;
   };
 }

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { OPERATIONS } from "../../operations";
-import { API_BASE_PATH, Registry } from "../../registry/registry";
+import { Registry } from "../../registry/registry";
+import { API_BASE_PATH } from "../../platform/versioning/versions";
 import { currentDeployment, rulesInput } from "../markets/venue-documents";
 import { buildRules } from "./rules";
 

@@ -1,6 +1,6 @@
 import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
-import { agentOf, fillsOf } from "../../domain/auth/me-view";
+import { agentOf, fillsOf } from "./me-view";
 import { fillAllowanceSchema } from "../../domain/fills/allowance-schema";
 
 /** GET /fills/allowance: the agent's free and purchased fills (spec "Fill allowance"). */

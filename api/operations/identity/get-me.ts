@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { AGENT_TIERS, SCOPES } from "../../domain/auth/scopes";
-import { meView } from "../../domain/auth/me-view";
+import { meView } from "./me-view";
 import { fillAllowanceSchema } from "../../domain/fills/allowance-schema";
 import { reputationSchema } from "../../domain/markets/creation/schemas";
 

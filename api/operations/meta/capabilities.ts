@@ -1,8 +1,11 @@
-/** AgentCapability records (spec "AgentCapability") of every registry operation. */
+/**
+ * The response schema of an AgentCapability record (spec "AgentCapability"), and the records of every registry
+ * operation. One rule makes a record, for this list and for `GET /me`'s: `capabilityOf` in api/domain/auth/capabilities.ts.
+ */
 import { z } from "zod";
+import { type AgentCapability, capabilityOf } from "../../registry/capabilities";
 import { AGENT_TIERS } from "../../domain/auth/scopes";
-import { API_BASE_PATH, fullPath, type Registry } from "../../registry/registry";
-import type { AnyOperation } from "../../registry/types";
+import type { Registry } from "../../registry/registry";
 
 export const agentCapabilitySchema = z.object({
   name: z.string().describe("Canonical `METHOD /path` (relative to the API base; host-root paths start with /api/)"),
@@ -14,26 +17,6 @@ export const agentCapabilitySchema = z.object({
   idempotent: z.boolean().describe("Safe to retry: a read, or a write replayed by its Idempotency-Key"),
   surface: z.literal("agent"),
 });
-export type AgentCapability = z.infer<typeof agentCapabilitySchema>;
-
-/** The path as the spec writes it: relative to the API base for API operations, absolute for host-root ones. */
-export function capabilityPath(op: AnyOperation): string {
-  return op.root ? fullPath(op) : fullPath(op).slice(API_BASE_PATH.length) || "/";
-}
-
-export function capabilityOf(op: AnyOperation): AgentCapability {
-  const path = capabilityPath(op);
-  return {
-    name: `${op.method} ${path}`,
-    category: op.category,
-    requiredTier: op.tier,
-    description: op.description ?? op.summary,
-    method: op.method,
-    path,
-    idempotent: op.method === "GET" || op.idempotency === "required",
-    surface: "agent",
-  };
-}
 
 export function capabilitiesOf(registry: Registry): AgentCapability[] {
   return registry.operations.map(capabilityOf);

@@ -2,10 +2,9 @@ import { z } from "zod";
 import { installSnippets, INSTALL_CLIENTS } from "../../transports/mcp/install-snippets";
 import { defineOperation } from "../../registry/types";
 import { CURRENT_VERSION, API_VERSIONS } from "../../platform/versioning/versions";
-import { capabilityPath } from "./capabilities";
 import { creatorCapacityOf, creatorCapacitySchema } from "./creator-capacity";
 import { publicSlots } from "../../domain/markets/creation/creator-standing";
-import { DOCUMENT_PATHS, documentUrls } from "./document-urls";
+import { DOCUMENT_PATHS, documentUrls } from "../../registry/document-paths";
 
 const documentsSchema = z.object(
   Object.fromEntries(Object.keys(DOCUMENT_PATHS).map((k) => [k, z.string()])) as Record<keyof typeof DOCUMENT_PATHS, z.ZodString>,
@@ -81,9 +80,9 @@ export const getCatalog = defineOperation({
       agentCardUrl: urls.agentCard,
       operations: registry.operations.map((op) => ({
         id: op.id,
-        name: `${op.method} ${capabilityPath(op)}`,
+        name: `${op.method} ${op.path}`,
         method: op.method,
-        path: capabilityPath(op),
+        path: op.path,
         category: op.category,
         summary: op.summary,
         permission: op.permission,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
 import { buildAtomFeed } from "../../transports/changelog/feed";
 import { feedKey, signatureHeader, SIGNATURE_HEADER } from "../../transports/changelog/signing";
-import { API_BASE_PATH } from "../../registry/registry";
+import { API_BASE_PATH } from "../../platform/versioning/versions";
 import { PUBLIC_READ } from "../discover/common";
 
 /** GET /changelog.atom: the Atom change feed with its detached Ed25519 signature header (docs/versioning.md). */

@@ -15,7 +15,7 @@ import { COLLATERAL_ASSET } from "../../../decoder/assets";
 import { ApiError } from "../../platform/errors/api-error";
 import { accepted } from "../../platform/errors/engine-rejection";
 import type { Venue } from "../../domain/venue/types";
-import { API_BASE_PATH } from "../../registry/registry";
+import { API_BASE_PATH } from "../../platform/versioning/versions";
 import { exactEip3009PayloadSchema } from "../../domain/pm/x402/exact-evm";
 import { paymentRequiredHeader, X402_VERSION, PAYMENT_REQUIRED_HEADER } from "../../domain/pm/x402/headers";
 import { chainUnavailable, type X402Runtime } from "../../domain/pm/x402/runtime";

@@ -4,7 +4,7 @@ import { ApiError } from "../../platform/errors/api-error";
 import { agentByEmail } from "../../domain/auth/agents";
 import { createLink } from "../../domain/auth/claim-links";
 import { verifyEmailMail } from "../../domain/auth/link-mails";
-import { agentOf } from "../../domain/auth/me-view";
+import { agentOf } from "../identity/me-view";
 import { emailAddress } from "./schemas";
 
 /** POST /agents/me/bind-email: mails a verification link; the email is bound when the link is used. */

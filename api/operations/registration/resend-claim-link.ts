@@ -4,7 +4,7 @@ import { ApiError } from "../../platform/errors/api-error";
 import { createLink } from "../../domain/auth/claim-links";
 import { checkClaimMailAllowed } from "../../domain/auth/claim-mail-throttle";
 import { claimMail } from "../../domain/auth/link-mails";
-import { agentOf } from "../../domain/auth/me-view";
+import { agentOf } from "../identity/me-view";
 import { requireClaimOpen } from "./claim-view";
 
 /**

@@ -2,6 +2,9 @@
  * API date-versions (spec "Versioning"). v1 changes are additive; each published change gets a date here and an
  * entry in the change feed. A client pins with `Svc-Version: YYYY-MM-DD` and gets the newest version on or before it.
  */
+/** Where the v1 agent API is mounted (spec "Base URL"); operations' paths are relative to it unless `root`. */
+export const API_BASE_PATH = "/api/agent/v1";
+
 export const API_VERSIONS = ["2026-11-01"] as const;
 export const CURRENT_VERSION: string = API_VERSIONS[API_VERSIONS.length - 1];
 

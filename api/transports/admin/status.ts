@@ -1,5 +1,5 @@
 /** GET /admin/v1/status: what the admin CLI probes to find the running service, and what it is running on. */
-import { chainKind, isLocalChain } from "../../domain/dev-chain/local-chain";
+import { chainKind, isLocalChain } from "../../../relayer/local-chain";
 import { adminJson, defineAdminRoutes } from "./define";
 
 export const statusRoutes = defineAdminRoutes({

@@ -9,7 +9,7 @@ import { movable } from "../../../relayer/clock";
 import { ChainClockError, chainHead } from "../../domain/dev-chain/chain-time";
 import { gtdExpirySource, lifecycleSource } from "../../domain/dev-chain/due-sources";
 import { formatDuration, parseDuration } from "../../domain/dev-chain/duration";
-import { isLocalChain } from "../../domain/dev-chain/local-chain";
+import { isLocalChain } from "../../../relayer/local-chain";
 import { DevTime } from "../../domain/dev-chain/time-advance";
 import { ApiError } from "../../platform/errors/api-error";
 import { adminBody, adminJson, defineAdminRoutes } from "./define";

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { createPublicClient, getAddress, http, parseEther, type Address } from "viem";
 import { z } from "zod";
 import { fundUsdc } from "../../../relayer/dev-usdc";
-import { isLocalChain } from "../../domain/dev-chain/local-chain";
+import { isLocalChain } from "../../../relayer/local-chain";
 import { readDeployment } from "../../domain/protocol/deployment";
 import { ApiError } from "../../platform/errors/api-error";
 import { adminBody, adminJson, defineAdminRoutes } from "./define";

@@ -5,9 +5,9 @@
  * the agent API (HTTP+JSON) and the MCP server, each described in its own document.
  */
 import { AgentCard, A2A_PROTOCOL_VERSION } from "@a2a-js/sdk";
-import { API_BASE_PATH, type Registry } from "../../registry/registry";
-import { capabilityPath } from "../../operations/meta/capabilities";
-import { DOCUMENT_PATHS } from "../../operations/meta/document-urls";
+import type { Registry } from "../../registry/registry";
+import { API_BASE_PATH } from "../../platform/versioning/versions";
+import { DOCUMENT_PATHS } from "../../registry/document-paths";
 import { CURRENT_VERSION } from "../../platform/versioning/versions";
 
 export const CHAIN_EXTENSION_URI = "urn:agent-prediction-market:ext:supported-chains:v1";
@@ -56,7 +56,7 @@ export function agentCardOf(registry: Registry, origin: string, chainId: number)
         name: category.charAt(0).toUpperCase() + category.slice(1),
         description: ops.map((o) => o.summary).join("; "),
         tags: [category, ...new Set(ops.flatMap((o) => [...o.scopes]))],
-        examples: ops.map((o) => `${o.method} ${capabilityPath(o)}${o.mcpTool ? ` (MCP ${o.mcpTool})` : ""}`),
+        examples: ops.map((o) => `${o.method} ${o.path}${o.mcpTool ? ` (MCP ${o.mcpTool})` : ""}`),
         inputModes: ["application/json"],
         outputModes: ["application/json"],
         securityRequirements: ops.some((o) => o.permission === "api-key-read" || o.permission === "api-key-execute") ? [keyRequirement] : [],

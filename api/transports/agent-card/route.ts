@@ -1,9 +1,10 @@
 import type { Hono } from "hono";
 import type { ServiceContext } from "../../context";
-import { API_BASE_PATH, type Registry } from "../../registry/registry";
+import type { Registry } from "../../registry/registry";
+import { API_BASE_PATH } from "../../platform/versioning/versions";
 import { originOf } from "../rest/router";
 import { agentCardJson } from "./card";
-import { documentUrls } from "../../operations/meta/document-urls";
+import { documentUrls } from "../../registry/document-paths";
 
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 

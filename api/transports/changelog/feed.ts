@@ -3,7 +3,8 @@
  * The bytes depend only on the entries, the registry and the origin (no clock), so a feed is stable until something
  * changes and its detached signature with it.
  */
-import { API_BASE_PATH, fullPath, type Registry } from "../../registry/registry";
+import { fullPath, type Registry } from "../../registry/registry";
+import { API_BASE_PATH } from "../../platform/versioning/versions";
 import { CHANGELOG_ENTRIES, type ChangelogEntry } from "./entries";
 
 const FEED_ID = "tag:agent-prediction-market.invalid,2026:agent-api/changelog";

@@ -12,7 +12,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, LATEST_PROTOCOL_VERSION, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ServiceContext } from "../../context";
-import { authenticate, presentedKey } from "../../domain/auth/authenticate";
+import { authenticate, presentedKey } from "../../registry/access";
 import type { KeyPrincipal } from "../../domain/auth/principal";
 import { ApiError } from "../../platform/errors/api-error";
 import { problemOf, problemResponse } from "../../platform/errors/problem";

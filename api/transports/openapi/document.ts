@@ -7,7 +7,8 @@
  */
 import { ERROR_CODES, type ErrorCode } from "../../platform/errors/codes";
 import { PROBLEM_CONTENT_TYPE } from "../../platform/errors/problem";
-import { API_BASE_PATH, type Registry } from "../../registry/registry";
+import type { Registry } from "../../registry/registry";
+import { API_BASE_PATH } from "../../platform/versioning/versions";
 import type { AnyOperation } from "../../registry/types";
 import { API_VERSIONS, CURRENT_VERSION } from "../../platform/versioning/versions";
 import { objectShape, SchemaBook, type JsonSchema } from "./json-schema";

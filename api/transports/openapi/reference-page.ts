@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Context, Hono } from "hono";
 import { Scalar } from "@scalar/hono-api-reference";
-import { API_BASE_PATH } from "../../registry/registry";
+import { API_BASE_PATH } from "../../platform/versioning/versions";
 
 /** The vendored bundle: file name under vendor/scalar/ and the path it is served at. */
 export const SCALAR_BUNDLE = { file: "api-reference-1.44.27.js", path: "/vendor/scalar/api-reference-1.44.27.js" } as const;

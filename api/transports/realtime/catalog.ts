@@ -3,7 +3,7 @@
  * kind with its shape and an example, the subscription messages, heartbeats and the reconnect / gap-repair protocol.
  * docs/realtime.md and docs/webhooks.md say the same in prose; keep them in step.
  */
-import { API_BASE_PATH } from "../../registry/registry";
+import { API_BASE_PATH } from "../../platform/versioning/versions";
 import { STANDARD_RETRY_SCHEDULE_MS, JITTER } from "../webhooks/schedule";
 import { WEBHOOK_EVENT_TYPES } from "../webhooks/store";
 

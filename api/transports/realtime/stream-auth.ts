@@ -3,7 +3,7 @@
  * read operation (live key, not expired), and the agent's ledger account, whose execution reports it may read.
  */
 import type { ServiceContext } from "../../context";
-import { authenticate } from "../../domain/auth/authenticate";
+import { authenticate } from "../../registry/access";
 import { ledgerAccountFor } from "../../domain/auth/ledger-account";
 import type { KeyPrincipal } from "../../domain/auth/principal";
 import type { AnyOperation } from "../../registry/types";

@@ -2,7 +2,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { SqlRunner } from "../../../../relayer/db/client";
 import type { Clock } from "../../../../relayer/clock";
-import { authorize, identify, presentedKey } from "../../../domain/auth/authenticate";
+import { authorize, identify, presentedKey } from "../../../registry/access";
 import type { KeyPrincipal } from "../../../domain/auth/principal";
 import type { AnyOperation } from "../../../registry/types";
 
