@@ -18,7 +18,7 @@ import { ApiError } from "../../platform/errors/api-error";
 import type { Venue, VenueMarket } from "../venue/types";
 import type { PrepareRequest, TradeRequest } from "./trade-request";
 import type { AutomatedExecution, AutomatedQuote, BookExecution, BookQuote } from "./trade-answers";
-import type { TradeLane } from "./trade-lanes";
+import type { TradeLane } from "./trade-lane";
 import { walkBook, type BookWalk } from "./book-walk";
 import { placeIoc, takerFeeOf, takerLevels, tradeLmsr } from "./committed-engine";
 

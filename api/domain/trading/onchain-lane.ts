@@ -13,7 +13,7 @@ import { quoteBuyShares, quoteSell, slippageLimit, WAD } from "../../../relayer/
 import { TRADE_DEFAULTS } from "./trade-defaults";
 import { BOUND_FIELDS, type PrepareRequest, type TradeRequest } from "./trade-request";
 import type { OnchainQuote, PreparedIntent, SubmittedIntent, TradeIntentView } from "./trade-answers";
-import type { TradeLane } from "./trade-lanes";
+import type { TradeLane } from "./trade-lane";
 import { onchainChain, type OnchainChain } from "./onchain-chain";
 import { buildIntent, signatureMatches } from "./onchain-intents";
 import { claimIntent, loadIntent, markIntent, saveIntent, type StoredIntent } from "./intent-store";

@@ -3,32 +3,18 @@
  * changes: a market the catalog lists with `settlement: committed` trades through the exchange engine (PM, executed at
  * once: committed-lane.ts); an LmsrMarket the on-chain projection knows trades through its collateral's IntentRouter
  * (an EIP-712 intent the agent signs: onchain-lane.ts). `TradeLanes` picks the lane of a market; both answer the same
- * `TradeLane` interface, and their answers are the discriminated unions of trade-answers.ts.
+ * `TradeLane` interface (trade-lane.ts), and their answers are the discriminated unions of trade-answers.ts.
  */
 import type { Hex } from "viem";
-import type { CommitUnit } from "../../../relayer/db/group-commit";
 import type { ServiceContext } from "../../context";
 import { ApiError } from "../../platform/errors/api-error";
-import type { KeyPrincipal } from "../auth/principal";
 import { getMarket } from "../markets/catalog-store";
 import { committedLane, type CommittedLaneDeps } from "./committed-lane";
 import { onchainLane } from "./onchain-lane";
 import type { OnchainChain } from "./onchain-chain";
 import type { OnchainProjection } from "../onchain/reads";
-import type { PrepareRequest, TradeRequest } from "./trade-request";
-import type { PreparedTrade, SubmittedIntent, TradeIntentView, TradeQuote } from "./trade-answers";
-
-/** The lane of one market. */
-export interface TradeLane {
-  readonly lane: "committed" | "onchain";
-  /** The price of the trade now, with the bound a prepare would hold it to. Changes nothing. */
-  quote(req: TradeRequest): Promise<TradeQuote>;
-  /**
-   * committed: executes the trade at once within the bound, in the call's commit unit (`unit`, see CallContext.unit);
-   * onchain: the intent to sign (nothing moves yet).
-   */
-  prepare(req: PrepareRequest, principal: KeyPrincipal, unit: CommitUnit | null): Promise<PreparedTrade>;
-}
+import type { SubmittedIntent, TradeIntentView } from "./trade-answers";
+import type { TradeLane } from "./trade-lane";
 
 export interface TradeLanes {
   /** The lane of the market at `address` (lower-case); MARKET_NOT_FOUND when no lane trades it. */
