@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import pino from "pino";
 import { z } from "zod";
-import { loadConfig } from "./config";
+import { testConfig } from "../test/support/service";
 import { startService, type RunningService } from "./service";
 import { createApp } from "./app";
 import { Registry } from "./registry/registry";
@@ -22,10 +22,7 @@ describe("service skeleton over real HTTP", () => {
   const dir = mkdtempSync(join(tmpdir(), "pm-app-"));
   const clock = manualClock(1_800_000_000_123);
   before(async () => {
-    // Its own deployments directory: never the developer's deployments/8453.json that `npm start` leaves.
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, DEPLOYMENTS_DIR: join(dir, "deployments"), LOG_LEVEL: "silent", ...testDatabaseEnv() }), {
-      clock,
-    });
+    svc = await startService(testConfig(dir, testDatabaseEnv()), { clock });
   });
   after(async () => {
     await svc.close();
@@ -111,9 +108,7 @@ describe("internal errors over real HTTP", () => {
   const lines: Json[] = [];
   const dir = mkdtempSync(join(tmpdir(), "pm-app-err-"));
   before(async () => {
-    svc = await startService(loadConfig({ PORT: "0", DATA_DIR: dir, DEPLOYMENTS_DIR: join(dir, "deployments"), LOG_LEVEL: "silent", ...testDatabaseEnv() }), {
-      clock: manualClock(1_800_000_000_000),
-    });
+    svc = await startService(testConfig(dir, testDatabaseEnv()), { clock: manualClock(1_800_000_000_000) });
     // A second app on the same service whose log we read, serving a registry with the failing operation.
     const log = pino({ level: "info", base: { svc: "api" } }, { write: (line: string) => void lines.push(JSON.parse(line) as Json) });
     const { app } = createApp({ ...svc.ctx, log }, svc.services, new Registry([explode]));

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../api/config";
+import { loadConfig, type Config } from "../../api/config";
 import { startService, type RunningService, type StartServiceOptions } from "../../api/service";
 import { manualClock, type Clock } from "../../relayer/clock";
 import { dropServiceSchema } from "./db";
@@ -31,19 +31,18 @@ export async function startTestService<C extends Clock = ManualClock>(
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "pm-svc-"));
   const clock = opts.clock ?? (manualClock(1_800_000_000_000) as Clock as C);
   const schema = opts.schema ?? (process.env.DATABASE_URL ? `t_svc_${randomUUID().slice(0, 8)}` : undefined);
-  const config = loadConfig({
-    PORT: "0",
-    DATA_DIR: dir,
-    LOG_LEVEL: "silent",
-    DATABASE_URL: process.env.DATABASE_URL,
-    ...(schema ? { DATABASE_SCHEMA: schema } : {}),
-    // On the default chain a test never reads the developer's deployments/8453.json (left by `npm start`): it gets
-    // its own empty directory. A test on a chain of its own deployed into the repository's directory and reads it there.
-    ...(env.CHAIN_ID ? {} : { DEPLOYMENTS_DIR: join(dir, "deployments") }),
-    ...env,
-  });
+  const config = testConfig(dir, { DATABASE_URL: process.env.DATABASE_URL, ...(schema ? { DATABASE_SCHEMA: schema } : {}), ...env });
   const svc = await startService(config, { publish: false, ...opts, clock });
   return { svc, clock, dir, schema, env };
+}
+
+/**
+ * The configuration of a test service in `dir`: PORT 0, DATA_DIR `dir`, silent logs, then `env`. On the default chain
+ * a test never reads the developer's deployments/8453.json (left by `npm start`): it gets its own empty directory. A
+ * test on a chain of its own deployed into the repository's directory and reads it there.
+ */
+export function testConfig(dir: string, env: Record<string, string | undefined> = {}): Config {
+  return loadConfig({ PORT: "0", DATA_DIR: dir, LOG_LEVEL: "silent", ...(env.CHAIN_ID ? {} : { DEPLOYMENTS_DIR: join(dir, "deployments") }), ...env });
 }
 
 /** Stops the service; `keepData` leaves the data (directory, schema) for a restart on it. */

@@ -1,6 +1,6 @@
 /**
  * The response schema of an AgentCapability record (spec "AgentCapability"), and the records of every registry
- * operation. One rule makes a record, for this list and for `GET /me`'s: `capabilityOf` in api/domain/auth/capabilities.ts.
+ * operation. One rule makes a record, for this list and for `GET /me`'s: `capabilityOf` in api/registry/capabilities.ts.
  */
 import { z } from "zod";
 import { type AgentCapability, capabilityOf } from "../../registry/capabilities";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { loadConfig } from "../../config";
+import { testConfig } from "../../../test/support/service";
 import { startService, type RunningService } from "../../service";
 import { manualClock } from "../../../relayer/clock";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
@@ -90,18 +90,8 @@ describe("two API instances on one database and one REDIS_URL share each key's w
   const start = async () => {
     const dir = mkdtempSync(join(tmpdir(), "pm-rlmi-"));
     dirs.push(dir);
-    const deployments = join(dir, "deployments"); // not the developer's deployments/8453.json that `npm start` leaves
-    const env = {
-      PORT: "0",
-      DATA_DIR: dir,
-      DEPLOYMENTS_DIR: deployments,
-      LOG_LEVEL: "silent",
-      DATABASE_URL,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL,
-      RATE_LIMIT_READ_PER_MINUTE: "4",
-    };
-    return startService(loadConfig(env), { clock, redisPrefix: prefix });
+    const env = { DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL, RATE_LIMIT_READ_PER_MINUTE: "4" };
+    return startService(testConfig(dir, env), { clock, redisPrefix: prefix });
   };
   const read = (svc: RunningService) => fetch(`${svc.baseUrl}/webhooks`, { headers: { authorization: `Bearer ${agent.apiKey}` } });
   const windowOf = (res: Response) => ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => res.headers.get(h));

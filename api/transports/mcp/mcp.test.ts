@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
-import { loadConfig } from "../../config";
+import { testConfig } from "../../../test/support/service";
 import { startService, type RunningService } from "../../service";
 import { createApp } from "../../app";
 import { manualClock } from "../../../relayer/clock";
@@ -80,17 +80,9 @@ describe("MCP server over real HTTP with the SDK client", () => {
   const schema = process.env.DATABASE_URL ? `t_mcp_${Date.now().toString(36)}_${process.pid}` : undefined;
 
   before(async () => {
-    // Its own deployments directory: never the developer's deployments/8453.json that `npm start` leaves (the demo
-    // markets this test trades need the factories' fee defaults, read from a chain only when a deployment names one).
-    const env = {
-      PORT: "0",
-      DATA_DIR: dir,
-      DEPLOYMENTS_DIR: join(dir, "deployments"),
-      LOG_LEVEL: "silent",
-      DATABASE_URL: process.env.DATABASE_URL,
-      DATABASE_SCHEMA: schema,
-    };
-    svc = await startService(loadConfig(env), { clock });
+    // testConfig: never the developer's deployments/8453.json (the demo markets this test trades need the factories'
+    // fee defaults, read from a chain only when a deployment names one).
+    svc = await startService(testConfig(dir, { DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema }), { clock });
     const db = svc.ctx.db;
     fullAgent = await createAgent(
       db,
