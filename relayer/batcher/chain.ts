@@ -4,9 +4,10 @@
  * the batcher decides when to try again.
  */
 import { createPublicClient, createWalletClient, http, type Address, type Chain, type Hex, type PublicClient } from "viem";
-import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import type { PrivateKeyAccount } from "viem/accounts";
 import { committedLedgerAbi } from "../../generated/abis";
 import { rpcChain } from "../rpc-chain";
+import { sendingAccount, type SendingAccount } from "../sending-account";
 
 export interface ChainHead {
   nonce: bigint;
@@ -33,6 +34,7 @@ export interface JournalBatchCall {
 export class LedgerChain {
   readonly client: PublicClient;
   readonly account: PrivateKeyAccount;
+  readonly #operator: SendingAccount;
   #chain: Chain | null = null;
 
   constructor(
@@ -42,7 +44,8 @@ export class LedgerChain {
     private readonly opts: { fromBlock?: bigint; requestTimeoutMs?: number; receiptTimeoutMs?: number } = {},
   ) {
     this.client = createPublicClient({ transport: this.#transport() }) as PublicClient;
-    this.account = privateKeyToAccount(operatorKey);
+    this.#operator = sendingAccount(operatorKey);
+    this.account = this.#operator.account;
   }
 
   #transport() {
@@ -71,16 +74,21 @@ export class LedgerChain {
     return { txHash: log.transactionHash, blockNumber: log.blockNumber, root: log.args.newRoot as Hex, commitment: log.args.journalCommitment as Hex };
   }
 
-  /** Sends the transaction; resolves with its hash once the node accepted it. */
+  /**
+   * Sends the transaction; resolves with its hash once the node accepted it. The send takes its turn among the
+   * process's other sends from the operator key (the trade relay's, the resolver's), so their nonces never collide.
+   */
   async send(call: JournalBatchCall): Promise<Hex> {
     this.#chain ??= rpcChain(await this.client.getChainId(), this.rpcUrl);
     const wallet = createWalletClient({ chain: this.#chain, account: this.account, transport: this.#transport() });
-    return wallet.writeContract({
-      address: this.ledger,
-      abi: committedLedgerAbi,
-      functionName: "commitJournalBatch",
-      args: [call.nonce, call.prevRoot, call.root, call.prevCommitment, call.payloadHash, call.payload],
-    });
+    return this.#operator.inTurn(() =>
+      wallet.writeContract({
+        address: this.ledger,
+        abi: committedLedgerAbi,
+        functionName: "commitJournalBatch",
+        args: [call.nonce, call.prevRoot, call.root, call.prevCommitment, call.payloadHash, call.payload],
+      }),
+    );
   }
 
   async receipt(hash: Hex): Promise<{ status: "success" | "reverted"; blockNumber: bigint }> {

@@ -246,6 +246,8 @@ describe("market creation end to end: both lanes, both pricing models", { timeou
       });
       const submitted = await t("POST", "/trade/submit", { digest: prepared.json.digest, signature });
       assert.equal(submitted.status, 200, show("POST", "/trade/submit", submitted));
+      // "failed" here is the relay's send refused (its error says why), not a slow projection.
+      assert.equal(submitted.json.status, "submitted", show("POST", "/trade/submit", submitted));
       let intent = await t("GET", `/trade/intent/${prepared.json.digest}`);
       for (let i = 0; intent.json.status !== "executed" && i < 120; i++) {
         await new Promise((r) => setTimeout(r, 500));

@@ -6,16 +6,16 @@
  * so the action is idempotent across retries and restarts. The same wallet submits `withdrawSurplus()` for sweeps.
  */
 import { createPublicClient, createWalletClient, http, parseEventLogs, type Address, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { lmsrMarketAbi } from "../../../generated/abis";
 import { rpcChain } from "../../../relayer/rpc-chain";
+import { sendingAccount, type SendingAccount } from "../../../relayer/sending-account";
 import type { ServiceContext } from "../../context";
 import type { LifecycleRow } from "./journal-projection";
 
 const RETRY_MS = 5_000;
 
 export class OnchainResolver {
-  #conn: { client: ReturnType<typeof createPublicClient>; wallet: ReturnType<typeof createWalletClient> } | null = null;
+  #conn: { client: ReturnType<typeof createPublicClient>; wallet: ReturnType<typeof createWalletClient>; operator: SendingAccount } | null = null;
   #sends: Promise<unknown> = Promise.resolve();
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
@@ -28,25 +28,30 @@ export class OnchainResolver {
       const { config } = this.ctx;
       const chain = rpcChain(config.CHAIN_ID, config.rpcUrl);
       const transport = http(config.rpcUrl, { timeout: 10_000 });
+      const operator = sendingAccount(config.OPERATOR_PRIVATE_KEY as Hex);
       this.#conn = {
         client: createPublicClient({ chain, transport }),
-        wallet: createWalletClient({ chain, transport, account: privateKeyToAccount(config.OPERATOR_PRIVATE_KEY as Hex) }),
+        wallet: createWalletClient({ chain, transport, account: operator.account }),
+        operator,
       };
     }
     return this.#conn;
   }
 
-  /** Sends one call with the operator key (serialised: one nonce at a time) and waits for its receipt. */
+  /**
+   * Sends one call with the operator key and waits for its receipt. The resolver's calls run one after the other; the
+   * send itself also takes its turn among the process's other sends from the key (the batcher's, the trade relay's).
+   */
   async send(
     market: Address,
     functionName: "resolve" | "voidMarket" | "withdrawSurplus",
     args: readonly unknown[] = [],
   ): Promise<{ txHash: Hex; blockNumber: bigint; status: "success" | "reverted" }> {
     const run = async () => {
-      const { client, wallet } = this.conn();
+      const { client, wallet, operator } = this.conn();
       // The three calls share one path; viem's overloads are per function, so the request is typed loosely once.
       const request = { address: market, abi: lmsrMarketAbi, functionName, args, chain: wallet.chain, account: wallet.account! };
-      const txHash = await wallet.writeContract(request as unknown as Parameters<typeof wallet.writeContract>[0]);
+      const txHash = await operator.inTurn(() => wallet.writeContract(request as unknown as Parameters<typeof wallet.writeContract>[0]));
       const receipt = await client.waitForTransactionReceipt({ hash: txHash });
       return { txHash, blockNumber: receipt.blockNumber, status: receipt.status };
     };

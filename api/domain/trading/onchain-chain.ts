@@ -4,7 +4,6 @@
  * contracts are deployed finds them once they are.
  */
 import { createPublicClient, createWalletClient, http, type Address, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../config";
 import { ApiError } from "../../platform/errors/api-error";
 import { approvalRecipes } from "../protocol/chains";
@@ -12,6 +11,7 @@ import { readDeployment, type Deployment } from "../protocol/deployment";
 import type { OnchainMarket } from "../onchain/reads";
 import { intentRouterAbi, lmsrMarketAbi, outcomeTokenAbi, testUSDCAbi } from "../../../generated/abis";
 import { rpcChain } from "../../../relayer/rpc-chain";
+import { sendingAccount, type SendingAccount } from "../../../relayer/sending-account";
 import { intentArgs, type IntentFields } from "./onchain-intents";
 
 export type Collateral = Deployment["collaterals"][number];
@@ -31,8 +31,8 @@ interface Connection {
   deployment: Deployment;
   client: ReturnType<typeof createPublicClient>;
   wallet: ReturnType<typeof createWalletClient>;
-  /** Operator sends are serialised so their nonces never collide. */
-  sendChain: Promise<unknown>;
+  /** The operator key, whose sends (the batcher's and the resolver's too) go to the node one at a time. */
+  operator: SendingAccount;
 }
 
 export function onchainChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "OPERATOR_PRIVATE_KEY" | "deploymentFile">): OnchainChain {
@@ -41,11 +41,12 @@ export function onchainChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "OPERA
     if (!conn) {
       const chain = rpcChain(config.CHAIN_ID, config.rpcUrl);
       const transport = http(config.rpcUrl);
+      const operator = sendingAccount(config.OPERATOR_PRIVATE_KEY as Hex);
       conn = {
         deployment: readDeployment(config.deploymentFile),
         client: createPublicClient({ chain, transport }),
-        wallet: createWalletClient({ chain, transport, account: privateKeyToAccount(config.OPERATOR_PRIVATE_KEY as Hex) }),
-        sendChain: Promise.resolve(),
+        wallet: createWalletClient({ chain, transport, account: operator.account }),
+        operator,
       };
     }
     return conn;
@@ -90,7 +91,7 @@ export function onchainChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "OPERA
 
     async relay(router, intent, signature) {
       const rt = connection();
-      const run = rt.sendChain.then(async () => {
+      const txHash = await rt.operator.inTurn(async () => {
         const { request } = await rt.client.simulateContract({
           account: rt.wallet.account!,
           address: router,
@@ -100,8 +101,6 @@ export function onchainChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "OPERA
         });
         return rt.wallet.writeContract(request);
       });
-      rt.sendChain = run.catch(() => undefined);
-      const txHash = await run;
       const receipt = await rt.client.waitForTransactionReceipt({ hash: txHash });
       return { txHash, status: receipt.status, blockNumber: receipt.blockNumber };
     },
