@@ -111,7 +111,7 @@ describe("internal errors over real HTTP", () => {
     svc = await startService(testConfig(dir, testDatabaseEnv()), { clock: manualClock(1_800_000_000_000) });
     // A second app on the same service whose log we read, serving a registry with the failing operation.
     const log = pino({ level: "info", base: { svc: "api" } }, { write: (line: string) => void lines.push(JSON.parse(line) as Json) });
-    const { app } = createApp({ ...svc.ctx, log }, svc.services, new Registry([explode]));
+    const { app } = createApp({ ...svc.ctx, log }, svc, new Registry([explode]));
     server = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
     });

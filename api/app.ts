@@ -8,7 +8,7 @@ import { ApiError } from "./platform/errors/api-error";
 import { problemResponse } from "./platform/errors/problem";
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from "./platform/errors/database-unavailable";
 import type { ServiceContext } from "./context";
-import type { Services } from "./services";
+import type { OpenServices } from "./open-services";
 import { mountLedgerProof } from "./domain/ledger/proof-route";
 import { requestId } from "./transports/middleware/request-id";
 import { ipLimit } from "./transports/middleware/ip-limit";
@@ -32,7 +32,9 @@ export interface AppParts {
   registry: Registry;
 }
 
-export function createApp(ctx: ServiceContext, services: Services, registry = new Registry(OPERATIONS)): AppParts {
+/** `opened`: the services the operations see, and the realtime hub the SSE streams read (a running service is one). */
+export function createApp(ctx: ServiceContext, opened: Pick<OpenServices, "services" | "delivery">, registry = new Registry(OPERATIONS)): AppParts {
+  const { services, delivery } = opened;
   const app = new Hono({ router: new RouteCache() });
   const metrics = createMetrics(registry);
   app.use("*", metrics.middleware);
@@ -43,7 +45,7 @@ export function createApp(ctx: ServiceContext, services: Services, registry = ne
   app.use(`${API_BASE_PATH}/*`, svcVersion());
 
   mountOperations(app, ctx, services, registry);
-  mountSse(app, ctx, services);
+  mountSse(app, ctx, delivery.hub);
   mountLedgerProof(app, services.publishedLedger);
   // Documents and surfaces derived from the registry (openapi, docs, change feed, MCP, agent card, metrics).
   mountOpenApiDocuments(app, ctx, registry);

@@ -1,6 +1,6 @@
 /**
  * The service process: opens the database (PGlite in DATA_DIR, or Postgres), applies migrations, builds every service
- * (api/services.ts, the venue included), then the app over them, and serves HTTP.
+ * (api/open-services.ts, the venue included), then the app over them, and serves HTTP.
  * `startService` is what `npm start` runs and what tests start in-process.
  */
 import type { AddressInfo } from "node:net";
@@ -16,7 +16,8 @@ import { systemClock, type Clock } from "../relayer/clock";
 import { answerClientErrors } from "./transports/http-client-errors";
 import { createApp } from "./app";
 import { API_BASE_PATH } from "./platform/versioning/versions";
-import { createServices, type OpenServices, type Services } from "./services";
+import type { Services } from "./services";
+import { createServices, type Delivery, type OpenServices } from "./open-services";
 import type { Registry } from "./registry/registry";
 import type { Config } from "./config";
 import type { ServiceContext } from "./context";
@@ -32,6 +33,8 @@ import { demoMarkets } from "./domain/markets/seed/demo-markets";
 export interface RunningService {
   ctx: ServiceContext;
   services: Services;
+  /** The realtime hub and the webhook worker (api/open-services.ts). */
+  delivery: Delivery;
   registry: Registry;
   /** Base URL of the agent API, e.g. http://127.0.0.1:8080/api/agent/v1. */
   baseUrl: string;
@@ -89,8 +92,8 @@ export async function startService(config: Config, opts: StartServiceOptions = {
     await db.close();
     throw err;
   }
-  const { services } = opened;
-  const { app, registry } = createApp(ctx, services);
+  const { services, delivery } = opened;
+  const { app, registry } = createApp(ctx, opened);
   if (config.SEED_DEMO_MARKETS) {
     try {
       // The demo creator agent creates the demo markets through the negotiate flow, as a client of this very app: an
@@ -117,8 +120,8 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   // 1 s): with Node's 5 s default a loaded process's late timers let a client reuse a socket the server just closed
   // (ECONNRESET on a POST, seen in bench:create and the MCP test).
   (server as import("node:http").Server).keepAliveTimeout = 65_000;
-  const sockets = attachWebSocket(server as import("node:http").Server, ctx, services);
-  services.webhooks.start();
+  const sockets = attachWebSocket(server as import("node:http").Server, ctx, { windows: services.windows, hub: delivery.hub });
+  delivery.webhooks.start();
   const port = (server.address() as AddressInfo).port;
   const origin = config.PUBLIC_URL ?? `http://${config.HOST}:${port}`;
   answerClientErrors(server as import("node:http").Server, () => origin);
@@ -126,6 +129,7 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   return {
     ctx,
     services,
+    delivery,
     registry,
     baseUrl: `${origin}${API_BASE_PATH}`,
     mcpUrl: `${origin}/mcp`,

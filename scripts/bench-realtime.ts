@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   try {
     const agent = await createLocalAgent(svc.ctx.db, systemClock, { name: "bench-agent" });
     const log = new MemoryReportLog();
-    connectRealtimeSources(svc.ctx, svc.services, { reports: log });
+    connectRealtimeSources(svc.ctx, svc.delivery, { reports: log });
     const sentAt = new Map<number, number>();
     const append = () => {
       const [r] = log.append([{ account: agent.ledgerAccount, kind: "fill", orderId: "o", marketId: "1", status: "filled", size: 10_000n }]);
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     );
     for (let i = 0; i < DELIVERIES; i++) await enqueueDelivery(svc.ctx.db, sub.id, "webhook.test", { i }, Date.now());
     const t0 = performance.now();
-    await svc.services.webhooks.runDue();
+    await svc.delivery.webhooks.runDue();
     await finished;
     const ms = performance.now() - t0;
     console.log(JSON.stringify({ bench: "webhooks", deliveries: DELIVERIES, ms: Math.round(ms), perSec: Math.round(DELIVERIES / (ms / 1000)) }));

@@ -51,6 +51,16 @@ const LAYERS = [
   { from: ["api/platform"], forbidden: ["api/domain", "api/registry"], rule: "the platform must not import the domain or the registry" },
   { from: ["api/domain"], forbidden: ["api/registry"], rule: "the domain must not import the registry" },
   {
+    from: ["api/services", "api/registry", "api/operations", "api/transports"],
+    forbidden: ["api/open-services", "api/app", "api/service", "api/main"],
+    rule: "the container's type, the registry, operations and transports must not import the composition",
+  },
+  {
+    from: ["api/services"],
+    forbidden: ["api/transports", "api/operations", "api/registry"],
+    rule: "the services container names domain and platform types only",
+  },
+  {
     from: ["api", "relayer", "decoder", "indexer", "scripts/start", "scripts/stack", "scripts/demo-agents"],
     forbidden: ["test"],
     rule: "the product (the service, npm start and what it runs) must not import the tests' support",
@@ -143,6 +153,8 @@ describe("dependency direction", () => {
       put("api/domain/l.test.ts", `import { startService } from "../service";\n`);
       put("api/domain/s.ts", `import type { AnyOperation } from "../registry/types";\n`);
       put("api/registry/t.ts", `import type { KeyPrincipal } from "../domain/auth/principal";\n`);
+      put("api/services.ts", `import type { EventHub } from "./transports/realtime/hub";\nimport type { Venue } from "./domain/venue/types";\n`);
+      put("api/transports/u.ts", `import type { Delivery } from "../open-services";\nimport type { Services } from "../services";\n`);
       put("test/m.ts", `import { startChild } from "../scripts/stack/children";\n`);
       put("relayer/q.test.ts", `import { startChain } from "../scripts/stack/chain";\n`);
       put("relayer/r.ts", `import { startChain } from "../scripts/stack/chain";\n`);
@@ -158,6 +170,8 @@ describe("dependency direction", () => {
         "api/e.ts:1 api must not import scripts",
         "api/platform/j/k.ts:2 the domain and the platform must not import transports, operations or the composition",
         "api/platform/j/k.ts:3 the platform must not import the domain or the registry",
+        "api/services.ts:1 the services container names domain and platform types only",
+        "api/transports/u.ts:1 the container's type, the registry, operations and transports must not import the composition",
         "decoder/c.ts:1 decoder must not import test",
         "decoder/c.ts:1 the product (the service, npm start and what it runs) must not import the tests' support",
         "indexer/src/d.ts:1 indexer must not import relayer",

@@ -2,7 +2,7 @@
  * Where depth, chart, trades and holders of a market come from. The catalog answers what it records (trades and
  * price frames from `recordTrade`); the live book, the LMSR ladder and holder balances belong to the exchange engine
  * (committed lane) and to the on-chain projection (onchain lane). `Services.marketData` holds one complete source per
- * lane, built once in `createServices` (api/services.ts); a lane without a live provider answers from the catalog, with
+ * lane, built once in `createServices` (api/open-services.ts); a lane without a live provider answers from the catalog, with
  * empty books and `source: "catalog"`.
  */
 import { z } from "zod";

@@ -1,6 +1,6 @@
 /**
  * The committed-lane venue as the API sees it: the journal-backed exchange, the engine account of each agent and the
- * engine market behind each catalog address. Opened once by `createServices` (api/services.ts, with
+ * engine market behind each catalog address. Opened once by `createServices` (api/open-services.ts, with
  * api/domain/venue/open-venue.ts) before the app is built, and shared through `Services.venue`; operations never build
  * their own.
  */

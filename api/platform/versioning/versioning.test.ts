@@ -69,7 +69,7 @@ const fadingThing = defineOperation({
 const registry = new Registry([getServerTime, getChangelog, whichVersion, oldThing, fadingThing]);
 
 async function serveApp(ctx: ServiceContext, t: TestService): Promise<{ server: ServerType; origin: string }> {
-  const { app } = createApp(ctx, t.svc.services, registry);
+  const { app } = createApp(ctx, t.svc, registry);
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
   });

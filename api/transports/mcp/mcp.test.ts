@@ -93,7 +93,7 @@ describe("MCP server over real HTTP with the SDK client", () => {
     const readAgent = await createAgent(db, { name: "mcp-read", tier: "read-only", scopes: ["markets:read"], registrationPath: "admin" }, NOW);
     ({ apiKey: readKey } = await issueKey(db, readAgent, NOW));
     // A second app on the same context with a test operation added to the registry: real HTTP as well.
-    const { app } = createApp(svc.ctx, svc.services, new Registry([getServerTime, placeThing]));
+    const { app } = createApp(svc.ctx, svc, new Registry([getServerTime, placeThing]));
     custom = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
     });

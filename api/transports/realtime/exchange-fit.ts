@@ -1,5 +1,5 @@
 /**
- * Compile-time proof that the exchange plugs in as it is: `connectRealtimeSources(ctx, services, { reports: exchange })`.
+ * Compile-time proof that the exchange plugs in as it is: `connectRealtimeSources(ctx, delivery, { reports: exchange })`.
  * Only types are imported; nothing runs.
  */
 import type { Exchange } from "../../../relayer/exchange/exchange";

@@ -56,10 +56,10 @@ describe("two API instances: Redis fan-out and a shared webhook queue", () => {
     a = await start();
     b = await start();
     agent = await createLocalAgent(a.ctx.db, systemClock, { name: "mi-agent" });
-    connectRealtimeSources(a.ctx, a.services, { reports: log }); // the instance with the exchange
-    connectRealtimeSources(b.ctx, b.services, { reports: log, live: false }); // reads the shared store only
-    await a.services.webhooks.stop();
-    await b.services.webhooks.stop();
+    connectRealtimeSources(a.ctx, a.delivery, { reports: log }); // the instance with the exchange
+    connectRealtimeSources(b.ctx, b.delivery, { reports: log, live: false }); // reads the shared store only
+    await a.delivery.webhooks.stop();
+    await b.delivery.webhooks.stop();
   });
   after(async () => {
     await a.close();
@@ -78,7 +78,7 @@ describe("two API instances: Redis fan-out and a shared webhook queue", () => {
       got.map((e) => e.data.seq),
       Array.from({ length: 11 }, (_, i) => i + 1),
     );
-    assert.equal(b.services.hub.bus.kind, "redis");
+    assert.equal(b.delivery.hub.bus.kind, "redis");
     s.close();
   });
 
@@ -99,7 +99,7 @@ describe("two API instances: Redis fan-out and a shared webhook queue", () => {
       const sub = (await res.json()) as { id: string };
       const ids: string[] = [];
       for (let i = 0; i < 40; i++) ids.push(await enqueueDelivery(a.ctx.db, sub.id, "webhook.test", { i }, Date.now()));
-      const [na, nb] = await Promise.all([a.services.webhooks.runDue(), b.services.webhooks.runDue()]);
+      const [na, nb] = await Promise.all([a.delivery.webhooks.runDue(), b.delivery.webhooks.runDue()]);
       assert.equal(na + nb, 40);
       assert.deepEqual([...got].sort(), [...ids].sort(), "every message once, none twice");
     } finally {

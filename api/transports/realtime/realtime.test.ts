@@ -38,7 +38,7 @@ describe("realtime streams over real HTTP", () => {
     svc = t.svc;
     alice = await createLocalAgent(svc.ctx.db, systemClock, { name: "rt-alice" });
     bob = await createLocalAgent(svc.ctx.db, systemClock, { name: "rt-bob", tier: "read-only" });
-    connectRealtimeSources(svc.ctx, svc.services, { reports: log, market: books });
+    connectRealtimeSources(svc.ctx, svc.delivery, { reports: log, market: books });
     books.open("1");
   });
   after(async () => {
@@ -309,8 +309,8 @@ describe("stream limits", () => {
       const w3 = await openWs(url, auth); // ip 5: the slot was freed
       await w3.messages.waitFor((m) => m.type === "authenticated");
       s1.close();
-      for (let i = 0; i < 50 && svc.services.hub.connections.countOf(agent.agentId) > 1; i++) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(svc.services.hub.connections.countOf(agent.agentId), 1, "a closed SSE stream frees its slot");
+      for (let i = 0; i < 50 && svc.delivery.hub.connections.countOf(agent.agentId) > 1; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(svc.delivery.hub.connections.countOf(agent.agentId), 1, "a closed SSE stream frees its slot");
       const w4 = await openWs(url); // ip 6
       await assert.rejects(openWs(url), (e: Error & { statusCode?: number }) => e.statusCode === 429, "ip 7 is over the per-IP window");
       w3.close();

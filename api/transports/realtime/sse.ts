@@ -7,13 +7,13 @@
 import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { ServiceContext } from "../../context";
-import type { Services } from "../../services";
 import { API_BASE_PATH } from "../../platform/versioning/versions";
 import { presentedKey } from "../../registry/access";
 import { ApiError } from "../../platform/errors/api-error";
 import { streamIdentity } from "./stream-auth";
 import { ExecutionFeed, MarketFeed, type StreamMessage } from "./streams";
 import { subscribeListings } from "./market-listings";
+import type { EventHub } from "./hub";
 
 export const SSE_PATH = "/events/stream";
 const MAX_MARKETS = 20;
@@ -48,7 +48,7 @@ export function parseMarkets(raw: string | undefined): string[] {
   return ids;
 }
 
-export function mountSse(app: Hono, ctx: ServiceContext, services: Services): void {
+export function mountSse(app: Hono, ctx: ServiceContext, hub: EventHub): void {
   app.get(`${API_BASE_PATH}${SSE_PATH}`, async (c) => {
     const who = await streamIdentity(ctx, presentedKey(c.req.header("authorization"), c.req.header("x-api-key")));
     const lastEventId = seqParam(c.req.header("last-event-id"), "Last-Event-ID");
@@ -57,7 +57,6 @@ export function mountSse(app: Hono, ctx: ServiceContext, services: Services): vo
     const execution = c.req.query("execution") !== "false";
     const markets = parseMarkets(c.req.query("markets"));
     const listings = flagParam(c.req.query("listings"), "listings");
-    const hub = services.hub;
     const release = hub.connections.acquire(who.principal.agentId);
     const heartbeatMs = ctx.config.REALTIME_HEARTBEAT_MS;
     const onError = (err: unknown) => ctx.log.error({ err }, "sse stream");

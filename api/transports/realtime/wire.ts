@@ -1,6 +1,6 @@
 /**
  * The one call that connects the realtime surface to its sources once the exchange exists:
- *   connectRealtimeSources(ctx, services, { reports: exchange, market: exchangeMarketEvents });
+ *   connectRealtimeSources(ctx, delivery, { reports: exchange, market: exchangeMarketEvents });
  * `reports` feeds SSE/WS (live + replay) and queues webhook deliveries; `market` feeds market channels.
  * On an API instance without the exchange pass `{ reports: tableReader, live: false }`: it replays from the shared
  * table and gets live events over Redis.
@@ -12,16 +12,16 @@ import type { MarketEventSource, ReportSource } from "./types";
 
 export function connectRealtimeSources(
   ctx: ServiceContext,
-  services: { hub: EventHub; webhooks: { wake(): void } },
+  delivery: { hub: EventHub; webhooks: { wake(): void } },
   src: { reports?: ReportSource; market?: MarketEventSource; live?: boolean },
 ): () => void {
   const live = src.live !== false;
   const offs: (() => void)[] = [];
   const onError = (err: unknown) => ctx.log.error({ err }, "realtime source");
   if (src.reports) {
-    offs.push(services.hub.attachReports(src.reports, { live }));
-    if (live) offs.push(attachWebhookDispatch(src.reports, { db: ctx.db, clock: ctx.clock, wake: () => services.webhooks.wake(), onError }));
+    offs.push(delivery.hub.attachReports(src.reports, { live }));
+    if (live) offs.push(attachWebhookDispatch(src.reports, { db: ctx.db, clock: ctx.clock, wake: () => delivery.webhooks.wake(), onError }));
   }
-  if (src.market) offs.push(services.hub.attachMarketEvents(src.market, { live }));
+  if (src.market) offs.push(delivery.hub.attachMarketEvents(src.market, { live }));
   return () => offs.forEach((off) => off());
 }

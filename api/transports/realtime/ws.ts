@@ -13,7 +13,8 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket, type RawData } from "ws";
 import type { ServiceContext } from "../../context";
-import type { Services } from "../../services";
+import type { WindowStore } from "../../platform/rate-limit/window-store";
+import type { EventHub } from "./hub";
 import { API_BASE_PATH } from "../../platform/versioning/versions";
 import { presentedKey } from "../../registry/access";
 import { ApiError } from "../../platform/errors/api-error";
@@ -40,7 +41,9 @@ type ClientMessage =
   | { type: "subscribe" | "unsubscribe"; channel?: unknown; fromSeq?: unknown; marketId?: unknown; id?: unknown }
   | { type: "ping"; id?: unknown };
 
-export function attachWebSocket(server: Server, ctx: ServiceContext, services: Services): RealtimeSocketServer {
+/** `windows`: the per-IP window the upgrade pays (it bypasses the Hono chain); `hub`: what the streams read. */
+export function attachWebSocket(server: Server, ctx: ServiceContext, parts: { windows: WindowStore; hub: EventHub }): RealtimeSocketServer {
+  const { windows, hub } = parts;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const path = `${API_BASE_PATH}${WS_PATH}`;
   const log = ctx.log.child({ part: "ws" });
@@ -64,7 +67,7 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
     const forwarded = ctx.config.TRUST_PROXY ? header(req, "x-forwarded-for")?.split(",")[0]?.trim() : undefined;
     const ip = forwarded || req.socket.remoteAddress || "unknown";
     const now = ctx.clock.now();
-    services.windows
+    windows
       .charge(`ip:${ip}`, ctx.config.RATE_LIMIT_IP_PER_MINUTE, now, WINDOW_MS)
       .then(async (charge) => {
         if (!charge.allowed) throw rateLimited(charge, now, "per-IP limit");
@@ -96,7 +99,7 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
     /** Takes the agent's stream slot and greets; false (connection closing) when the agent is at its limit. */
     const authenticated = (w: StreamIdentity): boolean => {
       try {
-        release = services.hub.connections.acquire(w.principal.agentId);
+        release = hub.connections.acquire(w.principal.agentId);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         fail(err, "auth");
@@ -169,7 +172,7 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
           return fail(new ApiError("INVALID_PAYLOAD", "fromSeq must be an integer >= 1 (the first seq wanted)", { field: "fromSeq" }), id);
         }
         try {
-          execution = new ExecutionFeed(services.hub, who.account, fromSeq, send, onError);
+          execution = new ExecutionFeed(hub, who.account, fromSeq, send, onError);
         } catch (err) {
           if (err instanceof ApiError) return fail(err, id);
           throw err;
@@ -189,7 +192,7 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
         markets.set(marketId, null);
         send({ type: "subscribed", channel: `market:${marketId}`, id });
         try {
-          const feed = await MarketFeed.open(services.hub, marketId, send, onError);
+          const feed = await MarketFeed.open(hub, marketId, send, onError);
           if (markets.has(marketId) && ws.readyState === ws.OPEN) markets.set(marketId, feed);
           else feed.close();
         } catch (err) {
@@ -204,7 +207,7 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, services: S
         listings = null;
         if (msg.type === "unsubscribe") return send({ type: "unsubscribed", channel: LISTINGS_CHANNEL, id });
         send({ type: "subscribed", channel: LISTINGS_CHANNEL, id });
-        listings = subscribeListings(services.hub, send);
+        listings = subscribeListings(hub, send);
         return;
       }
       return fail(new ApiError("INVALID_PAYLOAD", "channel must be execution, market or markets", { field: "channel" }), id);

@@ -73,9 +73,9 @@ describe("webhooks over real HTTP", () => {
     svc = t.svc;
     alice = await createLocalAgent(svc.ctx.db, clock, { name: "wh-alice" });
     reader = await createLocalAgent(svc.ctx.db, clock, { name: "wh-reader", tier: "read-only" });
-    connectRealtimeSources(svc.ctx, svc.services, { reports: log });
+    connectRealtimeSources(svc.ctx, svc.delivery, { reports: log });
     // The tests drive every pass themselves (runDue), so the service's own polling and wake-ups are stopped.
-    await svc.services.webhooks.stop();
+    await svc.delivery.webhooks.stop();
     rx = await receiver();
   });
   after(async () => {
@@ -90,7 +90,7 @@ describe("webhooks over real HTTP", () => {
     const res = await fetch(`${svc.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, json: (await res.json()) as Json };
   };
-  const run = () => svc.services.webhooks.runDue();
+  const run = () => svc.delivery.webhooks.runDue();
   const deliveries = async (id: string) => (await call("GET", `/webhooks/${id}/deliveries?limit=100`, alice.apiKey)).json.deliveries as Json[];
 
   it("create shows a whsec_ secret once; an execution report is delivered signed and verifies", async () => {
@@ -333,7 +333,7 @@ describe("webhook SSRF guard", () => {
         headers: { authorization: `Bearer ${a.apiKey}`, "idempotency-key": randomUUID() },
       });
       assert.equal(t.status, 202);
-      await svc.services.webhooks.runDue();
+      await svc.delivery.webhooks.runDue();
       assert.equal(rx.got.length, 0, "nothing reached the private address");
       const [row] = await svc.ctx.db.query<{ last_error: string; status: string }>(
         `SELECT last_error, status FROM api_webhook_deliveries WHERE subscription_id = 'wh_000000000000000000000001'`,

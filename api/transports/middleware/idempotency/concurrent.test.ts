@@ -58,7 +58,7 @@ describe("concurrent duplicates of an idempotent write", () => {
   before(async () => {
     t = await startTestService();
     agent = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "idem-racer" });
-    const { app } = createApp(t.svc.ctx, t.svc.services, new Registry([slowWrite]));
+    const { app } = createApp(t.svc.ctx, t.svc, new Registry([slowWrite]));
     server = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
     });
