@@ -2,7 +2,7 @@
  * The collection of operations: checked once (unique ids, routes and tool names; declared fields consistent),
  * then read by every adapter.
  */
-import { requiresKey, type AnyOperation } from "./types";
+import { requiresKey, type AnyOperation, type ServedOperations } from "./types";
 import { API_BASE_PATH } from "../platform/versioning/versions";
 
 /** The path an operation is served at, OpenAPI style (`/api/agent/v1/discover/markets/{address}`). */
@@ -15,7 +15,7 @@ export function honoPath(openApiPath: string): string {
   return openApiPath.replace(/\{([A-Za-z0-9_]+)\}/g, ":$1");
 }
 
-export class Registry {
+export class Registry implements ServedOperations {
   readonly operations: readonly AnyOperation[];
   private readonly byId = new Map<string, AnyOperation>();
   private readonly byTool = new Map<string, AnyOperation>();

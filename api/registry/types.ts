@@ -8,7 +8,6 @@ import type { ServiceContext } from "../context";
 import type { Services } from "../services";
 import type { AgentTier, Scope } from "../domain/auth/scopes";
 import type { KeyPrincipal } from "../domain/auth/principal";
-import type { Registry } from "./registry";
 import type { ErrorCode } from "../platform/errors/codes";
 import type { RateClass } from "../platform/rate-limit/limits";
 import type { CommitUnit } from "../../relayer/db/group-commit";
@@ -19,6 +18,11 @@ export type Permission = "none" | "api-key-read" | "api-key-execute" | "wallet-p
 export type KeyPermission = "api-key-read" | "api-key-execute";
 /** Who calls an operation of permission `A`: always a key for key permissions; a key or nobody otherwise. */
 export type PrincipalOf<A extends Permission> = A extends KeyPermission ? KeyPrincipal : KeyPrincipal | null;
+
+/** What an operation sees of the registry (api/registry/registry.ts): the operations the service serves, in order. */
+export interface ServedOperations {
+  readonly operations: readonly AnyOperation[];
+}
 
 /** Whether `permission` admits only callers with a valid API key. */
 export function requiresKey(permission: Permission): permission is KeyPermission {
@@ -64,8 +68,8 @@ export interface CallContext<A extends Permission = Permission> {
   /** Origin of the public URL the caller used, e.g. http://127.0.0.1:8080. */
   origin: string;
   services: Services;
-  /** Every operation served (capabilities of a key, discovery documents). */
-  registry: Registry;
+  /** Every operation served (capabilities of a key, discovery documents): the service's Registry. */
+  registry: ServedOperations;
   /** A request header (case-insensitive), for protocols that travel in headers (x402 payments). */
   header?: (name: string) => string | undefined;
   /**

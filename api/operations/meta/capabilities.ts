@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { type AgentCapability, capabilityOf } from "../../registry/capabilities";
+import type { ServedOperations } from "../../registry/types";
 import { AGENT_TIERS } from "../../domain/auth/scopes";
-import type { Registry } from "../../registry/registry";
 
 export const agentCapabilitySchema = z.object({
   name: z.string().describe("Canonical `METHOD /path` (relative to the API base; host-root paths start with /api/)"),
@@ -18,6 +18,6 @@ export const agentCapabilitySchema = z.object({
   surface: z.literal("agent"),
 });
 
-export function capabilitiesOf(registry: Registry): AgentCapability[] {
+export function capabilitiesOf(registry: ServedOperations): AgentCapability[] {
   return registry.operations.map(capabilityOf);
 }

@@ -5,7 +5,7 @@
  * come from the registry; the bounds are the creator tiers' gates (api/domain/markets/creation/reputation-rules.ts).
  */
 import { z } from "zod";
-import type { Registry } from "../../registry/registry";
+import type { ServedOperations } from "../../registry/types";
 import { TIER_GATES } from "../../domain/markets/creation/reputation-rules";
 import { ACCEPT_WINDOW_MS, DEPLOY_WINDOW_MS } from "../../domain/markets/creation/terms";
 
@@ -28,7 +28,7 @@ export const creatorCapacitySchema = z.object({
 });
 export type CreatorCapacity = z.infer<typeof creatorCapacitySchema>;
 
-export function creatorCapacityOf(registry: Registry, slots: { limit: number; occupied: number; available: number }): CreatorCapacity {
+export function creatorCapacityOf(registry: ServedOperations, slots: { limit: number; occupied: number; available: number }): CreatorCapacity {
   const named = (scope: string) => registry.operations.filter((op) => (op.scopes as readonly string[]).includes(scope)).map((op) => `${op.method} ${op.path}`);
   const createOperations = named("markets:create");
   return {

@@ -3,7 +3,8 @@
  * The bytes depend only on the entries, the registry and the origin (no clock), so a feed is stable until something
  * changes and its detached signature with it.
  */
-import { fullPath, type Registry } from "../../registry/registry";
+import { fullPath } from "../../registry/registry";
+import type { ServedOperations } from "../../registry/types";
 import { API_BASE_PATH } from "../../platform/versioning/versions";
 import { CHANGELOG_ENTRIES, type ChangelogEntry } from "./entries";
 
@@ -14,7 +15,7 @@ export function xmlEscape(text: string): string {
 }
 
 /** Automatic entries: one per deprecated operation, dated at its deprecation. */
-export function deprecationEntries(registry: Registry): ChangelogEntry[] {
+export function deprecationEntries(registry: ServedOperations): ChangelogEntry[] {
   return registry.operations
     .filter((op) => op.deprecation)
     .map((op) => {
@@ -32,7 +33,7 @@ export function deprecationEntries(registry: Registry): ChangelogEntry[] {
     });
 }
 
-export function feedEntries(registry: Registry): ChangelogEntry[] {
+export function feedEntries(registry: ServedOperations): ChangelogEntry[] {
   const all = [...CHANGELOG_ENTRIES, ...deprecationEntries(registry)];
   // Newest first, ties in declaration order.
   return all
@@ -41,7 +42,7 @@ export function feedEntries(registry: Registry): ChangelogEntry[] {
     .map(({ e }) => e);
 }
 
-export function buildAtomFeed(registry: Registry, origin: string): string {
+export function buildAtomFeed(registry: ServedOperations, origin: string): string {
   const entries = feedEntries(registry);
   const self = `${origin}${API_BASE_PATH}/changelog.atom`;
   const updated = entries.reduce((max, e) => (e.date > max ? e.date : max), "2026-11-01");

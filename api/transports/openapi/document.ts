@@ -7,9 +7,8 @@
  */
 import { ERROR_CODES, type ErrorCode } from "../../platform/errors/codes";
 import { PROBLEM_CONTENT_TYPE } from "../../platform/errors/problem";
-import type { Registry } from "../../registry/registry";
 import { API_BASE_PATH } from "../../platform/versioning/versions";
-import type { AnyOperation } from "../../registry/types";
+import type { AnyOperation, ServedOperations } from "../../registry/types";
 import { API_VERSIONS, CURRENT_VERSION } from "../../platform/versioning/versions";
 import { objectShape, SchemaBook, type JsonSchema } from "./json-schema";
 
@@ -209,7 +208,7 @@ export function serversOf(origin: string): { api: JsonSchema[]; root: JsonSchema
 }
 
 /** The document for clients reaching the service at `origin`. */
-export function buildOpenApi(registry: Registry, origin: string): OpenApiDocument {
+export function buildOpenApi(registry: ServedOperations, origin: string): OpenApiDocument {
   const book = new SchemaBook();
   const servers = serversOf(origin);
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -237,11 +236,11 @@ export function buildOpenApi(registry: Registry, origin: string): OpenApiDocumen
   };
 }
 
-const cache = new WeakMap<Registry, Map<string, OpenApiDocument>>();
+const cache = new WeakMap<ServedOperations, Map<string, OpenApiDocument>>();
 const MAX_CACHED_ORIGINS = 8;
 
 /** Built once per registry and origin (the registry does not change while the service runs). */
-export function openApiFor(registry: Registry, origin: string): OpenApiDocument {
+export function openApiFor(registry: ServedOperations, origin: string): OpenApiDocument {
   let byOrigin = cache.get(registry);
   if (!byOrigin) cache.set(registry, (byOrigin = new Map()));
   let doc = byOrigin.get(origin);
