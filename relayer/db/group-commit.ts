@@ -19,7 +19,8 @@
  * AsyncLocalStorage; its promise hooks cost every promise of the process, about 5% of the service's thread.)
  */
 import type { Database, Statement } from "./client";
-import { ANY_TABLE, perDatabase, writtenTables } from "./written-tables";
+import { ANY_TABLE, writtenTables } from "./written-tables";
+import { perDatabase } from "./per-database";
 
 /**
  * One table's insert. A set-based sink's `sql` takes `$1`, a JSON array of the rows (text); a statement sink's runs

@@ -1,11 +1,10 @@
 /**
  * Which tables a SQL text writes, read from its text (INSERT INTO / UPDATE / DELETE FROM / TRUNCATE / MERGE INTO,
  * CTEs included; DDL counts as a write of every table). In-process caches of table contents (the market catalog,
- * key principals) use it through `Database.onWrite` to drop what a local write made stale, whoever made the write.
+ * key principals) use it through `Database.onWrite` to drop what a local write made stale, whoever made the write
+ * (one cache per database handle: per-database.ts).
  * A false positive only costs a cache miss; texts are memoised because hot paths send the same few texts again.
  */
-import type { Database, SqlRunner } from "./client";
-
 /** Stands for "any table" (DDL, or a statement whose target cannot be read). */
 export const ANY_TABLE = "*";
 
@@ -37,21 +36,4 @@ export function writtenTables(sql: string): readonly string[] {
   }
   if (memo.size < MEMO_LIMIT) memo.set(sql, tables);
   return tables;
-}
-
-/**
- * One cache per database handle, made on first use: `null` for a handle that cannot report its local writes
- * (a transaction runner, a bare SqlRunner), because such a cache could never be invalidated.
- */
-export function perDatabase<C>(make: (db: Database) => C): (db: SqlRunner) => C | null {
-  const made = new WeakMap<object, C>();
-  return (db) => {
-    const known = made.get(db);
-    if (known) return known;
-    const full = db as Partial<Database>;
-    if (typeof full.onWrite !== "function" || typeof full.transaction !== "function") return null;
-    const cache = make(db as Database);
-    made.set(db, cache);
-    return cache;
-  };
 }

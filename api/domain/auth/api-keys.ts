@@ -5,7 +5,8 @@
  */
 import { hash, randomBytes } from "node:crypto";
 import type { Database, SqlRunner } from "../../../relayer/db/client";
-import { ANY_TABLE, perDatabase } from "../../../relayer/db/written-tables";
+import { ANY_TABLE } from "../../../relayer/db/written-tables";
+import { perDatabase } from "../../../relayer/db/per-database";
 import type { RateTier } from "../../platform/rate-limit/limits";
 import type { KeyPrincipal } from "./principal";
 import type { AgentTier, Scope } from "./scopes";

@@ -3,7 +3,8 @@
  * `0x` + the last 20 bytes of keccak256("svc-agent:" + agentId). Chosen once at creation and never moved.
  */
 import { keccak256, toBytes } from "viem";
-import { ANY_TABLE, perDatabase } from "../../../relayer/db/written-tables";
+import { ANY_TABLE } from "../../../relayer/db/written-tables";
+import { perDatabase } from "../../../relayer/db/per-database";
 import type { ServiceContext } from "../../context";
 import type { KeyPrincipal } from "./principal";
 

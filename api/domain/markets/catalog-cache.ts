@@ -12,7 +12,8 @@
  *     instances sharing the database.
  * Reads through a transaction runner and reads of a database that cannot report its writes are never cached.
  */
-import { ANY_TABLE, perDatabase } from "../../../relayer/db/written-tables";
+import { ANY_TABLE } from "../../../relayer/db/written-tables";
+import { perDatabase } from "../../../relayer/db/per-database";
 import type { Database, SqlRunner } from "../../../relayer/db/client";
 
 /** Wall-time bound on the staleness of a cached read (ms); 0 turns the cache off. Config DISCOVERY_CACHE_TTL_MS. */

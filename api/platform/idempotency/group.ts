@@ -15,7 +15,7 @@
  */
 import type { Database, SqlRunner } from "../../../relayer/db/client";
 import { rowSink } from "../../../relayer/db/group-commit";
-import { perDatabase } from "../../../relayer/db/written-tables";
+import { perDatabase } from "../../../relayer/db/per-database";
 import { KeyFilter } from "./key-filter";
 import { IDEMPOTENCY_WINDOW_MS, type StoredResponse } from "./store";
 

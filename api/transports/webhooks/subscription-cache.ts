@@ -5,7 +5,8 @@
  * bounds another instance's write.
  */
 import type { Database } from "../../../relayer/db/client";
-import { ANY_TABLE, perDatabase } from "../../../relayer/db/written-tables";
+import { ANY_TABLE } from "../../../relayer/db/written-tables";
+import { perDatabase } from "../../../relayer/db/per-database";
 
 export type Sub = { id: string; account: string };
 

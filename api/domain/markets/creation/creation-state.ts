@@ -13,7 +13,8 @@
  */
 import type { Database, SqlRunner } from "../../../../relayer/db/client";
 import { CommitUnit, groupCommitterOf, openUnit, rowSink, type RowSink } from "../../../../relayer/db/group-commit";
-import { ANY_TABLE, perDatabase, writtenTables } from "../../../../relayer/db/written-tables";
+import { ANY_TABLE, writtenTables } from "../../../../relayer/db/written-tables";
+import { perDatabase } from "../../../../relayer/db/per-database";
 import { LISTINGS_SINK } from "../catalog-store";
 import type { StandingInputs } from "./creator-standing";
 import { loadNegotiation, NEGOTIATION_LAPSES_SINK, NEGOTIATION_MOVES_SINK, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
