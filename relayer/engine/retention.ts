@@ -12,8 +12,6 @@
 import type { Order } from "./model";
 import type { EngineState } from "./state";
 
-/** Finished orders kept per account (the default of EngineConfig.keepFinished): ~400 KB for an account at the bound. */
-export const KEEP_FINISHED_ORDERS = 1_000;
 /** Order numbers moved from the window array to the map at a time (amortised: one pass per CHUNK orders placed). */
 const CHUNK = 65_536;
 /** A per-account queue drops its forgotten head when the head is at least this long and half the queue. */

@@ -6,11 +6,10 @@
  */
 import type { Address } from "viem";
 import { LedgerState, SUPPLY_ACCOUNT, movementsOf, type JournalOp, type MovementContext } from "../../decoder";
-import { ExpiryHeap } from "./expiry";
+import { ExpiryHeap } from "./expiry-heap";
 import type { Acct, LcMarket, Market, MBal, Order } from "./model";
 import { reject } from "./rejection";
-import { KEEP_FINISHED_ORDERS } from "./retention";
-import type { EngineConfig, ExecutionReport, LifecycleEvent } from "./types";
+import { KEEP_FINISHED_ORDERS, type EngineConfig, type ExecutionReport, type LifecycleEvent } from "./types";
 import { Undo } from "./undo";
 
 // Hot paths read these locals: the transpiled re-exports of ../../decoder are getter chains.

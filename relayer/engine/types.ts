@@ -11,6 +11,9 @@ export type * from "./lifecycle-types";
 
 export type CreditReasonName = keyof typeof CreditReason;
 
+/** Finished orders kept per account (the default of EngineConfig.keepFinished): ~400 KB for an account at the bound. */
+export const KEEP_FINISHED_ORDERS = 1_000;
+
 export interface EngineConfig {
   /** Receives taker fees and resolution exit fees. */
   treasury: Address;

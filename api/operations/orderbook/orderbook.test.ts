@@ -12,7 +12,7 @@ import { takerFee, type FeePolicyVersion } from "../../../relayer/pricing/fees";
 import { bindingOf } from "../../transports/mcp/tools";
 import { apiClient, startTestService, stopTestService, type CallResult, type Json, type TestService } from "../../../test/support/service";
 import { ORDERBOOK_OPERATIONS } from "./index";
-import { KEEP_FINISHED_ORDERS } from "../../../relayer/engine/retention";
+import { KEEP_FINISHED_ORDERS } from "../../../relayer/engine/types";
 
 const SHARE = 1_000_000n;
 
