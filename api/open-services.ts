@@ -19,22 +19,14 @@ import { engineDataSource } from "./domain/venue/engine-data-source";
 import { openVenue } from "./domain/venue/open-venue";
 import { openResolution } from "./domain/lifecycle/service";
 import { deployedLedger, type PublishedLedger } from "./domain/ledger/published-ledger";
-import { FactoryFeeReader } from "./domain/markets/creation/factory-fees";
-import { engineOutcomeOf } from "./domain/markets/creation/engine-outcomes";
+import { FactoryFeeReader } from "./domain/creation/factory-fees";
+import { engineOutcomeOf } from "./domain/creation/engine-outcomes";
 import { EventHub } from "./transports/realtime/hub";
 import { ExchangeMarketEvents } from "./transports/realtime/exchange-market-events";
-import { connectRealtimeSources } from "./transports/realtime/wire";
+import { connectRealtimeSources, type Delivery } from "./transports/delivery";
 import { announceListing } from "./transports/realtime/market-listings";
 import { WebhookWorker } from "./transports/webhooks/worker";
 import { queueLifecycleWebhooks } from "./transports/webhooks/lifecycle-deliveries";
-
-/** The transports that deliver events to agents, fed by the venue and the resolution. */
-export interface Delivery {
-  /** Realtime fan-out (docs/realtime.md): in process, or Redis pub/sub with REDIS_URL; SSE and WebSocket read it. */
-  hub: EventHub;
-  /** Webhook delivery worker (docs/webhooks.md); deliveries are queued from the venue's execution reports. */
-  webhooks: WebhookWorker;
-}
 
 export interface CreateServicesOptions {
   /** Key prefix of the Redis rate windows and channels (tests use a unique one). */

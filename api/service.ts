@@ -17,7 +17,8 @@ import { answerClientErrors } from "./transports/http-client-errors";
 import { createApp } from "./app";
 import { API_BASE_PATH } from "./platform/versioning/versions";
 import type { Services } from "./services";
-import { createServices, type Delivery, type OpenServices } from "./open-services";
+import { createServices, type OpenServices } from "./open-services";
+import type { Delivery } from "./transports/delivery";
 import type { Registry } from "./registry/registry";
 import type { Config } from "./config";
 import type { ServiceContext } from "./context";
@@ -25,15 +26,15 @@ import type { PublishedLedger } from "./domain/ledger/published-ledger";
 import { attachWebSocket } from "./transports/realtime/ws";
 import { startOnchainCatalogSync } from "./domain/onchain/catalog-sync";
 import { openServiceClock } from "./domain/dev-chain/dev-clock";
-import { createDemoMarkets, type ApiFetch } from "./domain/markets/seed/demo-creator";
-import type { InternalCall } from "./transports/rest/client";
+import { createDemoMarkets, type ApiFetch } from "./domain/creation/demo-creator";
+import type { InternalCall } from "./transports/middleware/caller";
 import { randomUUID } from "node:crypto";
 import { demoMarkets } from "./domain/markets/seed/demo-markets";
 
 export interface RunningService {
   ctx: ServiceContext;
   services: Services;
-  /** The realtime hub and the webhook worker (api/open-services.ts). */
+  /** The realtime hub and the webhook worker (api/transports/delivery.ts). */
   delivery: Delivery;
   registry: Registry;
   /** Base URL of the agent API, e.g. http://127.0.0.1:8080/api/agent/v1. */

@@ -4,7 +4,7 @@
  * Operations read them from `call.services`; nothing is plugged in later, and no field waits to be wired.
  *
  * The parts that deliver events to agents, the realtime hub and the webhook worker, are transports: they stand beside
- * this container (`Delivery`, api/open-services.ts), so that this file, the registry and the operations import no
+ * this container (`Delivery`, api/transports/delivery.ts), so that this file, the registry and the operations import no
  * transport.
  */
 import type { WindowStore } from "./platform/rate-limit/window-store";
@@ -18,7 +18,7 @@ import type { TradeLanes } from "./domain/trading/trade-lanes";
 import type { Resolution } from "./domain/lifecycle/service";
 import type { Venue } from "./domain/venue/types";
 import type { PublishedLedger } from "./domain/ledger/published-ledger";
-import type { CreationDeps } from "./domain/markets/creation/flow";
+import type { CreationDeps } from "./domain/creation/flow";
 
 export interface Services {
   /** Rate-limit windows (docs/api.md): in memory, or Redis with REDIS_URL. */
@@ -49,7 +49,7 @@ export interface Services {
   tokenSupply: TokenSupplyReader;
   /** Resolution read models (claims, receipts, creator funds) projected from the journal, and their events (docs/resolution.md). */
   resolution: Resolution;
-  /** Market creation (api/domain/markets/creation, docs/market-creation.md): the negotiate flow's dependencies. */
+  /** Market creation (api/domain/creation, docs/market-creation.md): the negotiate flow's dependencies. */
   creation: CreationDeps;
   /** The chain's published ledger, replayed for proofs, once a CommittedLedger is deployed (deployments/<chainId>.json). */
   publishedLedger: () => PublishedLedger | null;

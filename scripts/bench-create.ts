@@ -21,7 +21,7 @@ import { loadConfig } from "../api/config";
 import { startService } from "../api/service";
 import { systemClock } from "../relayer/clock";
 import { createLocalAgent } from "../api/domain/auth/local-agents";
-import { setCreatorTier } from "../api/domain/markets/creation/creator-admin";
+import { setCreatorTier } from "../api/domain/creation/creator-admin";
 import { scriptEnv } from "./env";
 
 const ENV = scriptEnv({

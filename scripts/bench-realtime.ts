@@ -15,7 +15,7 @@ import { loadConfig } from "../api/config";
 import { startService } from "../api/service";
 import { systemClock } from "../relayer/clock";
 import { createLocalAgent } from "../api/domain/auth/local-agents";
-import { connectRealtimeSources } from "../api/transports/realtime/wire";
+import { connectRealtimeSources } from "../api/transports/delivery";
 import { MemoryReportLog } from "../api/transports/realtime/memory-sources";
 import { openSse, openWs } from "../api/transports/realtime/test-clients";
 import { createSubscription, enqueueDelivery } from "../api/transports/webhooks/store";

@@ -154,7 +154,7 @@ describe("dependency direction", () => {
       put("api/domain/s.ts", `import type { AnyOperation } from "../registry/types";\n`);
       put("api/registry/t.ts", `import type { KeyPrincipal } from "../domain/auth/principal";\n`);
       put("api/services.ts", `import type { EventHub } from "./transports/realtime/hub";\nimport type { Venue } from "./domain/venue/types";\n`);
-      put("api/transports/u.ts", `import type { Delivery } from "../open-services";\nimport type { Services } from "../services";\n`);
+      put("api/transports/u.ts", `import { createServices } from "../open-services";\nimport type { Services } from "../services";\n`);
       put("test/m.ts", `import { startChild } from "../scripts/stack/children";\n`);
       put("relayer/q.test.ts", `import { startChain } from "../scripts/stack/chain";\n`);
       put("relayer/r.ts", `import { startChain } from "../scripts/stack/chain";\n`);

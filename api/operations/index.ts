@@ -5,7 +5,23 @@
 import type { AnyOperation } from "../registry/types";
 import { getServerTime } from "./system/get-server-time";
 import { DISCOVERY_OPERATIONS } from "./discover";
-import { IDENTITY_OPERATIONS } from "./identity";
+import { createAuthNonce } from "./auth/create-nonce";
+import { verifyWalletSignIn } from "./auth/verify-wallet-proof";
+import { getAuthDiscovery } from "./auth/get-auth-discovery";
+import { getCredentialsDiscovery } from "./auth/get-credentials";
+import { getMe } from "./identity/get-me";
+import { getFillAllowance } from "./identity/get-fills-allowance";
+import { listAgentCalls } from "./identity/list-agent-calls";
+import { getMcpDiscovery } from "./registration/get-mcp-discovery";
+import { registerAgent } from "./registration/register";
+import { getAgentClaim } from "./registration/get-claim";
+import { claimAgent } from "./registration/claim-agent";
+import { resendClaimLink } from "./registration/resend-claim-link";
+import { bindEmail } from "./registration/bind-email";
+import { verifyEmail } from "./registration/verify-email";
+import { bindWallet } from "./registration/bind-wallet";
+import { rotateKey } from "./keys/rotate-key";
+import { recoverKey } from "./keys/recover-key";
 import { META_OPERATIONS } from "./meta";
 import { EVENTS_OPERATIONS } from "./events";
 import { WEBHOOK_OPERATIONS } from "./webhooks";
@@ -18,6 +34,30 @@ import { PM_OPERATIONS } from "./pm";
 import { CLAIM_OPERATIONS } from "./claims";
 import { RESOLVE_OPERATIONS } from "./resolve";
 import { NEGOTIATE_OPERATIONS } from "./negotiate";
+
+/**
+ * Who an agent is, one group across four folders (auth: sign-in; registration: sign-up, claims, bindings; identity:
+ * its own view; keys), listed here rather than in one of them so no folder imports its neighbours' operations.
+ */
+const IDENTITY_OPERATIONS: AnyOperation[] = [
+  createAuthNonce,
+  verifyWalletSignIn,
+  getAuthDiscovery,
+  getCredentialsDiscovery,
+  getMcpDiscovery,
+  getMe,
+  getFillAllowance,
+  listAgentCalls,
+  registerAgent,
+  getAgentClaim,
+  claimAgent,
+  resendClaimLink,
+  bindEmail,
+  verifyEmail,
+  bindWallet,
+  rotateKey,
+  recoverKey,
+];
 
 export const OPERATIONS: AnyOperation[] = [
   getServerTime,

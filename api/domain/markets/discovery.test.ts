@@ -439,7 +439,7 @@ describe(`discovery reads over real HTTP (${process.env.DATABASE_URL ? "Postgres
 
   it("serves the fee, rules, chain, collateral, contracts, token-release, state and renderer documents", async () => {
     // This deployment names factories on a chain nobody runs: the live read cannot answer, and says so (the live
-    // values are tested against a real node in api/domain/markets/creation).
+    // values are tested against a real node in api/domain/creation).
     const fees = await get("/discover/fees");
     assert.equal(fees.status, 503);
     assert.equal(fees.body.code, "SERVICE_UNAVAILABLE");

@@ -2,7 +2,7 @@
  * Opens the committed venue of one service process: the journal-backed exchange (rebuilt from the journal), the
  * batcher that publishes the journal to the CommittedLedger when one is deployed, the trade recorder that copies fills
  * into the catalog, and engine markets for catalog markets listed while it was stopped (the demo markets are created
- * after it, through the negotiate flow: api/domain/markets/seed/demo-creator.ts). The views the API reads from it (fill allowances, order books, LMSR ladders,
+ * after it, through the negotiate flow: api/domain/creation/demo-creator.ts). The views the API reads from it (fill allowances, order books, LMSR ladders,
  * holders, the committed trade lane, realtime streams, webhooks) are wired by `createServices` (api/open-services.ts).
  * The exchange is a single writer: run one service process per database.
  */

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { creatorStanding, reputationView } from "../../domain/markets/creation/creator-standing";
-import { reputationSchema } from "../../domain/markets/creation/schemas";
-import { TIER_GATES } from "../../domain/markets/creation/reputation-rules";
+import { creatorStanding, reputationView } from "../../domain/creation/creator-standing";
+import { reputationSchema } from "../../domain/creation/schemas";
+import { TIER_GATES } from "../../domain/creation/reputation-rules";
 import { ledgerAccountFor } from "../../domain/auth/ledger-account";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { resolutionSourcesDocument } from "../../domain/markets/creation/resolution-sources";
+import { resolutionSourcesDocument } from "../../domain/creation/resolution-sources";
 import { PUBLIC_READ } from "./common";
 
 /** GET /discover/resolution-sources: the `resolutionSource` envelopes a new market may name (preflight checks them). */

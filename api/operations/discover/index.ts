@@ -17,7 +17,7 @@ import { marketExists } from "./market-exists";
 import { marketHolders } from "./market-holders";
 import { marketTrades } from "./market-trades";
 import { relatedMarkets } from "./related-markets";
-import { getMarketsConfig } from "../markets/get-markets-config";
+import { getMarketsConfig } from "./get-markets-config";
 import { listPendingResolution } from "./pending-resolution";
 import { getResolutionState } from "./resolution-state";
 import { getResolutionSources } from "./get-resolution-sources";

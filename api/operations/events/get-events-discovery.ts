@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { eventsDiscovery } from "../../transports/realtime/catalog";
+import { eventsDiscovery } from "./catalog";
 
 const PUBLIC_CATALOG = {
   category: "events",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { marketDataDiscovery } from "../../transports/realtime/catalog";
+import { marketDataDiscovery } from "./catalog";
 import { PUBLIC_CATALOG } from "./get-events-discovery";
 
 /** GET /market-data/discovery: the market channels (book snapshot, deltas, trades, price frames). */

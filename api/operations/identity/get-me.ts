@@ -3,7 +3,7 @@ import { defineOperation } from "../../registry/types";
 import { AGENT_TIERS, SCOPES } from "../../domain/auth/scopes";
 import { meView } from "./me-view";
 import { fillAllowanceSchema } from "../../domain/fills/allowance-schema";
-import { reputationSchema } from "../../domain/markets/creation/schemas";
+import { reputationSchema } from "../../domain/creation/schemas";
 
 const capability = z.object({
   name: z.string(),

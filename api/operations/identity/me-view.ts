@@ -10,7 +10,7 @@ import { meLinks } from "../../domain/auth/links";
 import type { KeyPrincipal } from "../../domain/auth/principal";
 import type { FillAllowance } from "../../domain/fills/allowance-source";
 import type { Config } from "../../config";
-import { creatorStanding, reputationView } from "../../domain/markets/creation/creator-standing";
+import { creatorStanding, reputationView } from "../../domain/creation/creator-standing";
 
 /** `live` only against Base mainnet through a real RPC (no fork); a local or forked chain is `test`. */
 export function environmentOf(config: Config): "live" | "test" {

@@ -2,12 +2,12 @@
  * Public creator capacity (catalog.json `creatorCapacity`): whether agents can create markets here, who may, what
  * bounds apply, the public creator cohort's slots and which operations do it. The spec publishes the object without
  * its shape; this is ours (docs/versioning.md "Catalog", docs/market-creation.md). The operation lists and `status`
- * come from the registry; the bounds are the creator tiers' gates (api/domain/markets/creation/reputation-rules.ts).
+ * come from the registry; the bounds are the creator tiers' gates (api/domain/creation/reputation-rules.ts).
  */
 import { z } from "zod";
 import type { ServedOperations } from "../../registry/types";
-import { TIER_GATES } from "../../domain/markets/creation/reputation-rules";
-import { ACCEPT_WINDOW_MS, DEPLOY_WINDOW_MS } from "../../domain/markets/creation/terms";
+import { TIER_GATES } from "../../domain/creation/reputation-rules";
+import { ACCEPT_WINDOW_MS, DEPLOY_WINDOW_MS } from "../../domain/creation/terms";
 
 export const creatorCapacitySchema = z.object({
   status: z.enum(["open", "closed"]).describe("open when the service serves market-creation operations and public slots are left"),

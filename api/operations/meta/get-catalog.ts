@@ -3,7 +3,7 @@ import { installSnippets, INSTALL_CLIENTS } from "../../transports/mcp/install-s
 import { defineOperation } from "../../registry/types";
 import { CURRENT_VERSION, API_VERSIONS } from "../../platform/versioning/versions";
 import { creatorCapacityOf, creatorCapacitySchema } from "./creator-capacity";
-import { publicSlots } from "../../domain/markets/creation/creator-standing";
+import { publicSlots } from "../../domain/creation/creator-standing";
 import { DOCUMENT_PATHS, documentUrls } from "../../registry/document-paths";
 
 const documentsSchema = z.object(

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { accept, negotiationView } from "../../domain/markets/creation/flow";
-import { negotiationSchema } from "../../domain/markets/creation/schemas";
+import { accept, negotiationView } from "../../domain/creation/flow";
+import { negotiationSchema } from "../../domain/creation/schemas";
 
 /**
  * POST /negotiate/{id}/accept (REST-only, as the spec says): accepts the proposed terms. The gates are checked again

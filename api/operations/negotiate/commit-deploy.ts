@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
-import { commitDeploy } from "../../domain/markets/creation/deploy";
-import { deployedSchema } from "../../domain/markets/creation/schemas";
+import { commitDeploy } from "../../domain/creation/deploy";
+import { deployedSchema } from "../../domain/creation/schemas";
 
 /**
  * POST /negotiate/{id}/commit-deploy: creates the market. Committed lane: the engine's journaled createMarket locks

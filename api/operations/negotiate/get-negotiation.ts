@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { negotiationView, requireNegotiation } from "../../domain/markets/creation/flow";
-import { negotiationSchema } from "../../domain/markets/creation/schemas";
+import { negotiationView, requireNegotiation } from "../../domain/creation/flow";
+import { negotiationSchema } from "../../domain/creation/schemas";
 
 /** GET /negotiate/{id}: one of the agent's negotiations (status, terms, market once deployed). */
 export const getNegotiation = defineOperation({

@@ -1,8 +1,8 @@
 import { defineOperation } from "../../registry/types";
-import { runPreflight } from "../../domain/markets/creation/flow";
-import { reputationView } from "../../domain/markets/creation/creator-standing";
-import { creationRequestSchema } from "../../domain/markets/creation/request";
-import { preflightAnswerSchema } from "../../domain/markets/creation/schemas";
+import { runPreflight } from "../../domain/creation/flow";
+import { reputationView } from "../../domain/creation/creator-standing";
+import { creationRequestSchema } from "../../domain/creation/request";
+import { preflightAnswerSchema } from "../../domain/creation/schemas";
 
 /**
  * POST /negotiate/preflight: a dry run of propose. Answers whether this agent may create this market now and, if

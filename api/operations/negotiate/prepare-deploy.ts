@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { prepareDeploy } from "../../domain/markets/creation/deploy";
-import { preparedDeploySchema } from "../../domain/markets/creation/schemas";
+import { prepareDeploy } from "../../domain/creation/deploy";
+import { preparedDeploySchema } from "../../domain/creation/schemas";
 
 /**
  * POST /negotiate/{id}/prepare-deploy: reserves the market's engine id and answers what commit-deploy will lock

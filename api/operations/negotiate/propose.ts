@@ -1,7 +1,7 @@
 import { defineOperation, Reply } from "../../registry/types";
-import { negotiationView, propose } from "../../domain/markets/creation/flow";
-import { creationRequestSchema } from "../../domain/markets/creation/request";
-import { negotiationSchema } from "../../domain/markets/creation/schemas";
+import { negotiationView, propose } from "../../domain/creation/flow";
+import { creationRequestSchema } from "../../domain/creation/request";
+import { negotiationSchema } from "../../domain/creation/schemas";
 
 /**
  * POST /negotiate/propose: the server's terms for this market (normalised title, fees stamped from the factories'

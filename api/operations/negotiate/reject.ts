@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { negotiationView, reject } from "../../domain/markets/creation/flow";
-import { negotiationSchema } from "../../domain/markets/creation/schemas";
+import { negotiationView, reject } from "../../domain/creation/flow";
+import { negotiationSchema } from "../../domain/creation/schemas";
 
 /** POST /negotiate/{id}/reject (REST-only): declines proposed terms; nothing was reserved or locked. */
 export const negotiateReject = defineOperation({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { webhooksDiscovery } from "../../transports/realtime/catalog";
+import { webhooksDiscovery } from "../events/catalog";
 import { PUBLIC_CATALOG } from "../events/get-events-discovery";
 
 /** GET /webhooks/discovery: event types, headers, verification, retry schedule and the management operations. */

@@ -9,9 +9,9 @@
 import { z } from "zod";
 import { ApiError } from "../../platform/errors/api-error";
 import type { ServiceContext } from "../../context";
-import { creatorStanding } from "../../domain/markets/creation/creator-standing";
-import { grantCreatorSlot, revokeCreatorSlot, setCohortLimit, setCreatorTier } from "../../domain/markets/creation/creator-admin";
-import { CREATOR_TIERS } from "../../domain/markets/creation/reputation-rules";
+import { creatorStanding } from "../../domain/creation/creator-standing";
+import { grantCreatorSlot, revokeCreatorSlot, setCohortLimit, setCreatorTier } from "../../domain/creation/creator-admin";
+import { CREATOR_TIERS } from "../../domain/creation/reputation-rules";
 import { adminBody, adminJson, defineAdminRoutes } from "./define";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

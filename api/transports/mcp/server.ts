@@ -2,8 +2,8 @@
  * The remote MCP server at /mcp: Streamable HTTP, stateless. Each POST builds a fresh Server and transport (no
  * session id), so any instance answers any request. The API key (Authorization: Bearer, or X-API-Key) is checked
  * with the same authenticate() as REST; without a valid key the answer is 401 pointing at the protected-resource
- * metadata (RFC 9728). A tool call re-enters the app through `app.fetch` with the internal binding (api/transports/rest/client.ts),
- * so the REST chain (auth and scopes, rate limit: tools/call is charged, idempotency, validation, the public record)
+ * metadata (RFC 9728). A tool call re-enters the app through `app.fetch` with the internal binding
+ * (api/transports/middleware/caller.ts), so the REST chain (auth and scopes, rate limit: tools/call is charged, idempotency, validation, the public record)
  * applies unchanged; initialize, ping, tools/list and notifications never reach an operation and are not charged.
  * Before anything, the Host and Origin headers must be this service's (host-guard.ts, the DNS-rebinding guard).
  */
@@ -20,7 +20,7 @@ import { invalidPayload } from "../../platform/errors/invalid-payload";
 import type { Registry } from "../../registry/registry";
 import type { AnyOperation } from "../../registry/types";
 import { originOf } from "../rest/router";
-import type { InternalCall } from "../rest/client";
+import type { InternalCall } from "../middleware/caller";
 import { CURRENT_VERSION } from "../../platform/versioning/versions";
 import { argumentErrors, requestOf, toolBindings, type ToolBinding } from "./tools";
 import { verifyMcpWalletProof } from "./wallet-proof";

@@ -9,7 +9,7 @@ import type { Hono, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { collectDefaultMetrics, Counter, Histogram, Registry as PromRegistry } from "prom-client";
 import { fullPath, honoPath, type Registry } from "../../registry/registry";
-import { internalCallOf } from "../rest/client";
+import { internalCallOf } from "../middleware/caller";
 
 export const METRICS_PATH = "/metrics";
 

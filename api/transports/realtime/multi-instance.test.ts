@@ -15,7 +15,7 @@ import { loadConfig } from "../../config";
 import { startService, type RunningService } from "../../service";
 import { systemClock } from "../../../relayer/clock";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
-import { connectRealtimeSources } from "./wire";
+import { connectRealtimeSources } from "../delivery";
 import { MemoryReportLog } from "./memory-sources";
 import { openSse } from "./test-clients";
 import { enqueueDelivery } from "../webhooks/store";

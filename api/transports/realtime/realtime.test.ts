@@ -11,7 +11,7 @@ import type { RunningService } from "../../service";
 import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
 import { systemClock, type Clock } from "../../../relayer/clock";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
-import { connectRealtimeSources } from "./wire";
+import { connectRealtimeSources } from "../delivery";
 import { MemoryBooks, MemoryReportLog } from "./memory-sources";
 import { openSse, openWs, type SseEvent, type WsMessage } from "./test-clients";
 import { EventHub, RedisBus } from "./hub";

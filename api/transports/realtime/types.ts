@@ -1,7 +1,7 @@
 /**
  * The realtime surface's contracts: what the exchange (execution reports) and the market-data side (books, trades,
  * price frames) must offer so the hub can fan their events out over SSE, WebSocket and webhooks. Each plugs in with one
- * line (`connectRealtimeSources`, api/transports/realtime/wire.ts); nothing here imports the engine.
+ * line (`connectRealtimeSources`, api/transports/delivery.ts); nothing here imports the engine.
  */
 
 /**

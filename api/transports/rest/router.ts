@@ -19,7 +19,7 @@ import { sealedResponse } from "../middleware/response-headers";
 import { validate } from "../middleware/validate";
 import { fullPath, honoPath, type Registry } from "../../registry/registry";
 import { Reply, requiresKey, type AnyOperation, type CallContext } from "../../registry/types";
-import { internalCallOf } from "./client";
+import { internalCallOf } from "../middleware/caller";
 
 /** The origin clients use: PUBLIC_URL when set, else the request's own origin. */
 export function originOf(c: Context, publicUrl: string | undefined): string {

@@ -14,7 +14,7 @@ import type { RunningService } from "../../service";
 import { startTestService, stopTestService, type TestService } from "../../../test/support/service";
 import { manualClock, type Clock } from "../../../relayer/clock";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
-import { connectRealtimeSources } from "../realtime/wire";
+import { connectRealtimeSources } from "../delivery";
 import { MemoryReportLog } from "../realtime/memory-sources";
 import { WebhookWorker } from "./worker";
 import { retryDelay, parseRetryAfter, STANDARD_RETRY_SCHEDULE_MS } from "./schedule";

@@ -14,7 +14,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Database } from "../../../../relayer/db/client";
 import type { Clock } from "../../../../relayer/clock";
 import { payloadHashOfMembers } from "../../../platform/hashing/canonical-json";
-import { internalCallOf } from "../../rest/client";
+import { internalCallOf } from "../caller";
 import type { AnyOperation } from "../../../registry/types";
 import { persistCallOutcome, type CallRecordRow } from "./unit-of-work";
 import { recordInTick, runGroupCommitted } from "./group-commit";

@@ -4,7 +4,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../../../../relayer/clock";
-import { clientIp, internalCallOf } from "../../rest/client";
+import { clientIp, internalCallOf } from "../caller";
 import { rateLimited } from "../../../platform/rate-limit/headers";
 import { WINDOW_MS } from "../../../platform/rate-limit/limits";
 import type { ChargeResult, WindowStore } from "../../../platform/rate-limit/window-store";

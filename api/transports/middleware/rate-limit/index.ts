@@ -13,7 +13,7 @@ import { rateLimited, rateLimitHeaders } from "../../../platform/rate-limit/head
 import { ipCeilings, keyCeilings, WINDOW_MS } from "../../../platform/rate-limit/limits";
 import type { ChargeResult, WindowStore } from "../../../platform/rate-limit/window-store";
 import type { AnyOperation } from "../../../registry/types";
-import { internalCallOf } from "../../rest/client";
+import { internalCallOf } from "../caller";
 import { addResponseHeaders } from "../response-headers";
 
 export function rateLimit(op: AnyOperation, deps: { windows: WindowStore; clock: Clock; config: Config }): MiddlewareHandler {

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
-import { internalCallOf } from "../../rest/client";
+import { internalCallOf } from "../caller";
 import { addResponseHeaders } from "../response-headers";
 
 export interface RequestIdVariables {

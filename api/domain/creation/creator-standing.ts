@@ -3,7 +3,7 @@
  * live markets and reservations against the concurrent limit, and its place in the public creator cohort (slots).
  * `GET /me` and `GET /discover/reputation` show it; preflight and accept enforce it. Accounts are lower-case.
  */
-import type { SqlRunner } from "../../../../relayer/db/client";
+import type { SqlRunner } from "../../../relayer/db/client";
 import { JUROR_TIER, TIER_GATES, isCreatorTier, tierFromHistory, type CreatorHistory, type CreatorTier, type TierGates } from "./reputation-rules";
 
 /** Public cohort capacity until an operator sets one (`npm run admin -- creators slots-limit <n>`). */

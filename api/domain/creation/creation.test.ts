@@ -9,10 +9,10 @@ import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Address } from "viem";
-import { COLLATERAL_ASSET } from "../../../../decoder";
-import { createLocalAgent } from "../../auth/local-agents";
+import { COLLATERAL_ASSET } from "../../../decoder";
+import { createLocalAgent } from "../auth/local-agents";
 import { creationStateOf } from "./creation-state";
-import { apiClient, startTestService, stopTestService, type Json, type TestService } from "../../../../test/support/service";
+import { apiClient, startTestService, stopTestService, type Json, type TestService } from "../../../test/support/service";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 

@@ -6,14 +6,14 @@
  * collateral, seed, close time, question, outcome count and the stamped fees of the terms.
  */
 import { createPublicClient, encodeFunctionData, http, parseEventLogs, type Address, type Hex } from "viem";
-import type { Config } from "../../../config";
-import { lmsrFactoryAbi, testUSDCAbi } from "../../../../generated/abis";
-import { rpcChain } from "../../../../relayer/rpc-chain";
-import type { SqlRunner } from "../../../../relayer/db/client";
-import { ApiError } from "../../../platform/errors/api-error";
-import { insertCatalogMarket, loadMarket } from "../catalog-store";
-import type { CatalogMarket, NewCatalogMarket } from "../catalog-types";
-import { currentDeployment } from "../venue-documents";
+import type { Config } from "../../config";
+import { lmsrFactoryAbi, testUSDCAbi } from "../../../generated/abis";
+import { rpcChain } from "../../../relayer/rpc-chain";
+import type { SqlRunner } from "../../../relayer/db/client";
+import { ApiError } from "../../platform/errors/api-error";
+import { insertCatalogMarket, loadMarket } from "../markets/catalog-store";
+import type { CatalogMarket, NewCatalogMarket } from "../markets/catalog-types";
+import { currentDeployment } from "../markets/venue-documents";
 import type { Negotiation } from "./negotiation-store";
 
 export interface VerifiedCreation {

@@ -3,8 +3,8 @@
  * revoke a public cohort slot, set the cohort's capacity. Each is one statement or transaction and answers what it
  * changed; the admin API and `npm run admin` call them while the service runs. Accounts are lower-case.
  */
-import type { Database, SqlRunner } from "../../../../relayer/db/client";
-import { ApiError } from "../../../platform/errors/api-error";
+import type { Database, SqlRunner } from "../../../relayer/db/client";
+import { ApiError } from "../../platform/errors/api-error";
 import { cohortOf } from "./creator-standing";
 import { isCreatorTier, type CreatorTier } from "./reputation-rules";
 

@@ -6,14 +6,14 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Address } from "viem";
-import type { CommitUnit } from "../../../../relayer/db/group-commit";
-import { COLLATERAL_ASSET } from "../../../../decoder";
-import type { ServiceContext } from "../../../context";
-import { ApiError } from "../../../platform/errors/api-error";
-import type { KeyPrincipal } from "../../auth/principal";
-import type { Venue } from "../../venue/types";
-import type { RowSink } from "../../../../relayer/db/group-commit";
-import type { CatalogMarket } from "../catalog-types";
+import type { CommitUnit } from "../../../relayer/db/group-commit";
+import { COLLATERAL_ASSET } from "../../../decoder";
+import type { ServiceContext } from "../../context";
+import { ApiError } from "../../platform/errors/api-error";
+import type { KeyPrincipal } from "../auth/principal";
+import type { Venue } from "../venue/types";
+import type { RowSink } from "../../../relayer/db/group-commit";
+import type { CatalogMarket } from "../markets/catalog-types";
 import { ADMISSIONS_SINK, creationState, CreationState, type CreatorEntry } from "./creation-state";
 import { DEFAULT_SLOT_LIMIT, standingOf, type CreatorStanding, type OutcomeOf } from "./creator-standing";
 import type { FactoryFeeReader } from "./factory-fees";

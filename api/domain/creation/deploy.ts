@@ -7,15 +7,15 @@
  * its stored result: a repeated commit-deploy never creates twice.
  */
 import type { Address } from "viem";
-import { poolAccountOf } from "../../../../decoder/assets";
-import type { CommitUnit } from "../../../../relayer/db/group-commit";
-import type { CreateMarketCommand, FeeModel } from "../../../../relayer/engine/types";
-import { creatorResolveBy } from "../../../../relayer/lifecycle/deadlines";
-import { ApiError } from "../../../platform/errors/api-error";
-import { accepted } from "../../../platform/errors/engine-rejection";
-import type { KeyPrincipal } from "../../auth/principal";
-import { committedListing, LISTINGS_SINK } from "../catalog-store";
-import type { CatalogMarket } from "../catalog-types";
+import { poolAccountOf } from "../../../decoder/assets";
+import type { CommitUnit } from "../../../relayer/db/group-commit";
+import type { CreateMarketCommand, FeeModel } from "../../../relayer/engine/types";
+import { creatorResolveBy } from "../../../relayer/lifecycle/deadlines";
+import { ApiError } from "../../platform/errors/api-error";
+import { accepted } from "../../platform/errors/engine-rejection";
+import type { KeyPrincipal } from "../auth/principal";
+import { committedListing, LISTINGS_SINK } from "../markets/catalog-store";
+import type { CatalogMarket } from "../markets/catalog-types";
 import { creationState } from "./creation-state";
 import { requireNegotiation, type CreationDeps } from "./flow";
 import { NEGOTIATION_MOVES_SINK, negotiationMoveRow, type Negotiation } from "./negotiation-store";

@@ -6,12 +6,12 @@
  * chain the answer is the schedule the deployment initialises them with (relayer/pricing/fees.ts), marked as such.
  */
 import { createPublicClient, http, type Address } from "viem";
-import type { Config } from "../../../config";
-import { lmsrFactoryAbi, orderbookFactoryAbi } from "../../../../generated/abis";
-import { FEE_DEFAULTS, FEE_POLICY_VERSIONS, type FeePolicyVersion } from "../../../../relayer/pricing/fees";
-import { rpcChain } from "../../../../relayer/rpc-chain";
-import { ApiError } from "../../../platform/errors/api-error";
-import { currentDeployment } from "../venue-documents";
+import type { Config } from "../../config";
+import { lmsrFactoryAbi, orderbookFactoryAbi } from "../../../generated/abis";
+import { FEE_DEFAULTS, FEE_POLICY_VERSIONS, type FeePolicyVersion } from "../../../relayer/pricing/fees";
+import { rpcChain } from "../../../relayer/rpc-chain";
+import { ApiError } from "../../platform/errors/api-error";
+import { currentDeployment } from "../markets/venue-documents";
 
 export interface LmsrFees {
   buyFeeBps: 0;

@@ -3,8 +3,8 @@
  * its code and field, all at once. Pure over what it is given: the request, the creator's standing, its available
  * PM, whether it already used the externalId, the served collaterals and the clock.
  */
-import { creationBond } from "../../../../relayer/lifecycle/fund-flows";
-import { MARKET_CATEGORIES } from "../seed/market-spec";
+import { creationBond } from "../../../relayer/lifecycle/fund-flows";
+import { MARKET_CATEGORIES } from "../markets/seed/market-spec";
 import { textFailures, normaliseTitle } from "./content";
 import type { CheckFailure } from "./failures";
 import { resolutionSourceSchema, type ResolutionSource } from "./resolution-sources";

@@ -4,10 +4,10 @@
  * creation to this negotiation: the factory emits it in MarketCreated and commit-deploy compares it.
  */
 import { stringToBytes } from "viem";
-import { keccak256Of } from "../../../../decoder/merkle/keccak";
-import { CREATOR_BOND, PM_UNIT, WINDOWS } from "../../../../relayer/lifecycle/rules";
-import { creatorResolveBy } from "../../../../relayer/lifecycle/deadlines";
-import { canonicalJson } from "../../../platform/hashing/canonical-json";
+import { keccak256Of } from "../../../decoder/merkle/keccak";
+import { CREATOR_BOND, PM_UNIT, WINDOWS } from "../../../relayer/lifecycle/rules";
+import { creatorResolveBy } from "../../../relayer/lifecycle/deadlines";
+import { canonicalJson } from "../../platform/hashing/canonical-json";
 import type { FactoryFees } from "./factory-fees";
 import type { CreationPlan } from "./preflight";
 

@@ -4,7 +4,7 @@
  * final verdict differs from the proposal, or the creator missed its window and the vote decided), upheld
  * (challenged, the proposal stood).
  */
-import type { Exchange } from "../../../../relayer/exchange/exchange";
+import type { Exchange } from "../../../relayer/exchange/exchange";
 import type { OutcomeOf } from "./creator-standing";
 
 export function engineOutcomeOf(exchange: Exchange): OutcomeOf {

@@ -7,17 +7,17 @@
  * start left undeployed are deployed, not proposed again.
  */
 import type { Address } from "viem";
-import { COLLATERAL_ASSET } from "../../../../decoder";
-import type { Clock } from "../../../../relayer/clock";
-import type { Database } from "../../../../relayer/db/client";
-import { creationBond } from "../../../../relayer/lifecycle/fund-flows";
-import { accepted } from "../../../platform/errors/engine-rejection";
-import { findPrincipal } from "../../auth/api-keys";
-import { issueDemoKey } from "../../auth/local-agents";
-import type { Venue } from "../../venue/types";
-import { setCreatorTier } from "../creation/creator-admin";
-import { liveNegotiationOf } from "../creation/negotiation-store";
-import type { MarketSpec } from "./market-spec";
+import { COLLATERAL_ASSET } from "../../../decoder";
+import type { Clock } from "../../../relayer/clock";
+import type { Database } from "../../../relayer/db/client";
+import { creationBond } from "../../../relayer/lifecycle/fund-flows";
+import { accepted } from "../../platform/errors/engine-rejection";
+import { findPrincipal } from "../auth/api-keys";
+import { issueDemoKey } from "../auth/local-agents";
+import type { Venue } from "../venue/types";
+import { setCreatorTier } from "./creator-admin";
+import { liveNegotiationOf } from "./negotiation-store";
+import type { MarketSpec } from "../markets/seed/market-spec";
 
 export const DEMO_CREATOR_NAME = "demo-creator";
 

@@ -3,8 +3,8 @@
  * proposed → accepted | rejected, accepted → deployed. Rows are read back as `Negotiation`; the flow (./flow.ts)
  * decides the moves.
  */
-import type { SqlRunner } from "../../../../relayer/db/client";
-import { rowSink } from "../../../../relayer/db/group-commit";
+import type { SqlRunner } from "../../../relayer/db/client";
+import { rowSink } from "../../../relayer/db/group-commit";
 import type { MarketTerms } from "./terms";
 
 export type NegotiationStatus = "proposed" | "accepted" | "rejected" | "lapsed" | "deployed";

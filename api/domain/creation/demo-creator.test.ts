@@ -6,10 +6,10 @@
  */
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { readAll } from "../../../../relayer/journal/store";
-import { apiClient, restartTestService, startTestService, stopTestService, type Json, type TestService } from "../../../../test/support/service";
+import { readAll } from "../../../relayer/journal/store";
+import { apiClient, restartTestService, startTestService, stopTestService, type Json, type TestService } from "../../../test/support/service";
 import { DEMO_CREATOR_NAME, createDemoMarkets } from "./demo-creator";
-import { demoMarkets } from "./demo-markets";
+import { demoMarkets } from "../markets/seed/demo-markets";
 
 const DAY = 86_400_000;
 

@@ -4,8 +4,8 @@
  * same mechanical content filter as comments (api/domain/content/comment-rules.ts), reported as a check failure
  * instead of thrown, so preflight can answer every failure at once.
  */
-import { ApiError } from "../../../platform/errors/api-error";
-import { checkCommentText } from "../../content/comment-rules";
+import { ApiError } from "../../platform/errors/api-error";
+import { checkCommentText } from "../content/comment-rules";
 import type { CheckFailure } from "./failures";
 
 export const TITLE_MIN = 10;

@@ -3,9 +3,9 @@
  * in the service, so PM is served even before the contracts are deployed), and every router collateral of the
  * deployment on the on-chain lane (the LMSR factories enable them at deployment).
  */
-import type { Config } from "../../../config";
-import { buildCollateral } from "../../protocol/chains";
-import { currentDeployment } from "../venue-documents";
+import type { Config } from "../../config";
+import { buildCollateral } from "../protocol/chains";
+import { currentDeployment } from "../markets/venue-documents";
 import type { ServedCollateral } from "./preflight";
 
 export function servedCollaterals(config: Pick<Config, "CHAIN_ID" | "deploymentFile">): ServedCollateral[] {

@@ -11,11 +11,11 @@
  * (writes of other processes) drop it all, and the next step reads again. Every change is applied by an idempotent function, so applying it again once
  * committed, or to a part read while it was pending, keeps the mirror whole.
  */
-import type { Database, SqlRunner } from "../../../../relayer/db/client";
-import { CommitUnit, groupCommitterOf, openUnit, rowSink, type RowSink } from "../../../../relayer/db/group-commit";
-import { ANY_TABLE, writtenTables } from "../../../../relayer/db/written-tables";
-import { perDatabase } from "../../../../relayer/db/per-database";
-import { LISTINGS_SINK } from "../catalog-store";
+import type { Database, SqlRunner } from "../../../relayer/db/client";
+import { CommitUnit, groupCommitterOf, openUnit, rowSink, type RowSink } from "../../../relayer/db/group-commit";
+import { ANY_TABLE, writtenTables } from "../../../relayer/db/written-tables";
+import { perDatabase } from "../../../relayer/db/per-database";
+import { LISTINGS_SINK } from "../markets/catalog-store";
 import type { StandingInputs } from "./creator-standing";
 import { loadNegotiation, NEGOTIATION_LAPSES_SINK, NEGOTIATION_MOVES_SINK, NEGOTIATIONS_SINK, type Negotiation } from "./negotiation-store";
 

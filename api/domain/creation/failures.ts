@@ -3,8 +3,8 @@
  * Preflight answers them all in a 200; every other step refuses with the first as the problem's code and all of them
  * in the problem's `errors`.
  */
-import { ApiError } from "../../../platform/errors/api-error";
-import type { ErrorCode } from "../../../platform/errors/codes";
+import { ApiError } from "../../platform/errors/api-error";
+import type { ErrorCode } from "../../platform/errors/codes";
 
 export interface CheckFailure {
   code: ErrorCode;

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { buildCollateral } from "../../domain/protocol/chains";
 import { currentDeployment } from "../../domain/markets/venue-documents";
-import { collateralTokenSchema } from "../discover/get-collateral";
-import { PUBLIC_READ } from "../discover/common";
+import { collateralTokenSchema } from "./get-collateral";
+import { PUBLIC_READ } from "./common";
 
 /**
  * GET /markets/config: the served collateral set, with the lanes each serves (PM: committed ledger, order book and
