@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
+import { CREATOR_WRITE } from "./common";
 import { accept, negotiationView } from "../../domain/creation/flow";
 import { negotiationSchema } from "../../domain/creation/schemas";
 
@@ -13,14 +14,7 @@ export const negotiateAccept = defineOperation({
   method: "POST",
   path: "/negotiate/{id}/accept",
   summary: "Accept proposed market terms",
-  category: "markets",
-  permission: "api-key-execute",
-  tier: "execute",
-  scopes: ["markets:create"],
-  rateClass: "write",
-  charged: true,
-  idempotency: "required",
-  groupCommit: true,
+  ...CREATOR_WRITE,
   errors: ["NEGOTIATION_NOT_FOUND", "NEGOTIATION_STATE", "NEGOTIATION_EXPIRED", "EXTERNAL_ID_TAKEN", "CREATION_NOT_ALLOWED", "CONCURRENT_MARKET_LIMIT"],
   request: { params: z.strictObject({ id: z.string().min(1).max(64) }), body: z.strictObject({}).optional() },
   response: negotiationSchema,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
+import { CREATOR_WRITE } from "./common";
 import { commitDeploy } from "../../domain/creation/deploy";
 import { deployedSchema } from "../../domain/creation/schemas";
 
@@ -14,14 +15,7 @@ export const negotiateCommitDeploy = defineOperation({
   method: "POST",
   path: "/negotiate/{id}/commit-deploy",
   summary: "Create the market of accepted terms",
-  category: "markets",
-  permission: "api-key-execute",
-  tier: "execute",
-  scopes: ["markets:create"],
-  rateClass: "write",
-  charged: true,
-  idempotency: "required",
-  groupCommit: true,
+  ...CREATOR_WRITE,
   errors: ["NEGOTIATION_NOT_FOUND", "NEGOTIATION_STATE", "NEGOTIATION_EXPIRED", "DEPLOY_RECEIPT_MISMATCH", "INSUFFICIENT_BALANCE", "SERVICE_UNAVAILABLE"],
   request: {
     params: z.strictObject({ id: z.string().min(1).max(64) }),

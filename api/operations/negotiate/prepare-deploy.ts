@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
+import { CREATOR_WRITE } from "./common";
 import { prepareDeploy } from "../../domain/creation/deploy";
 import { preparedDeploySchema } from "../../domain/creation/schemas";
 
@@ -13,14 +14,7 @@ export const negotiatePrepareDeploy = defineOperation({
   method: "POST",
   path: "/negotiate/{id}/prepare-deploy",
   summary: "Prepare the deployment of accepted market terms",
-  category: "markets",
-  permission: "api-key-execute",
-  tier: "execute",
-  scopes: ["markets:create"],
-  rateClass: "write",
-  charged: true,
-  idempotency: "required",
-  groupCommit: true,
+  ...CREATOR_WRITE,
   errors: ["NEGOTIATION_NOT_FOUND", "NEGOTIATION_STATE", "NEGOTIATION_EXPIRED", "SERVICE_UNAVAILABLE"],
   request: { params: z.strictObject({ id: z.string().min(1).max(64) }), body: z.strictObject({}).optional() },
   response: preparedDeploySchema,

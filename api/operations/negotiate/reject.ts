@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
+import { CREATOR_WRITE } from "./common";
 import { negotiationView, reject } from "../../domain/creation/flow";
 import { negotiationSchema } from "../../domain/creation/schemas";
 
@@ -9,14 +10,7 @@ export const negotiateReject = defineOperation({
   method: "POST",
   path: "/negotiate/{id}/reject",
   summary: "Reject proposed market terms",
-  category: "markets",
-  permission: "api-key-execute",
-  tier: "execute",
-  scopes: ["markets:create"],
-  rateClass: "write",
-  charged: true,
-  idempotency: "required",
-  groupCommit: true,
+  ...CREATOR_WRITE,
   errors: ["NEGOTIATION_NOT_FOUND", "NEGOTIATION_STATE"],
   request: { params: z.strictObject({ id: z.string().min(1).max(64) }), body: z.strictObject({}).optional() },
   response: negotiationSchema,
