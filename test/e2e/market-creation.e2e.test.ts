@@ -13,6 +13,7 @@ import { assertProblem } from "./problems";
 import { until } from "./receivers";
 import { startStack, type E2eStack } from "./stack";
 import { decodeCli } from "./decode-cli";
+import { signPreparedIntent } from "../support/stack/onchain";
 
 const DAY = 86_400_000;
 const PM = 1_000_000n;
@@ -232,18 +233,7 @@ describe("market creation end to end: both lanes, both pricing models", { timeou
       const prepared = await t("POST", "/trade/prepare", { ...order, slippageBps: 200 });
       assert.equal(prepared.status, 201, show("POST", "/trade/prepare", prepared));
       const td = prepared.json.typedData;
-      const signature = await trader.account.signTypedData({
-        domain: td.domain,
-        types: td.types,
-        primaryType: "TradeIntent",
-        message: {
-          ...td.message,
-          amount: BigInt(td.message.amount),
-          limit: BigInt(td.message.limit),
-          deadline: BigInt(td.message.deadline),
-          nonce: BigInt(td.message.nonce),
-        },
-      });
+      const signature = await signPreparedIntent(trader.account, td);
       const submitted = await t("POST", "/trade/submit", { digest: prepared.json.digest, signature });
       assert.equal(submitted.status, 200, show("POST", "/trade/submit", submitted));
       // "failed" here is the relay's send refused (its error says why), not a slow projection.

@@ -9,12 +9,13 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Address, Hex } from "viem";
 import { keccak256, maxUint256, parseEventLogs } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { createLocalAgent } from "../../api/domain/auth/local-agents";
 import { DEV_OPERATOR_KEY } from "../../relayer/dev-accounts";
 import { committedLedgerAbi, lmsrMarketAbi, testUSDCAbi } from "../../generated/abis";
 import { LedgerChain } from "../../relayer/batcher/chain";
 import { onchainTrades } from "../../api/domain/onchain/reads";
-import { eventually, startOnchainStack, type OnchainStack } from "../support/stack/onchain";
+import { eventually, signPreparedIntent, startOnchainStack, type OnchainStack } from "../support/stack/onchain";
 
 describe("on-chain trade through the API, indexer and router", { timeout: 300_000 }, () => {
   let s: OnchainStack;
@@ -93,19 +94,7 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     const td = prepared.body.typedData;
     assert.equal(td.domain.chainId, s.chainId);
     assert.equal(td.domain.verifyingContract.toLowerCase(), router);
-    const signature = await trader.signTypedData({
-      account: trader.account!,
-      domain: td.domain,
-      types: td.types,
-      primaryType: "TradeIntent",
-      message: {
-        ...td.message,
-        amount: BigInt(td.message.amount),
-        limit: BigInt(td.message.limit),
-        deadline: BigInt(td.message.deadline),
-        nonce: BigInt(td.message.nonce),
-      },
-    });
+    const signature = await signPreparedIntent(privateKeyToAccount(walletKey), td);
 
     const badSig = await api(
       "POST",
@@ -196,24 +185,7 @@ describe("on-chain trade through the API, indexer and router", { timeout: 300_00
     const prepared = await api("POST", "/trade/prepare", order);
     assert.equal(prepared.status, 201, JSON.stringify(prepared.body));
     const td = prepared.body.typedData;
-    const trader = (await import("viem")).createWalletClient({
-      chain: s.chain,
-      transport: (await import("viem")).http(s.rpcUrl),
-      account: (await import("viem/accounts")).privateKeyToAccount(walletKey),
-    });
-    const signature = await trader.signTypedData({
-      account: trader.account,
-      domain: td.domain,
-      types: td.types,
-      primaryType: "TradeIntent",
-      message: {
-        ...td.message,
-        amount: BigInt(td.message.amount),
-        limit: BigInt(td.message.limit),
-        deadline: BigInt(td.message.deadline),
-        nonce: BigInt(td.message.nonce),
-      },
-    });
+    const signature = await signPreparedIntent(privateKeyToAccount(walletKey), td);
     const submitted = await api("POST", "/trade/submit", { digest: prepared.body.digest, signature }, { "idempotency-key": `reorg-${Date.now()}` });
     assert.equal(submitted.body.status, "submitted", JSON.stringify(submitted.body));
     await eventually(async () => ((await s.ponderFetch(`/onchain/markets/${market}/trades`)).trades.length === before + 1 ? true : undefined));

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, createWalletClient, http, parseEther, zeroHash, type Address, type Chain, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { privateKeyToAccount, type LocalAccount } from "viem/accounts";
 import { loadConfig } from "../../../api/config";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../../../relayer/dev-accounts";
 import { deploymentFile, type Deployment } from "../../../decoder/deployment";
@@ -213,4 +213,22 @@ export async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs 
     if (Date.now() > until) throw new Error("timed out waiting");
     await new Promise((r) => setTimeout(r, stepMs));
   }
+}
+
+/** The typedData of a `POST /trade/prepare` answer, as JSON carries it (the message's integers as decimal strings). */
+export interface PreparedTypedData {
+  domain: Record<string, unknown>;
+  types: Record<string, { name: string; type: string }[]>;
+  message: { amount: string; limit: string; deadline: string; nonce: string; [field: string]: unknown };
+}
+
+/** The trader's signature over a prepared intent, made the way an agent with viem makes it. */
+export function signPreparedIntent(trader: LocalAccount, td: PreparedTypedData): Promise<Hex> {
+  const m = td.message;
+  return trader.signTypedData({
+    domain: td.domain,
+    types: td.types,
+    primaryType: "TradeIntent",
+    message: { ...m, amount: BigInt(m.amount), limit: BigInt(m.limit), deadline: BigInt(m.deadline), nonce: BigInt(m.nonce) },
+  });
 }
