@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
+import { AGENT_SELF_WRITE, emailAddress } from "./schemas";
 import { ApiError } from "../../platform/errors/api-error";
 import { agentByEmail } from "../../domain/auth/agents";
 import { createLink } from "../../domain/auth/claim-links";
 import { verifyEmailMail } from "../../domain/auth/link-mails";
 import { agentOf } from "../identity/me-view";
-import { emailAddress } from "./schemas";
 
 /** POST /agents/me/bind-email: mails a verification link; the email is bound when the link is used. */
 export const bindEmail = defineOperation({
@@ -14,13 +14,7 @@ export const bindEmail = defineOperation({
   path: "/agents/me/bind-email",
   summary: "Bind an email to the agent (verification link mailed)",
   description: "The email is bound, and the email grants added, only when POST /agents/verify-email receives the mailed token.",
-  category: "registration",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: [],
-  rateClass: "write",
-  charged: true,
-  idempotency: "required",
+  ...AGENT_SELF_WRITE,
   request: { body: z.strictObject({ email: emailAddress }) },
   status: 202,
   response: z.object({ sent: z.literal(true), to: z.string(), expiresAt: z.string() }),

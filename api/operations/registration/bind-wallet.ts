@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
+import { AGENT_SELF_WRITE, walletProofFields } from "./schemas";
 import { bindWalletTo, agentById, scopesOf, setGrants } from "../../domain/auth/agents";
 import { ApiError } from "../../platform/errors/api-error";
 import { AGENT_TIERS, GRANTS, SCOPES, unionScopes } from "../../domain/auth/scopes";
 import { verifyWalletProof } from "../../domain/auth/wallet-proof/verify";
-import { walletProofFields } from "./schemas";
 
 /** POST /agents/me/bind-wallet: binds a wallet (svc-bind-wallet proof) and grants the wallet path's scopes. */
 export const bindWallet = defineOperation({
@@ -14,13 +14,7 @@ export const bindWallet = defineOperation({
   summary: "Bind a wallet to the agent with a wallet proof (grants the wallet scopes and tier execute)",
   description:
     "signedMessage is exactly svc-bind-wallet:{agentId}:{walletAddressLowercase}:{nonce} (agentId from GET /me, nonce from POST /api/auth/nonce). The agent's ledger account does not change.",
-  category: "registration",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: [],
-  rateClass: "write",
-  charged: true,
-  idempotency: "required",
+  ...AGENT_SELF_WRITE,
   request: { body: z.strictObject(walletProofFields) },
   response: z.object({ agentId: z.uuid(), walletAddress: z.string(), tier: z.enum(AGENT_TIERS), scopes: z.array(z.enum(SCOPES)), ledgerAccount: z.string() }),
   errors: ["WALLET_AUTH_INVALID", "WALLET_ADDRESS_MISMATCH", "AGENT_NOT_FOUND", "AGENT_ALREADY_EXISTS", "CONFLICT"],

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
+import { AGENT_SELF_WRITE } from "./schemas";
 import { ApiError } from "../../platform/errors/api-error";
 import { createLink } from "../../domain/auth/claim-links";
 import { checkClaimMailAllowed } from "../../domain/auth/claim-mail-throttle";
@@ -18,13 +19,7 @@ export const resendClaimLink = defineOperation({
   summary: "Mail the owner a new claim link (24 h)",
   description:
     "The agent key authenticates. One mail per agent per 60 s and at most 5 claim mails per recipient per hour (429 RATE_LIMITED with Retry-After). The agent, unclaimed, lives as long as its newest link.",
-  category: "registration",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: [],
-  rateClass: "write",
-  charged: true,
-  idempotency: "required",
+  ...AGENT_SELF_WRITE,
   request: {},
   status: 202,
   response: z.object({ sent: z.literal(true), to: z.string(), expiresAt: z.string() }),

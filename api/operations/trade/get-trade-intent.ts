@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
+import { QUOTE_READ } from "./common";
 import { tradeIntentSchema } from "../../domain/trading/trade-answers";
 
 /** GET /trade/intent/{digest}: a prepared intent, its submission and its execution as the indexer projected it. */
@@ -8,13 +9,7 @@ export const getTradeIntent = defineOperation({
   method: "GET",
   path: "/trade/intent/{digest}",
   summary: "A prepared trade intent and its execution (from the on-chain projection)",
-  category: "trading",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: ["trade:quote"],
-  rateClass: "read",
-  charged: true,
-  idempotency: "exempt",
+  ...QUOTE_READ,
   request: { params: z.object({ digest: z.string().regex(/^0x[0-9a-fA-F]{64}$/) }) },
   response: tradeIntentSchema,
   errors: ["NOT_FOUND"],

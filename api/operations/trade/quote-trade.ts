@@ -1,4 +1,5 @@
 import { defineOperation } from "../../registry/types";
+import { QUOTE_READ } from "./common";
 import { toTradeRequest, tradeBody } from "../../domain/trading/trade-request";
 import { tradeQuoteSchema } from "../../domain/trading/trade-answers";
 
@@ -8,13 +9,7 @@ export const quoteTrade = defineOperation({
   method: "POST",
   path: "/trade/quote",
   summary: "Quote a trade (onchain lane: from the market's live state; committed lane: the exchange engine)",
-  category: "trading",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: ["trade:quote"],
-  rateClass: "read",
-  charged: true,
-  idempotency: "exempt",
+  ...QUOTE_READ,
   errors: ["MARKET_NOT_FOUND", "MARKET_CLOSED", "SERVICE_UNAVAILABLE"],
   request: { body: tradeBody },
   response: tradeQuoteSchema,
