@@ -6,19 +6,11 @@ import type { Claimant } from "../../domain/lifecycle/claims";
 import { projectionFreshness } from "../../domain/onchain/reads";
 import type { Services } from "../../services";
 import { chainIdInput } from "../../platform/schemas/chain-id";
-import { TRADE_EXECUTE_ACCESS } from "../../registry/types";
+import { PORTFOLIO_READ_ACCESS, TRADE_EXECUTE_ACCESS } from "../../registry/types";
 import { evmAddress } from "../discover/common";
 
 /** Reads of the caller's own payouts: any key tier holding portfolio:read. */
-export const CLAIM_READ = {
-  category: "claims",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: ["portfolio:read"],
-  rateClass: "read",
-  charged: true,
-  idempotency: "exempt",
-} as const;
+export const CLAIM_READ = { category: "claims", ...PORTFOLIO_READ_ACCESS } as const;
 
 /** Claim writes: execute tier, trade:execute, one write, Idempotency-Key required. */
 export const CLAIM_WRITE = { category: "claims", ...TRADE_EXECUTE_ACCESS } as const;

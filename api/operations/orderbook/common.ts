@@ -13,7 +13,7 @@ import type { KeyPrincipal } from "../../domain/auth/principal";
 import type { Services } from "../../services";
 import type { Venue, VenueMarket } from "../../domain/venue/types";
 import type { OrderInput } from "./schemas";
-import { TRADE_EXECUTE_ACCESS } from "../../registry/types";
+import { PORTFOLIO_READ_ACCESS, TRADE_EXECUTE_ACCESS } from "../../registry/types";
 
 /**
  * Writes: execute tier, trade:execute, one write each (a batch too), Idempotency-Key required; group-committed (the
@@ -22,15 +22,7 @@ import { TRADE_EXECUTE_ACCESS } from "../../registry/types";
 export const EXECUTE = { category: "orderbook", ...TRADE_EXECUTE_ACCESS, groupCommit: true } as const;
 
 /** Reads of the agent's own order-book state: any key tier holding portfolio:read. */
-export const READ = {
-  category: "orderbook",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: ["portfolio:read"],
-  rateClass: "read",
-  charged: true,
-  idempotency: "exempt",
-} as const;
+export const READ = { category: "orderbook", ...PORTFOLIO_READ_ACCESS } as const;
 
 export { FILLS_REMAINING_HEADER };
 
