@@ -1,22 +1,25 @@
 /**
- * AgentCapability records (spec "AgentCapability") derived from registry operations, and the subset a given key may
- * call: public and wallet-proof operations, plus key operations whose tier and scopes the key meets.
+ * AgentCapability records (spec "AgentCapability"): their schema, the record of each registry operation, and the
+ * subset a given key may call (public and wallet-proof operations, plus key operations whose tier and scopes it meets).
  */
-import type { AnyOperation } from "./types";
+import { z } from "zod";
+import type { AnyOperation, ServedOperations } from "./types";
 import type { KeyPrincipal } from "../domain/auth/principal";
-import type { AgentTier } from "../domain/auth/scopes";
+import { AGENT_TIERS } from "../domain/auth/scopes";
 import { mayCall, requiredTierOf } from "./access";
 
-export interface AgentCapability {
-  name: string;
-  category: string;
-  requiredTier: AgentTier;
-  description: string;
-  method: AnyOperation["method"];
-  path: string;
-  idempotent: boolean;
-  surface: "agent";
-}
+/** An AgentCapability record (spec "AgentCapability"): the answer's schema of `GET /discover/capabilities` and `GET /me`. */
+export const agentCapabilitySchema = z.object({
+  name: z.string().describe("Canonical `METHOD /path` (relative to the API base; host-root paths start with /api/)"),
+  category: z.string(),
+  requiredTier: z.enum(AGENT_TIERS),
+  description: z.string(),
+  method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]),
+  path: z.string(),
+  idempotent: z.boolean().describe("Safe to retry: a read, or a write replayed by its Idempotency-Key"),
+  surface: z.literal("agent"),
+});
+export type AgentCapability = z.infer<typeof agentCapabilitySchema>;
 
 /**
  * The record of one operation, as `GET /discover/capabilities` and `GET /me` list it. `path` is as the spec writes it:
@@ -35,6 +38,12 @@ export function capabilityOf(op: AnyOperation): AgentCapability {
   };
 }
 
+/** The records of every operation served (`GET /discover/capabilities`). */
+export function capabilitiesOf(registry: ServedOperations): AgentCapability[] {
+  return registry.operations.map(capabilityOf);
+}
+
+/** The records of the operations this key may call (`GET /me`). */
 export function capabilitiesFor(ops: readonly AnyOperation[], p: KeyPrincipal): AgentCapability[] {
   return ops.filter((op) => !op.deprecation?.sunset && mayCall(op, p)).map(capabilityOf);
 }

@@ -1,20 +1,10 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { AGENT_TIERS, SCOPES } from "../../domain/auth/scopes";
+import { agentCapabilitySchema } from "../../registry/capabilities";
 import { meView } from "./me-view";
 import { fillAllowanceSchema } from "../../domain/fills/allowance-schema";
 import { reputationSchema } from "../../domain/creation/schemas";
-
-const capability = z.object({
-  name: z.string(),
-  category: z.string(),
-  requiredTier: z.enum(AGENT_TIERS),
-  description: z.string(),
-  method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]),
-  path: z.string(),
-  idempotent: z.boolean(),
-  surface: z.literal("agent"),
-});
 
 export const agentIdentitySchema = z.object({
   id: z.uuid(),
@@ -25,7 +15,7 @@ export const agentIdentitySchema = z.object({
   emailVerified: z.boolean(),
   tier: z.enum(AGENT_TIERS),
   scopes: z.array(z.enum(SCOPES)),
-  capabilities: z.array(capability),
+  capabilities: z.array(agentCapabilitySchema),
   identityVerified: z.boolean(),
   chainBindings: z.array(z.object({ chainId: z.number().int().positive() })),
   rateLimits: z.object({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { CURRENT_VERSION } from "../../platform/versioning/versions";
-import { agentCapabilitySchema, capabilitiesOf } from "./capabilities";
+import { agentCapabilitySchema, capabilitiesOf } from "../../registry/capabilities";
 
 /** GET /discover/capabilities: what an agent can do here, one AgentCapability per operation. */
 export const listCapabilities = defineOperation({

@@ -6,7 +6,7 @@ import { startTestService, stopTestService, type TestService } from "../../../te
 import { manualClock, type Clock } from "../../../relayer/clock";
 import { Registry } from "../../registry/registry";
 import { defineOperation } from "../../registry/types";
-import { agentCapabilitySchema } from "./capabilities";
+import { agentCapabilitySchema } from "../../registry/capabilities";
 import { creatorCapacityOf } from "./creator-capacity";
 
 describe("meta operations over real HTTP", () => {
