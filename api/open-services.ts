@@ -52,6 +52,7 @@ export interface OpenServices {
 export async function createServices(ctx: ServiceContext, opts: CreateServicesOptions): Promise<OpenServices> {
   const { config, db, clock } = ctx;
   const now = () => clock.now();
+  const given = opts.publishedLedger;
   const opened: (() => Promise<void> | void)[] = [];
   try {
     const windows = config.REDIS_URL ? await RedisWindowStore.connect(config.REDIS_URL, opts.redisPrefix) : new MemoryWindowStore();
@@ -91,7 +92,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         outcomeOf: engineOutcomeOf(venue.exchange),
         announce: (m) => announceListing(hub, m, clock.now()),
       },
-      publishedLedger: opts.publishedLedger ? () => opts.publishedLedger ?? null : deployedLedger(config),
+      publishedLedger: given ? () => given : deployedLedger(config),
     };
     // Execution reports feed SSE/WS and the webhook queue; market events feed the market channels.
     const marketEvents = new ExchangeMarketEvents(venue.exchange, now);

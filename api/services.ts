@@ -27,7 +27,7 @@ export interface Services {
   mailer: Mailer;
   /**
    * The webhook worker as the operations and the operator's API see it: a nudge to deliver what was just queued
-   * (docs/webhooks.md). The worker itself is a transport (`Delivery.webhooks`, api/open-services.ts).
+   * (docs/webhooks.md). The worker itself is a transport (`Delivery.webhooks`, api/transports/delivery.ts).
    */
   webhooks: { wake(): void };
   /** The committed venue: journal-backed exchange, batcher, agent accounts and markets (docs/venue.md). */
