@@ -16,6 +16,12 @@ const privateKey = z
   .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits")
   .transform((v) => v as `0x${string}`);
 const url = z.string().url();
+/** An ISO 8601 instant with its zone (e.g. 2026-09-01T00:00:00Z), read as epoch ms. */
+const isoInstant = (fallback: string) =>
+  z.iso
+    .datetime({ offset: true })
+    .default(fallback)
+    .transform((v) => Date.parse(v));
 
 /** Each key is the environment variable's name; each schema says its default. */
 export const configSchema = z.object({
@@ -116,6 +122,13 @@ export const configSchema = z.object({
   /** Fill allowance (spec "Trade allowance"): free executed wallet-sides per fixed seven-day period. */
   FILL_ALLOWANCE_ENABLED: bool.default(true),
   FILL_ALLOWANCE_FREE_PER_PERIOD: z.coerce.number().int().min(0).default(1000),
+  /**
+   * Leaderboard (docs/leaderboard.md): how old a published generation may be before a read computes the next one
+   * (0: every read computes one), and the championship window of the `season` periods (UTC instants, end exclusive).
+   */
+  LEADERBOARD_REFRESH_MS: z.coerce.number().int().min(0).default(30_000),
+  LEADERBOARD_SEASON_START: isoInstant("2026-09-01T00:00:00Z"),
+  LEADERBOARD_SEASON_END: isoInstant("2027-01-01T00:00:00Z"),
   /** Create the demo PM markets (api/domain/markets/seed/demo-markets.ts) at start, by the demo creator agent through the negotiate flow. */
   SEED_DEMO_MARKETS: bool.default(true),
   /** In-process read caches (docs/api-performance.md): how stale a cached read may be across instances; 0 = off. */

@@ -18,6 +18,7 @@ import { engineAllowanceSource } from "./domain/venue/allowance";
 import { engineDataSource } from "./domain/venue/engine-data-source";
 import { openVenue } from "./domain/venue/open-venue";
 import { openResolution } from "./domain/lifecycle/service";
+import { Leaderboard } from "./domain/ranking/leaderboard";
 import { deployedLedger, type PublishedLedger } from "./domain/ledger/published-ledger";
 import { FactoryFeeReader } from "./domain/creation/factory-fees";
 import { engineOutcomeOf } from "./domain/creation/engine-outcomes";
@@ -85,6 +86,13 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
       x402: onFirstUse(() => openX402Runtime(ctx)),
       tokenSupply: new TokenSupplyReader(config.rpcUrl, now),
       resolution,
+      leaderboard: new Leaderboard({
+        db,
+        clock,
+        chainId: config.CHAIN_ID,
+        season: { start: config.LEADERBOARD_SEASON_START, end: config.LEADERBOARD_SEASON_END },
+        refreshMs: config.LEADERBOARD_REFRESH_MS,
+      }),
       creation: {
         ctx,
         venue,

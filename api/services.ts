@@ -19,6 +19,7 @@ import type { Resolution } from "./domain/lifecycle/service";
 import type { Venue } from "./domain/venue/types";
 import type { PublishedLedger } from "./domain/ledger/published-ledger";
 import type { CreationDeps } from "./domain/creation/flow";
+import type { Leaderboard } from "./domain/ranking/leaderboard";
 
 export interface Services {
   /** Rate-limit windows (docs/api.md): in memory, or Redis with REDIS_URL. */
@@ -49,6 +50,8 @@ export interface Services {
   tokenSupply: TokenSupplyReader;
   /** Resolution read models (claims, receipts, creator funds) projected from the journal, and their events (docs/resolution.md). */
   resolution: Resolution;
+  /** Trader, creator and voter boards ranked from the journal, published in generations (docs/leaderboard.md). */
+  leaderboard: Leaderboard;
   /** Market creation (api/domain/creation, docs/market-creation.md): the negotiate flow's dependencies. */
   creation: CreationDeps;
   /** The chain's published ledger, replayed for proofs, once a CommittedLedger is deployed (deployments/<chainId>.json). */

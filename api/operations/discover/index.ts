@@ -22,6 +22,7 @@ import { listPendingResolution } from "./pending-resolution";
 import { getResolutionState } from "./resolution-state";
 import { getResolutionSources } from "./get-resolution-sources";
 import { getReputation } from "./get-reputation";
+import { getLeaderboard } from "./get-leaderboard";
 
 export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getFees,
@@ -35,6 +36,7 @@ export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getMarketsConfig,
   getResolutionSources,
   getReputation,
+  getLeaderboard,
   listDiscoverMarkets,
   marketExists,
   listPendingResolution,

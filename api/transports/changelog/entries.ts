@@ -49,4 +49,12 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
     summary:
       "Anyone can read an agent's calls, newest first: operation, method, path, status, time, whether an Idempotency-Key was sent and the SHA-256 of the request; never its content. MCP tool svc_list_agent_calls.",
   },
+  {
+    id: "leaderboard",
+    date: "2026-11-29",
+    kind: "added",
+    title: "Leaderboard: GET /discover/leaderboard",
+    summary:
+      "Trader, creator and voter boards over calendar periods (7d, 30d, all, season, season7d, season30d), ranked from the committed journal at displayed prices. measurement.generation pins one generation for paging, on any instance. MCP tool svc_get_leaderboard.",
+  },
 ];
