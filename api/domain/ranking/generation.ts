@@ -7,7 +7,6 @@
  * only the entries journaled since. A snapshot at a past instant never changes, since the journal only grows forward
  * in time (an entry's `at` is the engine's clock when it applied the command, and seq follows it).
  */
-import { randomUUID } from "node:crypto";
 import type { SqlRunner } from "../../../relayer/db/client";
 import { readFrom } from "../../../relayer/journal/store";
 import { opsFromJson } from "../../../relayer/engine";
@@ -31,6 +30,7 @@ export interface PeriodFigures {
 }
 
 export interface Generation {
+  /** Its id (./leaderboard.ts `uuidV7`): its instant and last seq, which is all a rebuild needs. */
   id: string;
   /** The instant the generation stands at (epoch ms): the end of every period still running. */
   asOf: number;
@@ -42,6 +42,11 @@ export interface Generation {
 }
 
 const PAGE = 5_000;
+/** The catalog records a fill a moment after its commit (api/domain/venue/trade-recorder.ts): a minute is ample. */
+const MARKS_SETTLE_MS = 60_000;
+
+/** A generation's content, before the service names it. */
+export type GenerationFigures = Omit<Generation, "id">;
 
 /** The figures of the journal as they stood at each instant asked for, kept from one build to the next. */
 export class GenerationBuilder {
@@ -50,6 +55,8 @@ export class GenerationBuilder {
   /** Instant up to which (inclusive) the journal has been applied. */
   #appliedTo = Number.NEGATIVE_INFINITY;
   #snaps = new Map<number, PassState>();
+  /** Marks at past boundaries, once the catalog has surely recorded every trade before them. */
+  #settledMarks = new Map<number, Marks>();
 
   constructor(
     private readonly db: SqlRunner,
@@ -58,7 +65,7 @@ export class GenerationBuilder {
   ) {}
 
   /** The generation at `now`; `upToSeq` stops the pass there (a rebuild of a published generation). */
-  async build(now: number, upToSeq = Number.POSITIVE_INFINITY): Promise<Generation> {
+  async build(now: number, upToSeq = Number.POSITIVE_INFINITY): Promise<GenerationFigures> {
     const bounds = Object.fromEntries(PERIODS.map((k) => [k, boundsOf(k, now, this.season)])) as Record<PeriodKind, PeriodBounds>;
     const instants = [...new Set(Object.values(bounds).flatMap((b) => (b.start === null ? [b.end] : [b.start, b.end])))]
       .filter((t) => t < now)
@@ -67,12 +74,14 @@ export class GenerationBuilder {
     if (instants.some((t) => t <= this.#appliedTo && !this.#snaps.has(t))) this.#reset();
     await this.#advance(now, instants, upToSeq);
     for (const t of this.#snaps.keys()) if (!instants.includes(t)) this.#snaps.delete(t);
+    for (const t of this.#settledMarks.keys()) if (!instants.includes(t)) this.#settledMarks.delete(t);
 
     const final = snapshotOf(this.#state);
-    const marksAt = new Map<number, Marks>();
+    const marksAt = new Map<number, Marks>(this.#settledMarks);
     const marks = async (t: number) => {
       let m = marksAt.get(t);
       if (!m) marksAt.set(t, (m = await marksBefore(this.db, this.chainId, t)));
+      if (t < now - MARKS_SETTLE_MS) this.#settledMarks.set(t, m);
       return m;
     };
     const stateAt = (t: number) => (t < now ? (this.#snaps.get(t) as PassState) : final);
@@ -86,7 +95,7 @@ export class GenerationBuilder {
         end: { state: stateAt(b.end), marks: await marks(b.end < now ? b.end : now + 1) },
       };
     }
-    return { id: randomUUID(), asOf: now, lastSeq: this.#lastSeq, periods, markets: await marketFacts(this.db, this.chainId) };
+    return { asOf: now, lastSeq: this.#lastSeq, periods, markets: await marketFacts(this.db, this.chainId) };
   }
 
   #reset(): void {

@@ -13,7 +13,8 @@ import { formatUnits, type Address } from "viem";
 import type { SqlRunner } from "../../../relayer/db/client";
 import type { Clock } from "../../../relayer/clock";
 import { ApiError } from "../../platform/errors/api-error";
-import { GenerationBuilder, type Generation } from "./generation";
+import { lastEntrySeq } from "../../../relayer/journal/store";
+import { GenerationBuilder, type Generation, type GenerationFigures } from "./generation";
 import type { PeriodKind, Season } from "./periods";
 import {
   creatorFigures,
@@ -31,7 +32,7 @@ import {
 
 export const METHOD_VERSION = "committed-pm-trading-account-v2" as const;
 export const MARK_METHOD = "displayed-market-price-v1" as const;
-/** Generations kept in memory for pinned reads; older pins are rebuilt. */
+/** Generations kept in memory for pinned reads (published here, and rebuilt for pins from elsewhere). */
 const KEEP = 16;
 /** How far back a pinned generation is still served (rebuilt if need be). */
 export const PIN_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -58,6 +59,9 @@ export class Leaderboard {
   readonly #builder: GenerationBuilder;
   #kept: Generation[] = [];
   #building: Promise<Generation> | null = null;
+  /** Rebuilt pins by `asOf:lastSeq`, most recent last; rebuilds run one at a time (each reads the journal). */
+  #rebuilt = new Map<string, GenerationFigures>();
+  #rebuilding: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly o: LeaderboardOptions) {
     this.#builder = new GenerationBuilder(o.db, o.chainId, o.season);
@@ -97,18 +101,29 @@ export class Leaderboard {
   }
 
   async #pinned(id: string, now: number): Promise<Generation> {
-    const kept = this.#kept.find((g) => g.id === id);
-    if (kept) return kept;
     const named = generationOf(id);
     if (named === null) throw new ApiError("INVALID_PAYLOAD", "generation is not a generation id this service published (a UUIDv7)");
     const { asOf, lastSeq } = named;
+    // Two ids with the same instant and seq name the same figures, whatever their random bits.
+    const kept = this.#kept.find((g) => g.asOf === asOf && g.lastSeq === lastSeq);
+    if (kept) return { ...kept, id };
     if (asOf > now) throw new ApiError("INVALID_PAYLOAD", "generation names an instant still to come");
     if (now - asOf > PIN_MAX_AGE_MS) {
       throw new ApiError("EXPIRED_TOKEN", "this generation is older than 24 hours; read without `generation` for the current one");
     }
-    // Another instance published it, or this one restarted: the journal as of its instant gives the same figures.
-    const g = await new GenerationBuilder(this.o.db, this.o.chainId, this.o.season).build(asOf, lastSeq);
-    return { ...g, id };
+    if (lastSeq > (await lastEntrySeq(this.o.db))) throw new ApiError("INVALID_PAYLOAD", "generation names journal entries not yet written");
+    // Another instance published it, or this one restarted: the journal up to its seq and instant gives its figures.
+    const key = `${asOf}:${lastSeq}`;
+    const run = this.#rebuilding.then(async () => {
+      const known = this.#rebuilt.get(key);
+      if (known) return known;
+      const g = await new GenerationBuilder(this.o.db, this.o.chainId, this.o.season).build(asOf, lastSeq);
+      this.#rebuilt.set(key, g);
+      for (const k of this.#rebuilt.keys()) if (this.#rebuilt.size > KEEP) this.#rebuilt.delete(k);
+      return g;
+    });
+    this.#rebuilding = run.catch(() => undefined);
+    return { ...(await run), id };
   }
 }
 

@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { formatUnits } from "viem";
 import { createLocalAgent } from "../../domain/auth/local-agents";
-import { uuidV7 } from "../../domain/ranking/leaderboard";
+import { generationOf, uuidV7 } from "../../domain/ranking/leaderboard";
 import { apiClient, restartTestService, startTestService, stopTestService, type CallResult, type Json, type TestService } from "../../../test/support/service";
 
 const SHARE = 1_000_000n;
@@ -125,6 +125,12 @@ describe("GET /discover/leaderboard", () => {
     const again = await board(`?sort=VOLUME&generation=${generation}`);
     assert.deepEqual(again.traders, pinned.traders);
     assert.equal(again.measurement.asOf, pinned.measurement.asOf);
+    // The id's instant and seq are what name the figures; its random bits do not.
+    const named = generationOf(generation);
+    assert.ok(named);
+    const twin = uuidV7(named.asOf, named.lastSeq);
+    const viaTwin = await board(`?sort=VOLUME&generation=${twin}`);
+    assert.deepEqual([viaTwin.traders, viaTwin.measurement.generation], [pinned.traders, twin]);
 
     t = await restartTestService(t);
     anon = apiClient(t);
@@ -156,5 +162,6 @@ describe("GET /discover/leaderboard", () => {
     problem(await anon("GET", "/discover/leaderboard?generation=3f2504e0-4f89-41d3-9a0c-0305e82c3301"), 400, "INVALID_PAYLOAD");
     problem(await anon("GET", `/discover/leaderboard?generation=${uuidV7(t.clock.now() - 25 * 3_600_000, 1)}`), 410, "EXPIRED_TOKEN");
     problem(await anon("GET", `/discover/leaderboard?generation=${uuidV7(t.clock.now() + 60_000, 1)}`), 400, "INVALID_PAYLOAD");
+    problem(await anon("GET", `/discover/leaderboard?generation=${uuidV7(t.clock.now() - 60_000, 1_000_000_000)}`), 400, "INVALID_PAYLOAD");
   });
 });
