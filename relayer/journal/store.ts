@@ -87,6 +87,15 @@ export async function readFrom(db: SqlRunner, afterSeq: number, limit = 5000): P
   return rows.map(entryOf);
 }
 
+/** The ops of entries with seq > `afterSeq` that have any, in order, at most `limit` (read models of the ops alone). */
+export async function readOpsFrom(db: SqlRunner, afterSeq: number, limit = 5000): Promise<Pick<StoredEntry, "seq" | "at" | "ops">[]> {
+  const rows = await db.query<Row>(
+    `SELECT seq::text, at::text, ops::text FROM journal_entries WHERE seq > $1 AND op_count > 0 ORDER BY journal_entries.seq LIMIT $2`,
+    [afterSeq, limit],
+  );
+  return rows.map((r) => ({ seq: num(r.seq), at: num(r.at), ops: String(r.ops) }));
+}
+
 /** Every entry in order, page by page (for rebuilds). */
 export async function* readAll(db: SqlRunner, afterSeq = 0, pageSize = 5000): AsyncGenerator<StoredEntry> {
   let from = afterSeq;

@@ -8,7 +8,7 @@
  * in time (an entry's `at` is the engine's clock when it applied the command, and seq follows it).
  */
 import type { SqlRunner } from "../../../relayer/db/client";
-import { readFrom } from "../../../relayer/journal/store";
+import { readOpsFrom } from "../../../relayer/journal/store";
 import { opsFromJson } from "../../../relayer/engine";
 import { applyEntry, emptyState, snapshotOf, type Marks, type PassState } from "./trading-pass";
 import { boundsOf, PERIODS, type PeriodBounds, type PeriodKind, type Season } from "./periods";
@@ -112,7 +112,7 @@ export class GenerationBuilder {
       while (pending.length > 0 && pending[0] <= upTo) this.#snaps.set(pending.shift() as number, snapshotOf(this.#state));
     };
     for (;;) {
-      const page = await readFrom(this.db, this.#lastSeq, PAGE);
+      const page = await readOpsFrom(this.db, this.#lastSeq, PAGE);
       for (const e of page) {
         // Entries after `now` wait for the next build.
         if (e.at > now || e.seq > upToSeq) {

@@ -10,7 +10,7 @@ import { applyEntry, emptyState, snapshotOf, type Marks } from "./trading-pass";
 import { creatorFigures, marketsKept, rankCreators, rankTraders, rankVoters, traderFigures, voterFigures } from "./boards";
 import type { Generation, MarketFacts, PeriodFigures } from "./generation";
 import { boundsOf, monthStart, weekStart } from "./periods";
-import { generationOf, uuidV7 } from "./leaderboard";
+import { generationOf, uuidV7 } from "./generation-id";
 
 const alice = "0x00000000000000000000000000000000000a11ce" as Address;
 const bob = "0x0000000000000000000000000000000000000b0b" as Address;

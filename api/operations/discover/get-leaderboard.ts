@@ -2,8 +2,9 @@ import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { SORTS } from "../../domain/ranking/boards";
 import { PERIODS } from "../../domain/ranking/periods";
-import { MARK_METHOD, METHOD_VERSION } from "../../domain/ranking/leaderboard";
+import { MARK_METHOD, METHOD_VERSION } from "../../domain/ranking/answers";
 import { PUBLIC_READ } from "./common";
+import { decimal, iso, periodSchema, traderFigureFields, wei } from "./ranking-schemas";
 
 const query = z.strictObject({
   /** RETURN aliases PNL; RISK_ADJ_PNL (legacy) ranks as PNL; CREATOR_QUALITY and VOTERS answer their own boards. */
@@ -22,10 +23,6 @@ const query = z.strictObject({
   offset: z.coerce.number().int().min(0).max(200).default(0),
 });
 
-const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
-const wei = z.string().regex(/^-?\d+$/);
-const iso = z.string().describe("ISO 8601 UTC instant");
-
 const common = {
   period: z.enum(PERIODS),
   updatedAt: iso.nullable(),
@@ -39,7 +36,7 @@ const common = {
     category: z.string(),
     sort: z.enum(SORTS),
     generation: z.uuid().describe("pass it back as `generation` to page through this same generation"),
-    period: z.object({ kind: z.enum(PERIODS), start: iso.nullable(), end: iso }),
+    period: periodSchema,
     asOf: iso,
     stale: z.boolean().describe("true when building a newer generation failed and this one stands in"),
     evaluatedAccounts: z.number().int(),
@@ -47,21 +44,7 @@ const common = {
   }),
 };
 
-const traderRow = z.object({
-  rank: z.number().int().min(1),
-  address: z.string(),
-  pnl: decimal.describe("profit and loss in whole units of `measurement.unit`"),
-  volume: decimal,
-  returnPercent: decimal.nullable().describe("P&L over the collateral paid into trades in the period, in percent"),
-  roiPercent: decimal.nullable().describe("realised P&L of the calls closed in the period over what they cost, in percent"),
-  settledMarkets: z.number().int(),
-  closedCalls: z.number().int().nullable(),
-  wins: z.number().int(),
-  winRatePercent: decimal.nullable(),
-  markets: z.number().int().describe("markets traded in the period"),
-  performance: z.object({ pnl: wei, return: decimal.nullable(), volumeWei: wei }),
-  unavailableReasons: z.array(z.string()),
-});
+const traderRow = z.object({ rank: z.number().int().min(1), address: z.string(), ...traderFigureFields });
 
 /** The board response: traders (every trader sort), creators (CREATOR_QUALITY) or voters (VOTERS), told by `board`. */
 const boardSchema = z.discriminatedUnion("board", [

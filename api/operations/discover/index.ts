@@ -23,6 +23,7 @@ import { getResolutionState } from "./resolution-state";
 import { getResolutionSources } from "./get-resolution-sources";
 import { getReputation } from "./get-reputation";
 import { getLeaderboard } from "./get-leaderboard";
+import { getTradingProfile } from "./get-trading-profile";
 
 export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getFees,
@@ -37,6 +38,7 @@ export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getResolutionSources,
   getReputation,
   getLeaderboard,
+  getTradingProfile,
   listDiscoverMarkets,
   marketExists,
   listPendingResolution,

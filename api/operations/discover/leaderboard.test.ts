@@ -1,13 +1,13 @@
 /**
- * GET /discover/leaderboard over real HTTP against startService: two agents trade an order-book market, the board
- * ranks them from the journal at the displayed prices, a pinned generation pages the same figures while trading goes
+ * GET /discover/leaderboard and GET /discover/traders/{address} over real HTTP against startService: two agents trade
+ * an order-book market, the board ranks them from the journal at the displayed prices, each one's profile agrees, a pinned generation pages the same figures while trading goes
  * on (and after a restart, rebuilt from the journal), calendar periods, and refusals.
  */
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { formatUnits } from "viem";
 import { createLocalAgent } from "../../domain/auth/local-agents";
-import { generationOf, uuidV7 } from "../../domain/ranking/leaderboard";
+import { generationOf, uuidV7 } from "../../domain/ranking/generation-id";
 import { apiClient, restartTestService, startTestService, stopTestService, type CallResult, type Json, type TestService } from "../../../test/support/service";
 
 const SHARE = 1_000_000n;
@@ -103,6 +103,32 @@ describe("GET /discover/leaderboard", () => {
     assert.deepEqual([second.total, second.hasMore, (second.traders as Json[]).map((r) => [r.rank, r.address])], [2, false, [[2, alice]]]);
     const first = await board("?sort=VOLUME&limit=1");
     assert.equal(first.hasMore, true);
+
+    // Each account's profile: the same figures, its rank, and what it holds.
+    const profile = ok(await anon("GET", `/discover/traders/${bob}`));
+    assert.equal(profile.traded, true);
+    assert.deepEqual(
+      [profile.periods["7d"].rank, profile.periods["7d"].rankedAmong, profile.periods["7d"].pnl, profile.periods["7d"].volume],
+      [2, 2, pm(-bobFee), "5.5"],
+    );
+    assert.equal(profile.measurement.generation, byVolume.measurement.generation);
+    assert.deepEqual(profile.markets, [
+      {
+        market: market.address,
+        category: market.category,
+        pnl: pm(-bobFee),
+        volume: "5.5",
+        shares: ["0", (10n * SHARE).toString(), "0"],
+        holding: true,
+        ended: null,
+        settled: false,
+        won: false,
+        closedCalls: 0,
+      },
+    ]);
+    const nobody = ok(await anon("GET", `/discover/traders/0x${"12".repeat(20)}`));
+    assert.deepEqual([nobody.traded, nobody.periods.all.rank, nobody.periods.all.pnl, nobody.markets], [false, null, "0", []]);
+    problem(await anon("GET", "/discover/traders/0x1234"), 400, "INVALID_PAYLOAD");
 
     // Another category or collateral keeps no market; the season (2026-09-01 to 2027-01-01 by default) has ended.
     assert.equal((await board(`?category=${market.category === "SPORTS" ? "POLITICS" : "SPORTS"}`)).total, 0);

@@ -53,8 +53,8 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
     id: "leaderboard",
     date: "2026-11-29",
     kind: "added",
-    title: "Leaderboard: GET /discover/leaderboard",
+    title: "Leaderboard and trading profiles: GET /discover/leaderboard, GET /discover/traders/{address}",
     summary:
-      "Trader, creator and voter boards over calendar periods (7d, 30d, all, season, season7d, season30d), ranked from the committed journal at displayed prices. measurement.generation pins one generation for paging, on any instance. MCP tool svc_get_leaderboard.",
+      "Trader, creator and voter boards over calendar periods (7d, 30d, all, season, season7d, season30d), ranked from the committed journal at displayed prices. measurement.generation pins one generation for paging, on any instance. MCP tool svc_get_leaderboard. GET /discover/traders/{address} gives one account's figures and rank per period and its markets (svc_get_trading_profile).",
   },
 ];

@@ -1,0 +1,218 @@
+/**
+ * The answers of the ranking reads, built from one generation: the board of GET /discover/leaderboard and the trading
+ * profile of GET /discover/traders/{address}. Money leaves bigint here: whole units of the collateral as decimal
+ * strings, base units as integer strings.
+ */
+import { formatUnits, type Address } from "viem";
+import type { Generation } from "./generation";
+import { PERIODS, type PeriodKind } from "./periods";
+import { worthAt } from "./trading-pass";
+import {
+  creatorFigures,
+  marketsKept,
+  MIN_CLOSED_CALLS_TO_RANK,
+  MIN_ENDED_MARKETS_TO_RANK,
+  MIN_SETTLED_MARKETS_TO_RANK,
+  rankCreators,
+  rankTraders,
+  rankVoters,
+  traderFigures,
+  voterFigures,
+  type BoardSort,
+  type TraderFigures,
+} from "./boards";
+
+export const METHOD_VERSION = "committed-pm-trading-account-v2" as const;
+export const MARK_METHOD = "displayed-market-price-v1" as const;
+
+export interface BoardQuery {
+  sort: BoardSort;
+  category: string;
+  collateral: string;
+  period: PeriodKind;
+  generation?: string;
+  limit: number;
+  offset: number;
+}
+
+/** A trader's figures as the answers show them (`unit` formats whole units of the collateral). */
+function traderRow(t: TraderFigures, unit: (x: bigint) => string) {
+  const returnPercent = percent(t.pnl, t.paid);
+  const roiPercent = t.closedCalls > 0 ? percent(t.closedPnl, t.closedPaid) : null;
+  const unavailableReasons: string[] = [];
+  if (returnPercent === null) unavailableReasons.push("RETURN_NO_COLLATERAL_PAID");
+  if (roiPercent === null) unavailableReasons.push("ROI_NO_CLOSED_CALLS");
+  if (t.settledMarkets === 0) unavailableReasons.push("WIN_RATE_NO_SETTLED_MARKETS");
+  return {
+    pnl: unit(t.pnl),
+    volume: unit(t.volume),
+    returnPercent,
+    roiPercent,
+    settledMarkets: t.settledMarkets,
+    closedCalls: t.closedCalls,
+    wins: t.wins,
+    winRatePercent: percent(BigInt(t.wins), BigInt(t.settledMarkets)),
+    markets: t.markets,
+    performance: { pnl: t.pnl.toString(), return: returnPercent, volumeWei: t.volume.toString() },
+    unavailableReasons,
+  };
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+/** 100 × num / den with two decimals, or null without a denominator. */
+const percent = (num: bigint, den: bigint) => (den === 0n ? null : formatUnits((num * 10_000n) / den, 2));
+
+export function boardOf(gen: Generation, q: BoardQuery, stale: boolean) {
+  const p = gen.periods[q.period];
+  const kept = marketsKept(gen, q);
+  const decimals = [...kept.values()][0]?.collateral.decimals ?? 6;
+  const unit = (x: bigint) => formatUnits(x, decimals);
+  /** The page of ranked rows, each with its rank. */
+  const page = <T, R>(rows: readonly T[], row: (x: T) => R) => rows.slice(q.offset, q.offset + q.limit).map((x, i) => ({ rank: q.offset + i + 1, ...row(x) }));
+  const measurement = (evaluated: number, available: number) => ({
+    methodVersion: METHOD_VERSION,
+    markMethod: MARK_METHOD,
+    unit: { symbol: q.collateral.toUpperCase(), decimals, cashValue: false as const },
+    scope: q.category === "ALL" ? ("committed_trading_account" as const) : ("committed_trading_category" as const),
+    category: q.category,
+    sort: q.sort,
+    generation: gen.id,
+    period: { kind: q.period, start: iso(p.bounds.start), end: iso(p.bounds.end) as string },
+    asOf: iso(gen.asOf) as string,
+    stale,
+    evaluatedAccounts: evaluated,
+    availableAccounts: available,
+  });
+  /** What every board's answer starts with: `total` counts the rows the sort ranks. */
+  const head = (evaluated: number, total: number) => ({
+    period: q.period,
+    updatedAt: iso(gen.asOf),
+    total,
+    hasMore: q.offset + q.limit < total,
+    measurement: measurement(evaluated, total),
+  });
+
+  if (q.sort === "CREATOR_QUALITY") {
+    const all = creatorFigures(p, kept);
+    const ranked = rankCreators(all);
+    return {
+      board: "creators" as const,
+      ...head(all.length, ranked.length),
+      creators: page(ranked, (c) => ({
+        address: c.address,
+        marketsCreated: c.marketsCreated,
+        marketsEnded: c.marketsEnded,
+        unchallenged: c.unchallenged,
+        overturned: c.overturned,
+        qualityPercent: percent(BigInt(c.unchallenged), BigInt(c.marketsEnded)),
+        volume: unit(c.volume),
+        volumeWei: c.volume.toString(),
+      })),
+      minEndedMarketsToRank: MIN_ENDED_MARKETS_TO_RANK,
+    };
+  }
+  if (q.sort === "VOTERS") {
+    const ranked = rankVoters(voterFigures(p, kept));
+    return {
+      board: "voters" as const,
+      ...head(ranked.length, ranked.length),
+      voters: page(ranked, (v) => ({
+        address: v.address,
+        ballots: v.ballots,
+        rewardedBallots: v.rewarded,
+        staked: unit(v.staked),
+        rewards: unit(v.rewards),
+        rewardsWei: v.rewards.toString(),
+      })),
+    };
+  }
+  const all = traderFigures(p, kept);
+  const ranked = rankTraders(all, q.sort);
+  return {
+    board: "traders" as const,
+    ...head(all.length, ranked.length),
+    traders: page(ranked, (t) => ({ address: t.address as Address, ...traderRow(t, unit) })),
+    minSettledMarketsToRank: MIN_SETTLED_MARKETS_TO_RANK,
+    minClosedCallsToRank: MIN_CLOSED_CALLS_TO_RANK,
+  };
+}
+
+/** Markets a profile lists, the most traded first. */
+export const PROFILE_MARKETS = 20;
+const NO_FIGURES = (address: Address): TraderFigures => ({
+  address,
+  pnl: 0n,
+  volume: 0n,
+  paid: 0n,
+  markets: 0,
+  settledMarkets: 0,
+  wins: 0,
+  closedCalls: 0,
+  closedPnl: 0n,
+  closedPaid: 0n,
+});
+
+/**
+ * One account's trading profile in a generation: its figures and P&L rank in every period (PM markets, all
+ * categories: the default board), and its markets with what it holds there.
+ */
+export function profileOf(gen: Generation, address: Address, stale: boolean) {
+  const kept = marketsKept(gen, { category: "ALL", collateral: "PM" });
+  const decimals = [...kept.values()][0]?.collateral.decimals ?? 6;
+  const unit = (x: bigint) => formatUnits(x, decimals);
+  const periods = Object.fromEntries(
+    PERIODS.map((kind) => {
+      const p = gen.periods[kind];
+      const ranked = rankTraders(traderFigures(p, kept), "PNL");
+      const at = ranked.findIndex((t) => t.address === address);
+      return [
+        kind,
+        {
+          period: { kind, start: iso(p.bounds.start), end: iso(p.bounds.end) as string },
+          rank: at < 0 ? null : at + 1,
+          rankedAmong: ranked.length,
+          ...traderRow(ranked[at] ?? NO_FIGURES(address), unit),
+        },
+      ];
+    }),
+  ) as Record<
+    PeriodKind,
+    { period: { kind: PeriodKind; start: string | null; end: string }; rank: number | null; rankedAmong: number } & ReturnType<typeof traderRow>
+  >;
+  const all = gen.periods.all.end;
+  const markets = [...(all.state.trading.get(address) ?? [])]
+    .filter(([market]) => kept.has(market))
+    .sort(([, a], [, b]) => (a.volume === b.volume ? 0 : a.volume > b.volume ? -1 : 1))
+    .slice(0, PROFILE_MARKETS)
+    .map(([market, t]) => {
+      const facts = kept.get(market);
+      const life = all.state.markets.get(market);
+      const pnl = worthAt(t, market, life, all.marks);
+      return {
+        market: facts?.address ?? "",
+        category: facts?.category ?? "",
+        pnl: unit(pnl),
+        volume: unit(t.volume),
+        shares: t.shares.map(String),
+        holding: t.shares.some((x) => x !== 0n),
+        ended: life?.end === undefined || life.end === null ? null : life.end === "void" ? ("void" as const) : ("resolved" as const),
+        settled: t.settled === 1,
+        won: t.won === 1,
+        closedCalls: t.closedCalls,
+      };
+    });
+  return {
+    address,
+    traded: gen.periods.all.end.state.trading.has(address),
+    measurement: {
+      methodVersion: METHOD_VERSION,
+      markMethod: MARK_METHOD,
+      unit: { symbol: "PM", decimals, cashValue: false as const },
+      generation: gen.id,
+      asOf: iso(gen.asOf) as string,
+      stale,
+    },
+    periods,
+    markets,
+  };
+}
