@@ -4,9 +4,9 @@
  * strings, base units as integer strings.
  */
 import { formatUnits, type Address } from "viem";
-import type { Generation } from "./generation";
+import type { Generation, MarketFacts, PeriodFigures } from "./generation";
 import { PERIODS, type PeriodKind } from "./periods";
-import { worthAt } from "./trading-pass";
+import { pricer } from "./trading-pass";
 import {
   creatorFigures,
   marketsKept,
@@ -19,6 +19,7 @@ import {
   traderFigures,
   voterFigures,
   type BoardSort,
+  type MarketFilter,
   type TraderFigures,
 } from "./boards";
 
@@ -33,6 +34,26 @@ export interface BoardQuery {
   generation?: string;
   limit: number;
   offset: number;
+}
+
+/** The board a profile ranks on: PM markets of every category. */
+const DEFAULT_BOARD: MarketFilter = { category: "ALL", collateral: "PM" };
+
+/**
+ * Every trader of a period and filter, and their order for a sort, computed once per generation: the figures sum
+ * every account's markets (hundreds of milliseconds on a large journal), and a reader paging through a board, or
+ * reading profiles, asks the same generation for them again and again.
+ */
+const tradersMemo = new WeakMap<PeriodFigures, Map<string, { all: TraderFigures[]; ranked: Map<BoardSort, TraderFigures[]> }>>();
+function tradersOf(p: PeriodFigures, kept: ReadonlyMap<string, MarketFacts>, f: MarketFilter, sort: BoardSort) {
+  let byFilter = tradersMemo.get(p);
+  if (!byFilter) tradersMemo.set(p, (byFilter = new Map()));
+  const key = `${f.category}|${f.collateral.toUpperCase()}`;
+  let entry = byFilter.get(key);
+  if (!entry) byFilter.set(key, (entry = { all: traderFigures(p, kept), ranked: new Map() }));
+  let ranked = entry.ranked.get(sort);
+  if (!ranked) entry.ranked.set(sort, (ranked = rankTraders(entry.all, sort)));
+  return { all: entry.all, ranked };
 }
 
 /** A trader's figures as the answers show them (`unit` formats whole units of the collateral). */
@@ -126,8 +147,7 @@ export function boardOf(gen: Generation, q: BoardQuery, stale: boolean) {
       })),
     };
   }
-  const all = traderFigures(p, kept);
-  const ranked = rankTraders(all, q.sort);
+  const { all, ranked } = tradersOf(p, kept, q, q.sort);
   return {
     board: "traders" as const,
     ...head(all.length, ranked.length),
@@ -157,13 +177,13 @@ const NO_FIGURES = (address: Address): TraderFigures => ({
  * categories: the default board), and its markets with what it holds there.
  */
 export function profileOf(gen: Generation, address: Address, stale: boolean) {
-  const kept = marketsKept(gen, { category: "ALL", collateral: "PM" });
+  const kept = marketsKept(gen, DEFAULT_BOARD);
   const decimals = [...kept.values()][0]?.collateral.decimals ?? 6;
   const unit = (x: bigint) => formatUnits(x, decimals);
   const periods = Object.fromEntries(
     PERIODS.map((kind) => {
       const p = gen.periods[kind];
-      const ranked = rankTraders(traderFigures(p, kept), "PNL");
+      const { ranked } = tradersOf(p, kept, DEFAULT_BOARD, "PNL");
       const at = ranked.findIndex((t) => t.address === address);
       return [
         kind,
@@ -180,6 +200,7 @@ export function profileOf(gen: Generation, address: Address, stale: boolean) {
     { period: { kind: PeriodKind; start: string | null; end: string }; rank: number | null; rankedAmong: number } & ReturnType<typeof traderRow>
   >;
   const all = gen.periods.all.end;
+  const worth = pricer(all.state, all.marks);
   const markets = [...(all.state.trading.get(address) ?? [])]
     .filter(([market]) => kept.has(market))
     .sort(([, a], [, b]) => (a.volume === b.volume ? 0 : a.volume > b.volume ? -1 : 1))
@@ -187,7 +208,7 @@ export function profileOf(gen: Generation, address: Address, stale: boolean) {
     .map(([market, t]) => {
       const facts = kept.get(market);
       const life = all.state.markets.get(market);
-      const pnl = worthAt(t, market, life, all.marks);
+      const pnl = worth(t, market);
       return {
         market: facts?.address ?? "",
         category: facts?.category ?? "",

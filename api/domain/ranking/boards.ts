@@ -4,7 +4,7 @@
  * keeps (category, collateral). Money is bigint base units here; the operation formats it.
  */
 import type { Address } from "viem";
-import { worthAt, type MarketTrading, type PassState, type Voting } from "./trading-pass";
+import { noTrading, pricer, type PassState, type Voting } from "./trading-pass";
 import type { Generation, MarketFacts, PeriodFigures } from "./generation";
 
 export const TRADER_SORTS = ["PNL", "VOLUME", "RISK_ADJ_PNL", "RETURN", "MARKETS", "SETTLED", "WINS", "WIN_RATE", "ROI"] as const;
@@ -60,32 +60,36 @@ export function marketsKept(gen: Generation, f: MarketFilter): Map<string, Marke
   return new Map([...gen.markets].filter(([, m]) => m.collateral.symbol.toUpperCase() === symbol && (f.category === "ALL" || m.category === f.category)));
 }
 
+/** The figures of an account and market before its first trade. */
+const NOTHING = noTrading();
+
 /** Every account with trading in a kept market, and its figures over the period. */
 export function traderFigures(p: PeriodFigures, kept: ReadonlyMap<string, MarketFacts>): TraderFigures[] {
   const out: TraderFigures[] = [];
+  const endWorth = pricer(p.end.state, p.end.marks);
+  const startWorth = p.start ? pricer(p.start.state, p.start.marks) : null;
   for (const [address, byMarket] of p.end.state.trading) {
     const f: TraderFigures = { address, pnl: 0n, volume: 0n, paid: 0n, markets: 0, settledMarkets: 0, wins: 0, closedCalls: 0, closedPnl: 0n, closedPaid: 0n };
+    const startByMarket = p.start?.state.trading.get(address);
     let any = false;
     for (const [market, end] of byMarket) {
       if (!kept.has(market)) continue;
-      const start = p.start?.state.trading.get(address)?.get(market);
-      const endValue = worthAt(end, market, p.end.state.markets.get(market), p.end.marks);
-      const startValue = start && p.start ? worthAt(start, market, p.start.state.markets.get(market), p.start.marks) : 0n;
-      const d = (k: keyof MarketTrading) => (end[k] as bigint) - ((start?.[k] as bigint | undefined) ?? 0n);
-      const n = (k: "closedCalls" | "settled" | "won") => end[k] - (start?.[k] ?? 0);
-      const volume = d("volume");
-      const pnl = endValue - startValue;
-      if (volume === 0n && pnl === 0n && n("closedCalls") === 0) continue;
+      const start = startByMarket?.get(market);
+      const s = start ?? NOTHING;
+      const volume = end.volume - s.volume;
+      const closed = end.closedCalls - s.closedCalls;
+      const pnl = endWorth(end, market) - (start && startWorth ? startWorth(start, market) : 0n);
+      if (volume === 0n && pnl === 0n && closed === 0) continue;
       any = true;
       f.pnl += pnl;
       f.volume += volume;
-      f.paid += d("paid");
+      f.paid += end.paid - s.paid;
       if (volume > 0n) f.markets++;
-      f.settledMarkets += n("settled");
-      f.wins += n("won");
-      f.closedCalls += n("closedCalls");
-      f.closedPnl += d("closedPnl");
-      f.closedPaid += d("closedPaid");
+      f.settledMarkets += end.settled - s.settled;
+      f.wins += end.won - s.won;
+      f.closedCalls += closed;
+      f.closedPnl += end.closedPnl - s.closedPnl;
+      f.closedPaid += end.closedPaid - s.closedPaid;
     }
     if (any) out.push(f);
   }

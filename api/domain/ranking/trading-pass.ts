@@ -53,47 +53,96 @@ export interface MarketLife {
   endedAt: number | null;
 }
 
-/** Everything the pass knows at one instant. Keys: lower-case account, then market id as a decimal string. */
+/**
+ * Everything the pass knows at one instant. Keys: lower-case account, then market id as a decimal string.
+ *
+ * Snapshots share what has not changed since (copy on write): a snapshot copies the three outer maps only, and the pass
+ * copies an inner map or a record the first time it writes to it after a snapshot. A snapshot of a state with
+ * hundreds of thousands of records costs a map of its accounts, not a copy of every record.
+ */
 export interface PassState {
+  /** Objects created or copied in this epoch are the state's own; a snapshot starts the next epoch. */
+  epoch: number;
   trading: Map<Address, Map<string, MarketTrading>>;
   voting: Map<Address, Map<string, Voting>>;
   markets: Map<string, MarketLife>;
 }
 
 const PPM = 1_000_000n;
+/** The epoch an inner map or a record was made in (its owner may write to it only in that epoch). */
+const madeIn = new WeakMap<object, number>();
+const own = <T extends object>(state: PassState, o: T): T => {
+  madeIn.set(o, state.epoch);
+  return o;
+};
+const owned = (state: PassState, o: object) => madeIn.get(o) === state.epoch;
 
 export function emptyState(): PassState {
-  return { trading: new Map(), voting: new Map(), markets: new Map() };
+  return { epoch: 0, trading: new Map(), voting: new Map(), markets: new Map() };
 }
 
-/** A deep copy (bigints included): the figures as they stood, untouched by what the pass does next. */
+/** The figures as they stand, untouched by what the pass does next (a snapshot is read, never passed on). */
 export function snapshotOf(state: PassState): PassState {
-  return structuredClone(state);
+  const snap: PassState = { epoch: -1, trading: new Map(state.trading), voting: new Map(state.voting), markets: new Map(state.markets) };
+  state.epoch++;
+  return snap;
 }
+
+/** The state's own copy of `outer`'s inner map for `key`, made (empty) or copied on first write in this epoch. */
+function innerOf<V>(state: PassState, outer: Map<Address, Map<string, V>>, key: Address): Map<string, V> {
+  const inner = outer.get(key);
+  if (inner && owned(state, inner)) return inner;
+  const mine = own(state, new Map(inner ?? []));
+  outer.set(key, mine);
+  return mine;
+}
+
+/** The state's own copy of `map`'s record for `key`: `make` for a new one, `copy` for one a snapshot shares. */
+function recordOf<V extends object>(state: PassState, map: Map<string, V>, key: string, make: () => V, copy: (v: V) => V): V {
+  const v = map.get(key);
+  if (v && owned(state, v)) return v;
+  const mine = own(state, v ? copy(v) : make());
+  map.set(key, mine);
+  return mine;
+}
+
+/** An account's figures in a market before its first trade there. */
+export const noTrading = (): MarketTrading => ({
+  cash: 0n,
+  shares: [0n, 0n, 0n],
+  volume: 0n,
+  paid: 0n,
+  callCash: 0n,
+  callPaid: 0n,
+  closedCalls: 0,
+  closedPnl: 0n,
+  closedPaid: 0n,
+  settled: 0,
+  won: 0,
+});
 
 function tradingOf(state: PassState, account: Address, market: string): MarketTrading {
-  let byMarket = state.trading.get(account);
-  if (!byMarket) state.trading.set(account, (byMarket = new Map()));
-  let t = byMarket.get(market);
-  if (!t) {
-    t = { cash: 0n, shares: [0n, 0n, 0n], volume: 0n, paid: 0n, callCash: 0n, callPaid: 0n, closedCalls: 0, closedPnl: 0n, closedPaid: 0n, settled: 0, won: 0 };
-    byMarket.set(market, t);
-  }
-  return t;
+  return recordOf(state, innerOf(state, state.trading, account), market, noTrading, (t) => ({ ...t, shares: [...t.shares] }));
 }
 
 function lifeOf(state: PassState, market: string): MarketLife {
-  let l = state.markets.get(market);
-  if (!l) state.markets.set(market, (l = { end: null, proposed: null, challenged: false, volume: 0n, endedAt: null }));
-  return l;
+  return recordOf(
+    state,
+    state.markets,
+    market,
+    () => ({ end: null, proposed: null, challenged: false, volume: 0n, endedAt: null }),
+    (l) => ({ ...l }),
+  );
 }
 
 function votingOf(state: PassState, account: Address, market: string): Voting {
-  let byMarket = state.voting.get(account);
-  if (!byMarket) state.voting.set(account, (byMarket = new Map()));
-  let v = byMarket.get(market);
-  if (!v) byMarket.set(market, (v = { ballots: 0, staked: 0n, rewards: 0n, rewarded: 0 }));
-  return v;
+  return recordOf(
+    state,
+    innerOf(state, state.voting, account),
+    market,
+    () => ({ ballots: 0, staked: 0n, rewards: 0n, rewarded: 0 }),
+    (v) => ({ ...v }),
+  );
 }
 
 const held = (t: MarketTrading) => t.shares.some((s) => s !== 0n);
@@ -166,9 +215,10 @@ function closeCall(t: MarketTrading, value: bigint): void {
 
 /** A market resolved: every account holding it settles at the payout's value (1 per winning share). */
 function settle(state: PassState, market: string, outcome: number): void {
-  for (const byMarket of state.trading.values()) {
-    const t = byMarket.get(market);
-    if (t?.settled !== 0 || !held(t)) continue;
+  for (const [account, byMarket] of state.trading) {
+    const seen = byMarket.get(market);
+    if (seen?.settled !== 0 || !held(seen)) continue;
+    const t = tradingOf(state, account, market);
     const value = t.cash + (t.shares[outcome] ?? 0n);
     t.settled = 1;
     if (value > 0n) t.won = 1;
@@ -220,18 +270,30 @@ export function applyEntry(state: PassState, at: number, ops: readonly JournalOp
  */
 export type Marks = (market: string) => readonly (number | null)[] | undefined;
 
-/** A market's trading worth under `marks`: cash plus each held share at its outcome's mark, floored to a base unit. */
-export function worthAt(t: MarketTrading, market: string, life: MarketLife | undefined, marks: Marks): bigint {
-  let value = t.cash;
+/**
+ * What one share of each outcome of `market` is worth in ppm of a collateral unit at `marks`: the payout once the
+ * market resolved, else the displayed price, else (an outcome never traded at all) the uniform prior.
+ */
+function sharePrices(market: string, life: MarketLife | undefined, marks: Marks): bigint[] {
   const end = life?.end;
   const prices = marks(market) ?? [];
-  const n = Math.max(prices.length, 2);
-  for (const [i, s] of t.shares.entries()) {
-    if (s === 0n) continue;
-    let ppm: number;
-    if (typeof end === "number") ppm = i === end ? 1_000_000 : 0;
-    else ppm = prices[i] ?? Math.round(1_000_000 / n); // never traded at all: the uniform prior
-    value += (s * BigInt(ppm)) / PPM;
-  }
+  const prior = Math.round(1_000_000 / Math.max(prices.length, 2));
+  return [0, 1, 2].map((i) => BigInt(typeof end === "number" ? (i === end ? 1_000_000 : 0) : (prices[i] ?? prior)));
+}
+
+/** A market's trading worth at `prices` (./sharePrices): cash plus each held share at its price, floored to a base unit. */
+function worthAt(t: MarketTrading, prices: readonly bigint[]): bigint {
+  let value = t.cash;
+  for (const [i, s] of t.shares.entries()) if (s !== 0n) value += (s * prices[i]) / PPM;
   return value;
+}
+
+/** `worthAt` for many records of one state: each market's prices are worked out once. */
+export function pricer(state: PassState, marks: Marks): (t: MarketTrading, market: string) => bigint {
+  const byMarket = new Map<string, bigint[]>();
+  return (t, market) => {
+    let prices = byMarket.get(market);
+    if (!prices) byMarket.set(market, (prices = sharePrices(market, state.markets.get(market), marks)));
+    return worthAt(t, prices);
+  };
 }
