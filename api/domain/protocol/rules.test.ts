@@ -125,7 +125,7 @@ const EXPECTED = {
   references: {
     fees: "/discover/fees",
     marketStates: "/discover/market-states",
-    reputation: "/me",
-    resolutionState: "/discover/markets/{address}",
+    reputation: "/discover/reputation",
+    resolutionState: "/discover/markets/{address}/resolution-state",
   },
 };

@@ -130,14 +130,12 @@ export function buildRules(input: RulesInput) {
       council: { powers: "as in resolution.councilReview" },
     },
     deadlineFields: ["closeTime", "creatorResolveBy", "challengeBy", "humanVote.endsAt", "councilReviewEndsAt", "nextActionDeadline"],
-    // The spec names these four references; reputation and per-market resolution state have no route of their own
-    // here yet, so they point at the routes that carry them: the agent's `reputation` block of /me, and the market
-    // detail (state, every deadline, nextActionDeadline). Every path is a served GET (rules.test.ts).
+    // The spec's four references, each a served GET (rules.test.ts).
     references: {
       fees: "/discover/fees",
       marketStates: "/discover/market-states",
-      reputation: "/me",
-      resolutionState: "/discover/markets/{address}",
+      reputation: "/discover/reputation",
+      resolutionState: "/discover/markets/{address}/resolution-state",
     },
   };
 }
