@@ -34,6 +34,7 @@ import { PM_OPERATIONS } from "./pm";
 import { CLAIM_OPERATIONS } from "./claims";
 import { RESOLVE_OPERATIONS } from "./resolve";
 import { NEGOTIATE_OPERATIONS } from "./negotiate";
+import { REPUTATION_OPERATIONS } from "./reputation";
 
 /**
  * Who an agent is, one group across four folders (auth: sign-in; registration: sign-up, claims, bindings; identity:
@@ -62,6 +63,7 @@ const IDENTITY_OPERATIONS: AnyOperation[] = [
 export const OPERATIONS: AnyOperation[] = [
   getServerTime,
   ...DISCOVERY_OPERATIONS,
+  ...REPUTATION_OPERATIONS,
   ...IDENTITY_OPERATIONS,
   ...META_OPERATIONS,
   ...EVENTS_OPERATIONS,

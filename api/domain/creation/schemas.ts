@@ -11,16 +11,19 @@ const slotsSchema = z.object({
   holdsSlot: z.boolean(),
 });
 
+/** What a creator tier allows (reputation-rules.ts TIER_GATES). */
+export const tierGatesSchema = z.object({
+  canCreate: z.boolean(),
+  canVote: z.boolean(),
+  canChallenge: z.boolean(),
+  concurrentMarketLimit: z.number().int(),
+  maxSeedMultiplier: z.number().nullable(),
+});
+
 export const reputationSchema = z.object({
   creatorTier: z.string(),
   jurorTier: z.string(),
-  tierGates: z.object({
-    canCreate: z.boolean(),
-    canVote: z.boolean(),
-    canChallenge: z.boolean(),
-    concurrentMarketLimit: z.number().int(),
-    maxSeedMultiplier: z.number().nullable(),
-  }),
+  tierGates: tierGatesSchema,
   creation: z.object({
     effectiveConcurrentLimit: z.number().int(),
     activeMarkets: z.number().int(),

@@ -237,3 +237,36 @@ export function profileOf(gen: Generation, address: Address, stale: boolean) {
     markets,
   };
 }
+
+/**
+ * What the ranking says of each of `addresses` (lower-case) over all time, on the default board: its trader row and
+ * P&L rank, and its ballots. The reputation reads add the creator standing (docs/leaderboard.md "Reputation").
+ */
+export function standingsOf(gen: Generation, addresses: readonly Address[]) {
+  const kept = marketsKept(gen, DEFAULT_BOARD);
+  const decimals = [...kept.values()][0]?.collateral.decimals ?? 6;
+  const unit = (x: bigint) => formatUnits(x, decimals);
+  const p = gen.periods.all;
+  const { ranked } = tradersOf(p, kept, DEFAULT_BOARD, "PNL");
+  const rankOf = new Map(ranked.map((t, i) => [t.address, i]));
+  const voters = new Map(voterFigures(p, kept).map((v) => [v.address, v]));
+  return addresses.map((address) => {
+    const at = rankOf.get(address);
+    const v = voters.get(address);
+    return {
+      trader: {
+        traded: p.end.state.trading.has(address),
+        rank: at === undefined ? null : at + 1,
+        rankedAmong: ranked.length,
+        ...traderRow(at === undefined ? NO_FIGURES(address) : ranked[at], unit),
+      },
+      voting: {
+        ballots: v?.ballots ?? 0,
+        rewardedBallots: v?.rewarded ?? 0,
+        rewards: unit(v?.rewards ?? 0n),
+        rewardsWei: (v?.rewards ?? 0n).toString(),
+      },
+      measurement: { methodVersion: METHOD_VERSION, markMethod: MARK_METHOD, generation: gen.id, asOf: iso(gen.asOf) as string },
+    };
+  });
+}

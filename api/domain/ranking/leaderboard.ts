@@ -16,7 +16,7 @@ import { lastEntrySeq } from "../../../relayer/journal/store";
 import { GenerationBuilder, type Generation, type GenerationFigures } from "./generation";
 import type { Season } from "./periods";
 import type { Address } from "viem";
-import { boardOf, profileOf, type BoardQuery } from "./answers";
+import { boardOf, profileOf, standingsOf, type BoardQuery } from "./answers";
 import { generationOf, uuidV7 } from "./generation-id";
 /** Generations kept in memory for pinned reads (published here, and rebuilt for pins from elsewhere). */
 const KEEP = 16;
@@ -53,6 +53,12 @@ export class Leaderboard {
   async profile(address: Address, generation?: string) {
     const { gen, stale } = await this.#generation(generation);
     return profileOf(gen, address, stale);
+  }
+
+  /** All-time trading and voting standing of each address (lower-case), in order: the reputation reads' part. */
+  async standings(addresses: readonly Address[]) {
+    const { gen } = await this.#generation(undefined);
+    return standingsOf(gen, addresses);
   }
 
   async #generation(pinned: string | undefined): Promise<{ gen: Generation; stale: boolean }> {

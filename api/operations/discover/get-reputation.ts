@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { creatorStanding, reputationView } from "../../domain/creation/creator-standing";
-import { reputationSchema } from "../../domain/creation/schemas";
+import { reputationSchema, tierGatesSchema } from "../../domain/creation/schemas";
 import { TIER_GATES } from "../../domain/creation/reputation-rules";
 import { ledgerAccountFor } from "../../domain/auth/ledger-account";
 
@@ -25,16 +25,7 @@ export const getReputation = defineOperation({
   response: reputationSchema.extend({
     history: z.object({ created: z.number().int(), resolvedUnchallenged: z.number().int(), overturned: z.number().int() }),
     tierSource: z.enum(["history", "operator"]),
-    tiers: z.record(
-      z.string(),
-      z.object({
-        canCreate: z.boolean(),
-        canVote: z.boolean(),
-        canChallenge: z.boolean(),
-        concurrentMarketLimit: z.number().int(),
-        maxSeedMultiplier: z.number().nullable(),
-      }),
-    ),
+    tiers: z.record(z.string(), tierGatesSchema),
     tierRule: z.string(),
   }),
   mcpTool: "svc_get_reputation",

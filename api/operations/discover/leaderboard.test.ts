@@ -1,5 +1,5 @@
 /**
- * GET /discover/leaderboard and GET /discover/traders/{address} over real HTTP against startService: two agents trade
+ * GET /discover/leaderboard, GET /discover/traders/{address} and the reputation reads over real HTTP against startService: two agents trade
  * an order-book market, the board ranks them from the journal at the displayed prices, each one's profile agrees, a pinned generation pages the same figures while trading goes
  * on (and after a restart, rebuilt from the journal), calendar periods, and refusals.
  */
@@ -22,6 +22,7 @@ describe("GET /discover/leaderboard", () => {
   let alice = "";
   let bob = "";
   let bobFee = 0n;
+  let bobAgentId = "";
 
   const ok = (r: CallResult) => {
     assert.equal(r.status, 200, JSON.stringify(r.json));
@@ -47,6 +48,7 @@ describe("GET /discover/leaderboard", () => {
     t = await startTestService({ PM_STARTING_GRANT: (1_000n * SHARE).toString(), LEADERBOARD_REFRESH_MS: "0" });
     const a = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "lb-alice" });
     const b = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "lb-bob" });
+    bobAgentId = b.agentId;
     A = apiClient(t, a.apiKey);
     B = apiClient(t, b.apiKey);
     anon = apiClient(t);
@@ -171,6 +173,39 @@ describe("GET /discover/leaderboard", () => {
     const all = await board("?period=all");
     assert.deepEqual([all.total, all.measurement.period.start], [2, null]);
     assert.equal(row(all, bob)?.volume, "16.5");
+  });
+
+  it("gives each account's reputation: by wallet, by agent and in a batch, with its all-time trading", async () => {
+    const all = await board("?period=all");
+    const byWallet = ok(await anon("GET", `/reputation/wallets/${bob}`));
+    assert.equal(byWallet.walletAddress, bob);
+    assert.deepEqual(
+      [byWallet.trader.traded, byWallet.trader.rank, byWallet.trader.pnl, byWallet.trader.volume],
+      [true, (all.traders as Json[]).findIndex((r) => r.address === bob) + 1, row(all, bob)?.pnl, "16.5"],
+    );
+    assert.deepEqual(
+      [byWallet.creator.tier, byWallet.creator.tierSource, byWallet.creator.history],
+      ["new", "history", { created: 0, resolvedUnchallenged: 0, overturned: 0 }],
+    );
+    assert.deepEqual([byWallet.juror.ballots, byWallet.juror.rewards], [0, "0"]);
+
+    const byAgent = ok(await anon("GET", `/reputation/agents/${bobAgentId}`));
+    assert.deepEqual([byAgent.agentId, byAgent.name, byAgent.walletAddress, byAgent.trader], [bobAgentId, "lb-bob", bob, byWallet.trader]);
+    problem(await anon("GET", `/reputation/agents/${"0".repeat(8)}-0000-4000-8000-${"0".repeat(12)}`), 404, "AGENT_NOT_FOUND");
+    problem(await anon("GET", "/reputation/agents/not-an-agent"), 404, "AGENT_NOT_FOUND");
+
+    const nobody = `0x${"34".repeat(20)}`;
+    const batch = ok(await anon("POST", "/reputation/batch", { walletAddresses: [bob, nobody, bob.toUpperCase().replace("0X", "0x")] }));
+    assert.deepEqual(
+      (batch.records as Json[]).map((r) => [r.walletAddress, r.trader.traded]),
+      [
+        [bob, true],
+        [nobody, false],
+        [bob, true],
+      ],
+    );
+    problem(await anon("POST", "/reputation/batch", { walletAddresses: [] }), 400, "INVALID_PAYLOAD");
+    problem(await anon("POST", "/reputation/batch", { walletAddresses: Array.from({ length: 101 }, () => nobody) }), 400, "INVALID_PAYLOAD");
   });
 
   it("answers the creator and voter boards, and refuses what it cannot serve", async () => {

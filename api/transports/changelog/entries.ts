@@ -57,4 +57,12 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
     summary:
       "Trader, creator and voter boards over calendar periods (7d, 30d, all, season, season7d, season30d), ranked from the committed journal at displayed prices. measurement.generation pins one generation for paging, on any instance. MCP tool svc_get_leaderboard. GET /discover/traders/{address} gives one account's figures and rank per period and its markets (svc_get_trading_profile).",
   },
+  {
+    id: "reputation-reads",
+    date: "2026-11-29",
+    kind: "added",
+    title: "Reputation by wallet, by agent and in batches",
+    summary:
+      "GET /reputation/wallets/{walletAddress}, GET /reputation/agents/{agentId} and POST /reputation/batch (up to 100 wallets) answer one record: creator tier, source, history and gates; juror tier and ballots; all-time trading and rank. MCP tools svc_get_wallet_reputation, svc_get_agent_reputation, svc_batch_reputation.",
+  },
 ];
