@@ -10,6 +10,7 @@ import { pricer } from "./trading-pass";
 import {
   creatorFigures,
   marketsKept,
+  noFigures,
   MIN_CLOSED_CALLS_TO_RANK,
   MIN_ENDED_MARKETS_TO_RANK,
   MIN_SETTLED_MARKETS_TO_RANK,
@@ -79,6 +80,18 @@ function traderRow(t: TraderFigures, unit: (x: bigint) => string) {
   };
 }
 
+/** The decimals of the kept markets' collateral (PM's 6 when none is kept), and a formatter of whole units. */
+function unitOf(kept: ReadonlyMap<string, MarketFacts>) {
+  const decimals = [...kept.values()][0]?.collateral.decimals ?? 6;
+  return { decimals, unit: (x: bigint) => formatUnits(x, decimals) };
+}
+
+/** An account's row on a ranked board with its rank (null off the board), or a row of zeros. */
+function standingOn(ranked: readonly TraderFigures[], at: number | undefined, address: Address, unit: (x: bigint) => string) {
+  const on = at !== undefined && at >= 0;
+  return { rank: on ? at + 1 : null, rankedAmong: ranked.length, ...traderRow(on ? ranked[at] : noFigures(address), unit) };
+}
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 /** 100 × num / den with two decimals, or null without a denominator. */
 const percent = (num: bigint, den: bigint) => (den === 0n ? null : formatUnits((num * 10_000n) / den, 2));
@@ -86,8 +99,7 @@ const percent = (num: bigint, den: bigint) => (den === 0n ? null : formatUnits((
 export function boardOf(gen: Generation, q: BoardQuery, stale: boolean) {
   const p = gen.periods[q.period];
   const kept = marketsKept(gen, q);
-  const decimals = [...kept.values()][0]?.collateral.decimals ?? 6;
-  const unit = (x: bigint) => formatUnits(x, decimals);
+  const { decimals, unit } = unitOf(kept);
   /** The page of ranked rows, each with its rank. */
   const page = <T, R>(rows: readonly T[], row: (x: T) => R) => rows.slice(q.offset, q.offset + q.limit).map((x, i) => ({ rank: q.offset + i + 1, ...row(x) }));
   const measurement = (evaluated: number, available: number) => ({
@@ -159,18 +171,6 @@ export function boardOf(gen: Generation, q: BoardQuery, stale: boolean) {
 
 /** Markets a profile lists, the most traded first. */
 export const PROFILE_MARKETS = 20;
-const NO_FIGURES = (address: Address): TraderFigures => ({
-  address,
-  pnl: 0n,
-  volume: 0n,
-  paid: 0n,
-  markets: 0,
-  settledMarkets: 0,
-  wins: 0,
-  closedCalls: 0,
-  closedPnl: 0n,
-  closedPaid: 0n,
-});
 
 /**
  * One account's trading profile in a generation: its figures and P&L rank in every period (PM markets, all
@@ -178,22 +178,13 @@ const NO_FIGURES = (address: Address): TraderFigures => ({
  */
 export function profileOf(gen: Generation, address: Address, stale: boolean) {
   const kept = marketsKept(gen, DEFAULT_BOARD);
-  const decimals = [...kept.values()][0]?.collateral.decimals ?? 6;
-  const unit = (x: bigint) => formatUnits(x, decimals);
+  const { decimals, unit } = unitOf(kept);
   const periods = Object.fromEntries(
     PERIODS.map((kind) => {
       const p = gen.periods[kind];
       const { ranked } = tradersOf(p, kept, DEFAULT_BOARD, "PNL");
       const at = ranked.findIndex((t) => t.address === address);
-      return [
-        kind,
-        {
-          period: { kind, start: iso(p.bounds.start), end: iso(p.bounds.end) as string },
-          rank: at < 0 ? null : at + 1,
-          rankedAmong: ranked.length,
-          ...traderRow(ranked[at] ?? NO_FIGURES(address), unit),
-        },
-      ];
+      return [kind, { period: { kind, start: iso(p.bounds.start), end: iso(p.bounds.end) as string }, ...standingOn(ranked, at, address, unit) }];
     }),
   ) as Record<
     PeriodKind,
@@ -216,7 +207,7 @@ export function profileOf(gen: Generation, address: Address, stale: boolean) {
         volume: unit(t.volume),
         shares: t.shares.map(String),
         holding: t.shares.some((x) => x !== 0n),
-        ended: life?.end === undefined || life.end === null ? null : life.end === "void" ? ("void" as const) : ("resolved" as const),
+        ended: life?.end == null ? null : life.end === "void" ? ("void" as const) : ("resolved" as const),
         settled: t.settled === 1,
         won: t.won === 1,
         closedCalls: t.closedCalls,
@@ -244,8 +235,7 @@ export function profileOf(gen: Generation, address: Address, stale: boolean) {
  */
 export function standingsOf(gen: Generation, addresses: readonly Address[]) {
   const kept = marketsKept(gen, DEFAULT_BOARD);
-  const decimals = [...kept.values()][0]?.collateral.decimals ?? 6;
-  const unit = (x: bigint) => formatUnits(x, decimals);
+  const { unit } = unitOf(kept);
   const p = gen.periods.all;
   const { ranked } = tradersOf(p, kept, DEFAULT_BOARD, "PNL");
   const rankOf = new Map(ranked.map((t, i) => [t.address, i]));
@@ -254,12 +244,7 @@ export function standingsOf(gen: Generation, addresses: readonly Address[]) {
     const at = rankOf.get(address);
     const v = voters.get(address);
     return {
-      trader: {
-        traded: p.end.state.trading.has(address),
-        rank: at === undefined ? null : at + 1,
-        rankedAmong: ranked.length,
-        ...traderRow(at === undefined ? NO_FIGURES(address) : ranked[at], unit),
-      },
+      trader: { traded: p.end.state.trading.has(address), ...standingOn(ranked, at, address, unit) },
       voting: {
         ballots: v?.ballots ?? 0,
         rewardedBallots: v?.rewarded ?? 0,

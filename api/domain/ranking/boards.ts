@@ -4,7 +4,7 @@
  * keeps (category, collateral). Money is bigint base units here; the operation formats it.
  */
 import type { Address } from "viem";
-import { noTrading, pricer, type PassState, type Voting } from "./trading-pass";
+import { noTrading, noVoting, pricer, type PassState } from "./trading-pass";
 import type { Generation, MarketFacts, PeriodFigures } from "./generation";
 
 export const TRADER_SORTS = ["PNL", "VOLUME", "RISK_ADJ_PNL", "RETURN", "MARKETS", "SETTLED", "WINS", "WIN_RATE", "ROI"] as const;
@@ -54,6 +54,20 @@ export interface VoterFigures {
   rewards: bigint;
 }
 
+/** An account's trader figures before any trading. */
+export const noFigures = (address: Address): TraderFigures => ({
+  address,
+  pnl: 0n,
+  volume: 0n,
+  paid: 0n,
+  markets: 0,
+  settledMarkets: 0,
+  wins: 0,
+  closedCalls: 0,
+  closedPnl: 0n,
+  closedPaid: 0n,
+});
+
 /** The markets of the generation the filter keeps, by engine market id. */
 export function marketsKept(gen: Generation, f: MarketFilter): Map<string, MarketFacts> {
   const symbol = f.collateral.toUpperCase();
@@ -69,7 +83,7 @@ export function traderFigures(p: PeriodFigures, kept: ReadonlyMap<string, Market
   const endWorth = pricer(p.end.state, p.end.marks);
   const startWorth = p.start ? pricer(p.start.state, p.start.marks) : null;
   for (const [address, byMarket] of p.end.state.trading) {
-    const f: TraderFigures = { address, pnl: 0n, volume: 0n, paid: 0n, markets: 0, settledMarkets: 0, wins: 0, closedCalls: 0, closedPnl: 0n, closedPaid: 0n };
+    const f = noFigures(address);
     const startByMarket = p.start?.state.trading.get(address);
     let any = false;
     for (const [market, end] of byMarket) {
@@ -100,6 +114,8 @@ export function traderFigures(p: PeriodFigures, kept: ReadonlyMap<string, Market
 const ratioCmp = (a: bigint, b: bigint, c: bigint, d: bigint) => (a * d === c * b ? 0 : a * d > c * b ? 1 : -1);
 const big = (x: bigint, y: bigint) => (x === y ? 0 : x > y ? 1 : -1);
 const num = (x: number, y: number) => x - y;
+/** The last tie-break of every board: the address, so that every page of one generation agrees. */
+const byAddress = (a: { address: Address }, b: { address: Address }) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0);
 
 /**
  * Which traders a sort ranks (WIN_RATE and ROI need enough settled markets / closed calls), in rank order: the sort's
@@ -132,7 +148,7 @@ export function rankTraders(all: readonly TraderFigures[], sort: BoardSort): Tra
         ? t.closedCalls >= MIN_CLOSED_CALLS_TO_RANK && t.closedPaid > 0n
         : true,
   );
-  return ranked.sort((a, b) => key(b, a) || big(b.volume, a.volume) || big(b.pnl, a.pnl) || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  return ranked.sort((a, b) => key(b, a) || big(b.volume, a.volume) || big(b.pnl, a.pnl) || byAddress(a, b));
 }
 
 /** Creators of kept markets: created in the period (catalog), ended in it (journal), and their markets' volume. */
@@ -157,7 +173,7 @@ export function creatorFigures(p: PeriodFigures, kept: ReadonlyMap<string, Marke
     if (ended && life) {
       c.marketsEnded++;
       if (!life.challenged) c.unchallenged++;
-      else if (life.end !== (life.proposed === 255 ? "void" : life.proposed)) c.overturned++;
+      else if (life.end !== life.proposed) c.overturned++;
     }
   }
   return [...by.values()];
@@ -172,7 +188,7 @@ export function rankCreators(all: readonly CreatorFigures[]): CreatorFigures[] {
         ratioCmp(BigInt(b.unchallenged), BigInt(b.marketsEnded), BigInt(a.unchallenged), BigInt(a.marketsEnded)) ||
         num(b.marketsEnded, a.marketsEnded) ||
         big(b.volume, a.volume) ||
-        (a.address < b.address ? -1 : 1),
+        byAddress(a, b),
     );
 }
 
@@ -180,7 +196,7 @@ export function rankCreators(all: readonly CreatorFigures[]): CreatorFigures[] {
 export function voterFigures(p: PeriodFigures, kept: ReadonlyMap<string, MarketFacts>): VoterFigures[] {
   const out: VoterFigures[] = [];
   const sum = (s: PassState | undefined, address: Address) => {
-    const v: Voting = { ballots: 0, staked: 0n, rewards: 0n, rewarded: 0 };
+    const v = noVoting();
     for (const [market, x] of s?.voting.get(address) ?? []) {
       if (!kept.has(market)) continue;
       v.ballots += x.ballots;
@@ -207,5 +223,5 @@ export function voterFigures(p: PeriodFigures, kept: ReadonlyMap<string, MarketF
 
 /** VOTERS: rewards earned, then rewarded ballots, then ballots cast. */
 export function rankVoters(all: readonly VoterFigures[]): VoterFigures[] {
-  return [...all].sort((a, b) => big(b.rewards, a.rewards) || num(b.rewarded, a.rewarded) || num(b.ballots, a.ballots) || (a.address < b.address ? -1 : 1));
+  return [...all].sort((a, b) => big(b.rewards, a.rewards) || num(b.rewarded, a.rewarded) || num(b.ballots, a.ballots) || byAddress(a, b));
 }

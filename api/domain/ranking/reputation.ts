@@ -5,7 +5,7 @@
  */
 import type { Address } from "viem";
 import type { SqlRunner } from "../../../relayer/db/client";
-import { creatorStanding, type OutcomeOf } from "../creation/creator-standing";
+import { creatorStanding, type CreatorStanding, type OutcomeOf } from "../creation/creator-standing";
 import type { Leaderboard } from "./leaderboard";
 
 export interface ReputationDeps {
@@ -18,10 +18,11 @@ export interface ReputationDeps {
 /** One record per account (lower-case), in the order given; duplicates repeat. */
 export async function reputationsOf(deps: ReputationDeps, accounts: readonly Address[]) {
   const standings = await deps.leaderboard.standings(accounts);
-  const creators = new Map<Address, Awaited<ReturnType<typeof creatorStanding>>>();
-  for (const a of new Set(accounts)) creators.set(a, await creatorStanding(deps.db, a, deps.now, deps.outcomeOf));
+  const unique = [...new Set(accounts)];
+  const standing = await Promise.all(unique.map((a) => creatorStanding(deps.db, a, deps.now, deps.outcomeOf)));
+  const creators = new Map(unique.map((a, i) => [a, standing[i]]));
   return accounts.map((walletAddress, i) => {
-    const c = creators.get(walletAddress) as Awaited<ReturnType<typeof creatorStanding>>;
+    const c = creators.get(walletAddress) as CreatorStanding;
     const { trader, voting, measurement } = standings[i];
     return {
       walletAddress,

@@ -44,8 +44,8 @@ export interface Voting {
 export interface MarketLife {
   /** Set when the market reached a terminal state: the winning outcome, or "void". */
   end: number | "void" | null;
-  /** The creator's proposal (an outcome, or OUTCOME_NONE for void), and whether a challenge followed. */
-  proposed: number | null;
+  /** The creator's proposal (an outcome, or "void"), and whether a challenge followed. */
+  proposed: number | "void" | null;
   challenged: boolean;
   /** Collateral its traders exchanged for shares: the sum of their `volume`. */
   volume: bigint;
@@ -106,6 +106,9 @@ function recordOf<V extends object>(state: PassState, map: Map<string, V>, key: 
   return mine;
 }
 
+/** An account's ballots in a market before its first. */
+export const noVoting = (): Voting => ({ ballots: 0, staked: 0n, rewards: 0n, rewarded: 0 });
+
 /** An account's figures in a market before its first trade there. */
 export const noTrading = (): MarketTrading => ({
   cash: 0n,
@@ -136,13 +139,7 @@ function lifeOf(state: PassState, market: string): MarketLife {
 }
 
 function votingOf(state: PassState, account: Address, market: string): Voting {
-  return recordOf(
-    state,
-    innerOf(state, state.voting, account),
-    market,
-    () => ({ ballots: 0, staked: 0n, rewards: 0n, rewarded: 0 }),
-    (v) => ({ ...v }),
-  );
+  return recordOf(state, innerOf(state, state.voting, account), market, noVoting, (v) => ({ ...v }));
 }
 
 const held = (t: MarketTrading) => t.shares.some((s) => s !== 0n);
@@ -237,7 +234,7 @@ export function applyEntry(state: PassState, at: number, ops: readonly JournalOp
     switch (op.type) {
       case "MARKET_STATE": {
         const life = lifeOf(state, op.marketId.toString());
-        if (op.state === "creator_proposal") life.proposed = op.outcome;
+        if (op.state === "creator_proposal") life.proposed = op.outcome === OUTCOME_NONE ? "void" : op.outcome;
         if (op.state === "challenge") life.challenged = true;
         if (op.state === "resolved" || op.state === "void") {
           life.end = op.state === "void" || op.outcome === OUTCOME_NONE ? "void" : op.outcome;
