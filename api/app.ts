@@ -1,7 +1,7 @@
 /**
  * The Hono application: global middleware (security headers, request id, per-IP limit, Svc-Version), the registry's operations, the
  * documents derived from it, and the error policy every route shares: RFC 9457 problems for unknown routes (404),
- * wrong methods (405), thrown ApiErrors, and internal errors (logged with the request id, never leaking a stack).
+ * wrong methods (405; a browser asking for an unknown page gets the site's HTML 404), thrown ApiErrors, and internal errors (logged with the request id, never leaking a stack).
  */
 import { Hono } from "hono";
 import { ApiError } from "./platform/errors/api-error";
@@ -26,6 +26,7 @@ import { mountAgentCard } from "./transports/agent-card/route";
 import { createMetrics, mountMetrics } from "./transports/metrics/metrics";
 import { mountSse } from "./transports/realtime/sse";
 import { mountAdmin } from "./transports/admin/mount";
+import { mountSite, siteNotFound, wantsSitePage } from "./transports/site/mount";
 
 export interface AppParts {
   app: Hono;
@@ -54,6 +55,8 @@ export function createApp(ctx: ServiceContext, opened: Pick<OpenServices, "servi
   mountMetrics(app, metrics);
   // The operator's API (docs/admin.md): its own credential, outside the registry and every document derived from it.
   mountAdmin(app, ctx, services);
+  // The web site for people (docs/site.md): pages on the host root that read through the public operations above.
+  mountSite(app, ctx);
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
@@ -67,6 +70,7 @@ export function createApp(ctx: ServiceContext, opened: Pick<OpenServices, "servi
         c.req.url,
       );
     }
+    if (wantsSitePage(c)) return siteNotFound(c);
     return problemResponse(new ApiError("NOT_FOUND", `No route for ${c.req.method} ${path}`), c.req.url);
   });
 

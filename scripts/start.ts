@@ -135,6 +135,7 @@ async function main(): Promise<void> {
       [
         "",
         "The agent prediction-market service is up.",
+        `  web site       ${new URL(ready.baseUrl).origin}/`,
         `  API base URL   ${ready.baseUrl}`,
         `  MCP URL        ${ready.mcpUrl}`,
         `  OpenAPI        ${ready.baseUrl}/openapi.json`,

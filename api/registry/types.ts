@@ -13,6 +13,8 @@ import type { RateClass } from "../platform/rate-limit/limits";
 import type { CommitUnit } from "../../relayer/db/group-commit";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** Which surface a call came through: REST, the MCP adapter, or a page of the web site (public reads only). */
+export type Surface = "rest" | "mcp" | "site";
 export type Permission = "none" | "api-key-read" | "api-key-execute" | "wallet-proof";
 /** The permissions only a valid API key passes: the auth middleware refuses a call without one before the handler. */
 export type KeyPermission = "api-key-read" | "api-key-execute";
@@ -64,7 +66,7 @@ export interface CallContext<A extends Permission = Permission> {
   /** The resolved API date-version (Svc-Version pin or current). */
   version: string;
   /** Which surface the call came through. */
-  surface: "rest" | "mcp";
+  surface: Surface;
   /** Origin of the public URL the caller used, e.g. http://127.0.0.1:8080. */
   origin: string;
   services: Services;

@@ -5,9 +5,10 @@
  */
 import type { Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Surface } from "../../registry/types";
 
 export interface InternalCall {
-  surface: "mcp" | "rest";
+  surface: Surface;
   ip: string;
   requestId: string;
   /**

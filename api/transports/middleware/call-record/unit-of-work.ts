@@ -14,6 +14,7 @@
  * The input is plain data, so a later change can batch many calls' outcomes into one commit.
  */
 import type { Logger } from "pino";
+import type { Surface } from "../../../registry/types";
 import type { SqlRunner } from "../../../../relayer/db/client";
 import { outcomeStatement, settleIdempotent, type IdempotentOutcome } from "../../../platform/idempotency/store";
 
@@ -24,7 +25,7 @@ export interface CallRecordRow {
   operation: string;
   method: string;
   path: string;
-  surface: "rest" | "mcp";
+  surface: Surface;
   /** The answered status. */
   status: number;
   idempotencyKey: string | null;
