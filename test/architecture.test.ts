@@ -61,7 +61,7 @@ const LAYERS = [
     rule: "the services container names domain and platform types only",
   },
   {
-    from: ["api", "relayer", "decoder", "indexer", "scripts/start", "scripts/stack", "scripts/demo-agents"],
+    from: ["api", "relayer", "decoder", "indexer", "scripts/start", "scripts/stack", "scripts/demo-agents", "scripts/agent"],
     forbidden: ["test"],
     rule: "the product (the service, npm start and what it runs) must not import the tests' support",
   },
