@@ -4,6 +4,7 @@
  * open the service database directly (same DATA_DIR / DATABASE_URL / DATABASE_SCHEMA resolution as the service):
  *   npm run admin -- agent create --name <name> [--tier read-only|propose|execute] [--json]
  *   npm run admin -- agent grant-research <agentId>    (revoke-research to take it back; docs/content.md)
+ *   npm run admin -- identity verify <wallet>         (unverify to withdraw it; docs/identity.md)
  *   npm run admin -- mail [--limit <n>] [--json]
  *   npm run admin -- status [--json]                   (the running service: chain, clock, admin modules)
  *   npm run admin -- time [--json]                     (the service clock and its offset; local chains only)
@@ -24,6 +25,8 @@ const USAGE = `usage:
   npm run admin -- agent create --name <name> [--tier read-only|propose|execute] [--json]
   npm run admin -- agent grant-research <agentId>
   npm run admin -- agent revoke-research <agentId>
+  npm run admin -- identity verify <wallet>
+  npm run admin -- identity unverify <wallet>
   npm run admin -- mail [--limit <n>] [--json]
   npm run admin -- status [--json]
   npm run admin -- time [--json]
@@ -104,6 +107,18 @@ export async function runAdmin(argv: string[], out: (line: string) => void = con
     const granted = sub === "grant-research";
     await (await backend(config)).setResearch(agentId, granted);
     out(granted ? `agent ${agentId} may publish research (POST /agents/me/research)` : `agent ${agentId} may no longer publish research`);
+    return 0;
+  }
+  if (cmd === "identity" && (sub === "verify" || sub === "unverify")) {
+    const wallet = positionals[2];
+    if (!wallet || !/^0x[0-9a-fA-F]{40}$/.test(wallet)) throw new UsageError(`identity ${sub} needs <wallet>, an EVM address of a member`);
+    const verified = sub === "verify";
+    const identityId = await (await backend(config)).setIdentityVerified(wallet.toLowerCase(), verified);
+    out(
+      verified
+        ? `identity ${identityId} is verified: one human vote per session; GET /me says identityVerified`
+        : `identity ${identityId} is no longer verified`,
+    );
     return 0;
   }
   if (cmd === "mail") {

@@ -35,6 +35,7 @@ import { CLAIM_OPERATIONS } from "./claims";
 import { RESOLVE_OPERATIONS } from "./resolve";
 import { NEGOTIATE_OPERATIONS } from "./negotiate";
 import { REPUTATION_OPERATIONS } from "./reputation";
+import { LINKING_OPERATIONS } from "./linking";
 
 /**
  * Who an agent is, one group across four folders (auth: sign-in; registration: sign-up, claims, bindings; identity:
@@ -65,6 +66,7 @@ export const OPERATIONS: AnyOperation[] = [
   ...DISCOVERY_OPERATIONS,
   ...REPUTATION_OPERATIONS,
   ...IDENTITY_OPERATIONS,
+  ...LINKING_OPERATIONS,
   ...META_OPERATIONS,
   ...EVENTS_OPERATIONS,
   ...WEBHOOK_OPERATIONS,

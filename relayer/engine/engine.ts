@@ -201,6 +201,15 @@ export class Engine {
     return lm ? lifecycleView(lm) : undefined;
   }
 
+  /**
+   * The accounts holding a ballot in the market's current vote session (public: each ballot's STAKE_LOCK in the
+   * journal names its voter; the outcomes stay sealed). Empty without a session.
+   */
+  sessionVoters(marketId: bigint): Address[] {
+    const vote = this.#s.lifecycles.get(marketId)?.lc.vote;
+    return vote ? vote.ballots.map((b) => b.voter) : [];
+  }
+
   /** Every market's lifecycle, by market id ascending. */
   lifecycles(): LifecycleView[] {
     return [...this.#s.lifecycles.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(lifecycleView);

@@ -12,6 +12,7 @@ import type { AgentTier } from "../../api/domain/auth/scopes";
 import { listOutbox, type OutboxEntry } from "../../api/platform/mail/mailer";
 import { ApiError } from "../../api/platform/errors/api-error";
 import { setResearchProducer } from "../../api/domain/content/store";
+import { setIdentityVerified } from "../../api/domain/identity/links";
 import type { AdminHttp } from "./http";
 
 /** The data directory is held by a running service (PGlite): a clear message, no usage text. */
@@ -22,6 +23,8 @@ export interface AdminBackend {
   via: "http" | "database";
   createAgent(name: string, tier: AgentTier): Promise<LocalAgent>;
   setResearch(agentId: string, granted: boolean): Promise<void>;
+  /** Verifies (or not) the identity whose member `wallet` is; answers its id. */
+  setIdentityVerified(wallet: string, verified: boolean): Promise<string>;
   listMail(limit: number): Promise<OutboxEntry[]>;
 }
 
@@ -57,6 +60,12 @@ export function databaseBackend(config: Config): AdminBackend {
       withDb(config, async (db) => {
         if (!(await setResearchProducer(db, agentId, granted))) throw new ApiError("AGENT_NOT_FOUND", `no agent ${agentId}`);
       }),
+    setIdentityVerified: (wallet, verified) =>
+      withDb(config, async (db) => {
+        const id = await setIdentityVerified(db, wallet, verified, systemClock.now());
+        if (!id) throw new ApiError("NOT_FOUND", `the wallet ${wallet} belongs to no identity`);
+        return id;
+      }),
     listMail: (limit) => withDb(config, (db) => listOutbox(db, limit)),
   };
 }
@@ -68,6 +77,8 @@ export function httpBackend(http: AdminHttp): AdminBackend {
     setResearch: async (agentId, granted) => {
       await http.call(granted ? "PUT" : "DELETE", `/agents/${agentId}/research`);
     },
+    setIdentityVerified: async (wallet, verified) =>
+      (await http.call<{ identityId: string }>(verified ? "PUT" : "DELETE", `/identities/${wallet}/verified`)).identityId,
     listMail: async (limit) => (await http.call<{ mails: OutboxEntry[] }>("GET", `/mail?limit=${limit}`)).mails,
   };
 }

@@ -1,4 +1,5 @@
 /** The agent identity of GET /me (spec "Agent identity"), built from the agent row and the calling key. */
+import { membershipOfAgent } from "../../domain/identity/links";
 import type { ServiceContext } from "../../context";
 import type { CallContext } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
@@ -51,7 +52,8 @@ export async function meView(ctx: ServiceContext, call: CallContext, p: KeyPrinc
     tier: row.tier,
     scopes,
     capabilities: capabilitiesFor(call.registry.operations, principal),
-    identityVerified: false,
+    // The wallet is linked to an identity the operator verified (docs/identity.md).
+    identityVerified: (await membershipOfAgent(ctx.db, row.id))?.verifiedAt != null,
     chainBindings: row.wallet_address ? [{ chainId: ctx.config.CHAIN_ID }] : [],
     rateLimits: {
       readPerMinute: ceilings.read,

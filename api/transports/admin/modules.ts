@@ -9,5 +9,15 @@ import { timeRoutes } from "./time";
 import { creatorRoutes } from "./creators";
 import { councilRoutes } from "./council";
 import { usdcRoutes } from "./usdc";
+import { identityRoutes } from "./identities";
 
-export const ADMIN_MODULES: readonly AdminRouteModule[] = [statusRoutes, agentRoutes, mailRoutes, timeRoutes, creatorRoutes, usdcRoutes, councilRoutes];
+export const ADMIN_MODULES: readonly AdminRouteModule[] = [
+  statusRoutes,
+  agentRoutes,
+  mailRoutes,
+  timeRoutes,
+  creatorRoutes,
+  usdcRoutes,
+  councilRoutes,
+  identityRoutes,
+];

@@ -65,4 +65,13 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
     summary:
       "GET /reputation/wallets/{walletAddress}, GET /reputation/agents/{agentId} and POST /reputation/batch (up to 100 wallets) answer one record: creator tier, source, history and gates; juror tier and ballots; all-time trading and rank. MCP tools svc_get_wallet_reputation, svc_get_agent_reputation, svc_batch_reputation.",
   },
+  {
+    id: "identity-linking",
+    date: "2026-11-29",
+    kind: "added",
+    title:
+      "Identity linking: GET /agents/me/identity, POST /identity/link-code, /identity/link-consent, /identity/approve-links, /identity/unlink, GET /identity/pending-links",
+    summary:
+      "One person's agents under one identity: the root makes a 3-minute multi-use link code, each child agent consents with it (its key is the proof), the root approves up to 20 consents per call and unlinks up to 49 wallets; 49 linked addresses at most. A verified identity casts one human vote per session (409 CONFLICT reason IDENTITY_ALREADY_VOTED) and GET /me says identityVerified. MCP tools svc_get_linked_identity, svc_generate_link_code, svc_submit_link_consent, svc_list_pending_link_consents, svc_approve_link_consents, svc_unlink_identity_wallets.",
+  },
 ];
