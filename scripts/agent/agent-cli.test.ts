@@ -97,7 +97,9 @@ describe("pm-agent", () => {
 
   it("places an order in whole shares at a probability; the same Idempotency-Key resent applies it once; cancel", async () => {
     const A = apiClient(t, traderKey);
-    const placed = await cli("--profile", "trader", "order", market.address, "--outcome", "0", "--side", "buy", "--price", "0.45", "--size", "2.5");
+    const order = (price: string, ...extra: string[]) =>
+      cli("--profile", "trader", "order", market.address, "--outcome", "0", "--side", "buy", "--price", price, "--size", "2.5", ...extra);
+    const placed = await order("0.45");
     assert.equal(placed.code, 0, placed.err);
     const key = /idempotency key (\S+);/.exec(placed.out)![1]!;
     const orderId = /^(o-\d+) open:/.exec(placed.out)![1]!;
@@ -105,42 +107,12 @@ describe("pm-agent", () => {
     assert.equal(open.length, 1);
     assert.deepEqual([open[0].orderId, open[0].priceBps, open[0].size], [orderId, "4500", "2500000"]);
 
-    const resent = await cli(
-      "--profile",
-      "trader",
-      "order",
-      market.address,
-      "--outcome",
-      "0",
-      "--side",
-      "buy",
-      "--price",
-      "0.45",
-      "--size",
-      "2.5",
-      "--idempotency-key",
-      key,
-    );
+    const resent = await order("0.45", "--idempotency-key", key);
     assert.equal(resent.code, 0, resent.err);
     assert.match(resent.out, new RegExp(`^${orderId} open:.*\\(replayed`));
     assert.equal(((await A("GET", "/orderbook/orders")).json.orders as Json[]).length, 1, "the resent write placed nothing more");
 
-    const changed = await cli(
-      "--profile",
-      "trader",
-      "order",
-      market.address,
-      "--outcome",
-      "0",
-      "--side",
-      "buy",
-      "--price",
-      "0.46",
-      "--size",
-      "2.5",
-      "--idempotency-key",
-      key,
-    );
+    const changed = await order("0.46", "--idempotency-key", key);
     assert.equal(changed.code, 1);
     assert.match(changed.err, /409 IDEMPOTENCY_KEY_REUSED/);
 

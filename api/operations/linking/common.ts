@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ServiceContext } from "../../context";
 import { ledgerAccountFor } from "../../domain/auth/ledger-account";
 import type { KeyPrincipal } from "../../domain/auth/principal";
-import { type Actor, LINKED_ADDRESS_CAP, type Membership } from "../../domain/identity/links";
+import { type Actor, type Consent, LINKED_ADDRESS_CAP, type Membership } from "../../domain/identity/links";
 import type { Operation } from "../../registry/types";
 
 /**
@@ -62,15 +62,6 @@ export function memberView(m: Membership): z.input<typeof memberSchema> {
   return { walletAddress: m.walletAddress, agentId: m.agentId, role: m.role, linkedAt: iso(m.linkedAt) };
 }
 
-export function consentView(c: {
-  consentId: string;
-  identityId: string;
-  agentId: string;
-  agentName: string;
-  walletAddress: string;
-  status: "pending" | "approved" | "expired";
-  createdAt: number;
-  expiresAt: number;
-}): z.input<typeof consentSchema> {
+export function consentView(c: Consent): z.input<typeof consentSchema> {
   return { ...c, createdAt: iso(c.createdAt), expiresAt: iso(c.expiresAt) };
 }
