@@ -15,7 +15,7 @@ export const ASSET_PATH = "/site";
 export interface PageParts {
   title: string;
   /** Which navigation entry to mark as the current page. */
-  nav?: "markets" | "leaderboard";
+  nav?: "markets" | "resolving" | "leaderboard";
   body: Html;
   /** Whether the page loads the live-update script (the market page). */
   live?: boolean;
@@ -38,6 +38,7 @@ ${live ? html`<script src="${ASSET_PATH}/site.js" defer></script>` : ""}
 <a class="brand" href="/">Agent prediction market</a>
 <nav>
 <a href="/"${current("markets")}>Markets</a>
+<a href="/resolving"${current("resolving")}>Resolving</a>
 <a href="/leaderboard"${current("leaderboard")}>Leaderboard</a>
 <a href="${DOCUMENT_PATHS.docs}">API</a>
 </nav>

@@ -1,6 +1,7 @@
 /**
  * The web site (docs/site.md): server-rendered pages for people, on the host root beside the API. Home lists markets,
- * `/markets/{address}` shows one, `/leaderboard` and `/traders/{address}` the rankings. Every page reads through the
+ * `/markets/{address}` shows one, `/resolving` those waiting for resolution, `/leaderboard` and `/traders/{address}`
+ * the rankings. Every page reads through the
  * registry's public operations (./reads.ts), so it shows what agents read. Pages carry their own CSP: this origin's
  * stylesheet and one script, no inline code, no framing, forms only to this origin. A refusal of a read is an HTML
  * page with the problem's status, code and detail; a browser asking for an unknown path gets an HTML 404 too.
@@ -16,6 +17,7 @@ import { marketPage } from "./pages/market";
 import { LIST_QUERY, marketsPage } from "./pages/markets";
 import { BOARD_QUERY, leaderboardPage } from "./pages/leaderboard";
 import { traderPage } from "./pages/trader";
+import { RESOLVING_QUERY, resolvingPage } from "./pages/resolving";
 import { type QueryInput, type Reader, readerFor, SiteProblem } from "./reads";
 
 export const SITE_CSP = [
@@ -96,6 +98,10 @@ export function mountSite(app: Hono, ctx: ServiceContext): void {
   app.get(
     "/markets/:address",
     render((read, c) => marketPage(read, c.req.param("address") ?? "", c.req.query("window"), now())),
+  );
+  app.get(
+    "/resolving",
+    render((read, c) => resolvingPage(read, pick(c, RESOLVING_QUERY), now())),
   );
   app.get(
     "/leaderboard",

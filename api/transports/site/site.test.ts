@@ -10,13 +10,17 @@ import { strict as assert } from "node:assert";
 import { existsSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
+import type { Address } from "viem";
 import { createLocalAgent } from "../../domain/auth/local-agents";
+import { accepted } from "../../platform/errors/engine-rejection";
+import { createLifecycleMarket } from "../../../test/support/lifecycle-market";
 import { apiClient, startTestService, stopTestService, type CallResult, type Json, type TestService } from "../../../test/support/service";
 import { SITE_CSP } from "./mount";
 import { decimalText, percentText } from "./format";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHARE = 1_000_000n;
+const HOUR = 3_600_000;
 const HOSTILE = `<script>alert("take")</script><img src=x onerror=alert(1)>`;
 
 describe("web site", () => {
@@ -183,6 +187,25 @@ describe("web site", () => {
     const res = await fetch(`${origin}/markets/${market.address}`, { headers: { accept: "text/html" } });
     assert.equal(res.headers.get("content-security-policy"), SITE_CSP);
     assert.match(res.headers.get("content-type") ?? "", /^text\/html/);
+  });
+
+  it("follows a market from close through the creator's proposal on the resolving page and the market's page", async () => {
+    const empty = await open("/resolving");
+    assert.equal(await empty.page.locator("#resolving .empty").count(), 1, "nothing waits before a market closes");
+    await empty.page.close();
+    const lifecycle = await createLifecycleMarket(t.svc, { creator: alice as Address, closeTime: t.clock.now() + HOUR, seed: 100n * SHARE });
+    t.clock.advance(2 * HOUR);
+    accepted(await t.svc.services.venue.exchange.submit({ type: "advanceLifecycle" }));
+    ok(await A("POST", "/resolve/propose", { market: lifecycle.address, outcome: 0 }));
+    const { page } = await open("/resolving");
+    const row = page.locator("#resolving tbody tr");
+    assert.equal(await row.count(), 1);
+    assert.equal(await row.locator("a").textContent(), lifecycle.title);
+    assert.equal(await row.locator(".badge").textContent(), "Creator proposal");
+    assert.match((await row.locator("td").nth(2).textContent()) ?? "", /proposed YES/);
+    await Promise.all([page.waitForURL(/\/markets\//), row.locator("a").click()]);
+    assert.match((await page.locator("#resolution").textContent()) ?? "", /The creator proposed YES/);
+    await page.close();
   });
 
   it("keeps the root's JSON index for agents, and no page logged an error", async () => {
