@@ -122,6 +122,23 @@ describe("pm-agent", () => {
     assert.deepEqual((await A("GET", "/orderbook/orders")).json.orders, []);
   });
 
+  it("trades an LMSR market at its price: whole shares bought, the cost printed is what the ledger moved", async () => {
+    const A = apiClient(t, traderKey);
+    const lmsr = ((await A("GET", "/discover/markets?pricingModel=automated")).json.markets as Json[])[0];
+    const pmBefore = BigInt(((await A("GET", "/orderbook/balances")).json.balances as Json[]).find((b) => b.asset === "PM")!.available);
+    const r = await cli("--profile", "trader", "--json", "trade", lmsr.address, "--outcome", "0", "--side", "buy", "--shares", "5");
+    assert.equal(r.code, 0, r.err);
+    const trade = JSON.parse(r.out);
+    assert.equal(trade.shares, "5000000");
+    const balances = (await A("GET", "/orderbook/balances")).json.balances as Json[];
+    const pmAfter = BigInt(balances.find((b) => b.asset === "PM")!.available);
+    assert.equal(pmBefore - pmAfter, BigInt(trade.cost));
+    assert.equal(balances.find((b) => b.asset === "OUTCOME" && b.market === lmsr.address && b.outcome === 0)!.total, "5000000");
+    const tooFine = await cli("--profile", "trader", "trade", lmsr.address, "--outcome", "0", "--side", "buy", "--shares", "0.0000001");
+    assert.equal(tooFine.code, 2);
+    assert.match(tooFine.err, /at most 6 decimals/);
+  });
+
   it("publishes a take, which the market read shows as the analysts' consensus", async () => {
     const r = await cli("--profile", "trader", "take", market.address, "--probability", "0.62", "--rationale", "thin book", "--confidence", "low");
     assert.equal(r.code, 0, r.err);

@@ -46,6 +46,15 @@ export function probabilityToBps(p: string): string {
   return parseUnits(p.startsWith(".") ? `0${p}` : p, 4).toString();
 }
 
+/** Whole shares given by a person ("2.5") in base units of the market's collateral, exactly. */
+function sharesOf(shares: string, decimals: number): string {
+  if (!/^\d+(\.\d+)?$/.test(shares)) throw new UsageError(`shares must be a number such as 10 or 2.5; got ${shares}`);
+  if ((shares.split(".")[1] ?? "").length > decimals) throw new UsageError(`shares have at most ${decimals} decimals; got ${shares}`);
+  const units = parseUnits(shares, decimals);
+  if (units === 0n) throw new UsageError("shares must be more than zero");
+  return units.toString();
+}
+
 export function buildProgram(io: CliIo): Command {
   const program = new Command("pm-agent");
   const write = (line: string) => io.out(line);
@@ -261,12 +270,7 @@ export function buildProgram(io: CliIo): Command {
     .action(async (market: string, o: Json) => {
       const api = client();
       const { json: m } = await api.call<Json>("GET", `/discover/markets/${market}`);
-      let size: string;
-      try {
-        size = parseUnits(o.size, m.collateral.decimals).toString();
-      } catch {
-        throw new UsageError(`--size must be a number of shares such as 10 or 2.5; got ${o.size}`);
-      }
+      const size = sharesOf(o.size, m.collateral.decimals);
       const body = {
         market,
         outcome: Number(o.outcome),
@@ -281,6 +285,38 @@ export function buildProgram(io: CliIo): Command {
       show(res.json, () => [
         `${order.orderId} ${order.status}: ${order.side} ${unitsText(order.size, m.collateral.decimals)} of ${m.outcomes[order.outcome]?.label ?? order.outcome} at ${percentText(Number(order.priceBps) / 10_000)}, filled ${unitsText(order.filledSize, m.collateral.decimals)} in ${order.fills.length} fill(s)${res.replayed ? " (replayed: this key was already applied)" : ""}`,
         `idempotency key ${res.idempotencyKey}; fills remaining ${res.json.fillsRemaining}`,
+      ]);
+    });
+
+  program
+    .command("trade <market>")
+    .description("trade now at the market's price (either pricing model): buy or sell whole shares within a slippage bound")
+    .requiredOption("--outcome <index>", "outcome index (0 = the first, YES on a binary market)")
+    .addOption(new Option("--side <side>", "buy or sell").choices(["buy", "sell"]).makeOptionMandatory())
+    .requiredOption("--shares <shares>", "shares, e.g. 10 or 2.5")
+    .option("--slippage-bps <bps>", "how far the price may move against you, in basis points (default the service's)")
+    .option("--idempotency-key <key>", "resend a write with the key printed before: it is applied once")
+    .action(async (market: string, o: Json) => {
+      const api = client();
+      const { json: m } = await api.call<Json>("GET", `/discover/markets/${market}`);
+      const body = {
+        market,
+        outcome: Number(o.outcome),
+        side: o.side,
+        shares: sharesOf(o.shares, m.collateral.decimals),
+        ...(o.slippageBps === undefined ? {} : { slippageBps: Number(o.slippageBps) }),
+      };
+      const res = await api.call<Json>("POST", "/trade/prepare", body, { idempotencyKey: o.idempotencyKey });
+      const t = res.json;
+      const d = m.collateral.decimals;
+      const label = m.outcomes[body.outcome]?.label ?? String(body.outcome);
+      show(t, () => [
+        t.lane === "onchain"
+          ? `prepared an on-chain trade intent ${t.digest}: sign it and POST /trade/submit (docs/trading-onchain.md)`
+          : t.pricingModel === "ORDERBOOK"
+            ? `${t.orderId} ${t.status}: ${body.side} ${unitsText(body.shares, d)} of ${label}, ${t.executed ? "filled" : "nothing filled"}`
+            : `${body.side === "buy" ? "bought" : "sold"} ${unitsText(t.shares, d)} of ${label} for ${unitsText(t.cost ?? t.proceeds, d)} ${m.collateral.symbol}`,
+        `idempotency key ${res.idempotencyKey}${res.replayed ? " (replayed: this key was already applied)" : ""}`,
       ]);
     });
 
