@@ -19,6 +19,7 @@ import { engineDataSource } from "./domain/venue/engine-data-source";
 import { openVenue } from "./domain/venue/open-venue";
 import { openResolution } from "./domain/lifecycle/service";
 import { Leaderboard } from "./domain/ranking/leaderboard";
+import { ReputationEventLog } from "./domain/ranking/reputation-events";
 import { deployedLedger, type PublishedLedger } from "./domain/ledger/published-ledger";
 import { FactoryFeeReader } from "./domain/creation/factory-fees";
 import { engineOutcomeOf } from "./domain/creation/engine-outcomes";
@@ -93,6 +94,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         season: { start: config.LEADERBOARD_SEASON_START, end: config.LEADERBOARD_SEASON_END },
         refreshMs: config.LEADERBOARD_REFRESH_MS,
       }),
+      reputationEvents: new ReputationEventLog(db),
       creation: {
         ctx,
         venue,

@@ -20,6 +20,7 @@ import type { Venue } from "./domain/venue/types";
 import type { PublishedLedger } from "./domain/ledger/published-ledger";
 import type { CreationDeps } from "./domain/creation/flow";
 import type { Leaderboard } from "./domain/ranking/leaderboard";
+import type { ReputationEventLog } from "./domain/ranking/reputation-events";
 
 export interface Services {
   /** Rate-limit windows (docs/api.md): in memory, or Redis with REDIS_URL. */
@@ -52,6 +53,8 @@ export interface Services {
   resolution: Resolution;
   /** Trader, creator and voter boards ranked from the journal, published in generations (docs/leaderboard.md). */
   leaderboard: Leaderboard;
+  /** Each account's reputation events from the journal (GET /agents/me/reputation/events). */
+  reputationEvents: ReputationEventLog;
   /** Market creation (api/domain/creation, docs/market-creation.md): the negotiate flow's dependencies. */
   creation: CreationDeps;
   /** The chain's published ledger, replayed for proofs, once a CommittedLedger is deployed (deployments/<chainId>.json). */

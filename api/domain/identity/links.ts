@@ -232,10 +232,10 @@ export async function pendingConsentOfAgent(db: SqlRunner, agentId: string, now:
 /** The root's pending consents, oldest first. */
 export async function pendingConsents(db: SqlRunner, actor: Actor, now: number): Promise<{ identity: Membership; consents: Consent[] }> {
   const identity = await requireRoot(db, actor);
-  const rows = await db.query<ConsentRow>(
-    `${CONSENT_SELECT} WHERE c.identity_id = $1 AND c.status = 'pending' AND c.expires_at > $2 ORDER BY c.created_at, c.id`,
-    [identity.identityId, now],
-  );
+  const rows = await db.query<ConsentRow>(`${CONSENT_SELECT} WHERE c.identity_id = $1 AND c.status = 'pending' AND c.expires_at > $2 ORDER BY c.n`, [
+    identity.identityId,
+    now,
+  ]);
   return { identity, consents: rows.map(consentOf) };
 }
 

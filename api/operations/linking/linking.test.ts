@@ -27,6 +27,7 @@ describe("identity linking", () => {
   const call: Record<string, ReturnType<typeof apiClient>> = {};
   let code = "";
   let identityId = "";
+  let votedMarket = "";
 
   const ok = (r: CallResult, status = 200) => {
     assert.equal(r.status, status, JSON.stringify(r.json));
@@ -219,6 +220,7 @@ describe("identity linking", () => {
     );
     for (const who of ["voterA", "voterB", "voterC", "creator", "other"]) ok(await call[who]!("GET", "/orderbook/balances"));
     const market = await createLifecycleMarket(t.svc, { creator: agents.creator!.ledgerAccount as Address, closeTime: t.clock.now() + DAY, seed: 500n * PM });
+    votedMarket = market.address;
     t.clock.advance(DAY + HOUR);
     accepted(await t.svc.services.venue.exchange.submit({ type: "advanceLifecycle" }));
     ok(await call.creator!("POST", "/resolve/propose", { market: market.address, outcome: 0 }));
@@ -236,6 +238,47 @@ describe("identity linking", () => {
     // Unverified, the identity's wallets vote each for itself again (the rule is the verified identity's).
     assert.equal((await admin("DELETE", `/identities/${agents.root!.walletAddress}/verified`)).status, 200);
     ok(await call.voterB!("POST", "/resolve/vote", { market: market.address, outcome: 1 }));
+  });
+
+  it("lists an agent's own reputation events from the journal, for its wallet or its whole identity", async () => {
+    const events = async (who: string, q = "") => ok(await call[who]!("GET", `/agents/me/reputation/events${q}`));
+    const a = await events("voterA", "?filter=this_wallet");
+    assert.deepEqual(a.accounts, [agents.voterA!.ledgerAccount]);
+    assert.deepEqual(
+      a.events.map((e: Json) => [e.kind, e.role, e.session, e.marketAddress, e.amount !== null]),
+      [["ballot_cast", "juror", 1, votedMarket, true]],
+    );
+    // The root's identity holds voterA and voterB: all_linked (the default) reads their ballots too; this_wallet not.
+    const all = await events("root");
+    assert.equal(all.filter, "all_linked");
+    assert.equal(all.accounts[0], agents.root!.ledgerAccount);
+    assert.ok(all.accounts.includes(agents.voterA!.ledgerAccount) && all.accounts.includes(agents.voterB!.ledgerAccount));
+    assert.deepEqual(
+      all.events.map((e: Json) => [e.kind, e.account]).sort(),
+      [
+        ["ballot_cast", agents.voterA!.ledgerAccount],
+        ["ballot_cast", agents.voterB!.ledgerAccount],
+      ].sort(),
+    );
+    assert.equal((await events("root", "?filter=this_wallet")).total, 0);
+    const creator = await events("creator");
+    assert.deepEqual(
+      creator.events.map((e: Json) => [e.kind, e.state]),
+      [
+        ["market_state", "challenge"],
+        ["market_state", "creator_proposal"],
+        ["market_created", null],
+      ],
+      "newest first",
+    );
+    const firstPage = await events("creator", "?limit=1&offset=1");
+    assert.deepEqual([firstPage.total, firstPage.hasMore, firstPage.events[0].state], [3, true, "creator_proposal"]);
+    assert.deepEqual(
+      (await events("other")).events.map((e: Json) => [e.kind, e.role]),
+      [["challenge_bond_locked", "challenger"]],
+    );
+    problem(await call.root!("GET", "/agents/me/reputation/events?filter=everyone"), 400, "INVALID_PAYLOAD");
+    problem(await apiClient(t)("GET", "/agents/me/reputation/events"), 401, "AUTH_REQUIRED");
   });
 
   it("serves the spec's MCP tools through the MCP SDK client", async () => {

@@ -66,6 +66,14 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
       "GET /reputation/wallets/{walletAddress}, GET /reputation/agents/{agentId} and POST /reputation/batch (up to 100 wallets) answer one record: creator tier, source, history and gates; juror tier and ballots; all-time trading and rank. MCP tools svc_get_wallet_reputation, svc_get_agent_reputation, svc_batch_reputation.",
   },
   {
+    id: "own-reputation-events",
+    date: "2026-11-29",
+    kind: "added",
+    title: "Your reputation events: GET /agents/me/reputation/events",
+    summary:
+      "Bonds, ballots, rewards, payouts and the ends of the markets you created, from the committed journal, newest first; filter=all_linked (default) merges every wallet of your linked identity, this_wallet reads only yours. MCP tool svc_list_own_reputation_events.",
+  },
+  {
     id: "identity-linking",
     date: "2026-11-29",
     kind: "added",

@@ -30,6 +30,7 @@ CREATE TABLE identity_link_codes (
 
 CREATE TABLE identity_link_consents (
   id uuid PRIMARY KEY,
+  n bigserial NOT NULL,                     -- arrival order (consents of the same millisecond list in it)
   identity_id uuid NOT NULL REFERENCES identities (id),
   agent_id uuid NOT NULL REFERENCES api_agents (id),
   wallet_address text NOT NULL,
