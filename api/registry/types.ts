@@ -174,6 +174,17 @@ export const TRADE_EXECUTE_ACCESS = {
   idempotency: "required",
 } as const satisfies Pick<Operation, "permission" | "tier" | "scopes" | "rateClass" | "charged" | "idempotency">;
 
+/** The access of a read of the caller's own account that needs no scope: any live key of any tier, one charged read.
+ *  Spread it into an operation. */
+export const KEY_READ_ACCESS = {
+  permission: "api-key-read",
+  tier: "read-only",
+  scopes: [],
+  rateClass: "read",
+  charged: true,
+  idempotency: "exempt",
+} as const satisfies Pick<Operation, "permission" | "tier" | "scopes" | "rateClass" | "charged" | "idempotency">;
+
 /** The access of a read of the caller's own holdings (orders, payouts): any key tier holding portfolio:read, one
  *  charged read. Spread it into an operation. */
 export const PORTFOLIO_READ_ACCESS = {

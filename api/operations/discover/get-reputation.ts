@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineOperation } from "../../registry/types";
+import { defineOperation, KEY_READ_ACCESS } from "../../registry/types";
 import { creatorStanding, reputationView } from "../../domain/creation/creator-standing";
 import { reputationSchema, tierGatesSchema } from "../../domain/creation/schemas";
 import { TIER_GATES } from "../../domain/creation/reputation-rules";
@@ -15,12 +15,7 @@ export const getReputation = defineOperation({
   path: "/discover/reputation",
   summary: "Tier gates and creation capacity of the authenticated agent",
   category: "discovery",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: [],
-  rateClass: "read",
-  charged: true,
-  idempotency: "exempt",
+  ...KEY_READ_ACCESS,
   request: { query: z.strictObject({}) },
   response: reputationSchema.extend({
     history: z.object({ created: z.number().int(), resolvedUnchallenged: z.number().int(), overturned: z.number().int() }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineOperation } from "../../registry/types";
+import { defineOperation, KEY_READ_ACCESS } from "../../registry/types";
 import { getMarketByExternalId } from "../../domain/markets/catalog-store";
 import { ledgerAccountFor } from "../../domain/auth/ledger-account";
 
@@ -13,12 +13,7 @@ export const marketExists = defineOperation({
   path: "/discover/markets/exists",
   summary: "Whether you already deployed a market with this external id",
   category: "discovery",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: [],
-  rateClass: "read",
-  charged: true,
-  idempotency: "exempt",
+  ...KEY_READ_ACCESS,
   request: { query: z.strictObject({ externalId: z.string().min(1).max(200) }) },
   response: z.object({
     externalId: z.string(),

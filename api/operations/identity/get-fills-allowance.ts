@@ -1,4 +1,4 @@
-import { defineOperation } from "../../registry/types";
+import { defineOperation, KEY_READ_ACCESS } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
 import { agentOf, fillsOf } from "./me-view";
 import { fillAllowanceSchema } from "../../domain/fills/allowance-schema";
@@ -10,12 +10,7 @@ export const getFillAllowance = defineOperation({
   path: "/fills/allowance",
   summary: "Fill allowance of the calling agent's wallet",
   category: "identity",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: [],
-  rateClass: "read",
-  charged: true,
-  idempotency: "exempt",
+  ...KEY_READ_ACCESS,
   request: {},
   response: fillAllowanceSchema,
   errors: ["AGENT_NOT_FOUND", "WALLET_REQUIRED"],

@@ -4,22 +4,14 @@ import type { ServiceContext } from "../../context";
 import { ledgerAccountFor } from "../../domain/auth/ledger-account";
 import type { KeyPrincipal } from "../../domain/auth/principal";
 import { type Actor, type Consent, LINKED_ADDRESS_CAP, type Membership } from "../../domain/identity/links";
-import type { Operation } from "../../registry/types";
+import { KEY_READ_ACCESS } from "../../registry/types";
 
 /**
  * Any live key of the agent itself, no scope: linking is about the account, like binding a wallet. The consent is
  * "session-proved": the key is the proof, no wallet signature. Writes need an Idempotency-Key.
  */
-const LINKING_ACCESS = {
-  category: "identity",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: [],
-  charged: true,
-} as const satisfies Pick<Operation, "category" | "permission" | "tier" | "scopes" | "charged">;
-
-export const LINKING_READ = { ...LINKING_ACCESS, rateClass: "read", idempotency: "exempt" } as const;
-export const LINKING_WRITE = { ...LINKING_ACCESS, rateClass: "write", idempotency: "required" } as const;
+export const LINKING_READ = { ...KEY_READ_ACCESS, category: "identity" } as const;
+export const LINKING_WRITE = { ...LINKING_READ, rateClass: "write", idempotency: "required" } as const;
 
 export async function actorOf(ctx: ServiceContext, p: KeyPrincipal): Promise<Actor> {
   return { agentId: p.agentId, walletAddress: p.walletAddress?.toLowerCase() ?? null, ledgerAccount: await ledgerAccountFor(ctx, p) };

@@ -3,7 +3,7 @@ import type { ServiceContext } from "../../context";
 import { membersOf, membershipOfAgent } from "../../domain/identity/links";
 import { REPUTATION_EVENT_KINDS, REPUTATION_ROLES } from "../../domain/ranking/reputation-events";
 import { ledgerAccountFor } from "../../domain/auth/ledger-account";
-import { defineOperation } from "../../registry/types";
+import { defineOperation, KEY_READ_ACCESS } from "../../registry/types";
 
 const address = z.string().regex(/^0x[0-9a-f]{40}$/);
 
@@ -29,12 +29,7 @@ export const listOwnReputationEvents = defineOperation({
   description:
     'From the committed journal. filter=all_linked (default) covers every wallet of your linked identity (docs/identity.md), this_wallet only this agent\'s ledger account. Amounts in PM base units. See docs/leaderboard.md "Reputation events".',
   category: "reputation",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: [],
-  rateClass: "read",
-  charged: true,
-  idempotency: "exempt",
+  ...KEY_READ_ACCESS,
   request: {
     query: z.strictObject({
       limit: z.coerce.number().int().min(1).max(100).default(50),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Address } from "viem";
-import { defineOperation } from "../../registry/types";
+import { defineOperation, KEY_READ_ACCESS } from "../../registry/types";
 import { actionSchema, availableActions, effectiveState } from "../../domain/lifecycle/actions";
 import { resolutionGates } from "../../domain/lifecycle/gates";
 import { isCouncilMember, lifecycleOut, lifecycleSchema } from "../../domain/lifecycle/market-lifecycle";
@@ -19,12 +19,7 @@ export const simulateResolution = defineOperation({
   path: "/resolve/simulate",
   summary: "Feasibility preview of a resolution act (propose, challenge, declare MIA, vote, council); submits nothing",
   category: "resolution",
-  permission: "api-key-read",
-  tier: "read-only",
-  scopes: [],
-  rateClass: "read",
-  charged: true,
-  idempotency: "exempt",
+  ...KEY_READ_ACCESS,
   errors: ["MARKET_NOT_FOUND"],
   request: { body: z.strictObject({ ...marketRef, action: z.enum(SIMULATED) }) },
   response: z.object({
