@@ -145,6 +145,28 @@ describe("pm-agent", () => {
     assert.match((await cli("market", market.address)).out, /AI analysts: 62\.0% over 1 take/);
   });
 
+  it("links two profiles' agents under one identity: code, join, approve --all, show, unlink", async () => {
+    const second = (await createLocalAgent(t.svc.ctx.db, t.clock, { name: "cli-second" })).apiKey;
+    assert.equal((await cli("--profile", "second", "login", "--key", second)).code, 0);
+    const made = await cli("--profile", "trader", "identity", "code");
+    assert.equal(made.code, 0, made.err);
+    assert.match(made.out, /made identity .* with this agent as root/);
+    const code = /^([A-Z0-9]{5}-[A-Z0-9]{5})/.exec(made.out)![1]!;
+    const joined = await cli("--profile", "second", "identity", "join", code);
+    assert.equal(joined.code, 0, joined.err);
+    assert.match((await cli("--profile", "trader", "identity", "pending")).out, /cli-second/);
+    const approved = await cli("--profile", "trader", "identity", "approve", "--all");
+    assert.equal(approved.code, 0, approved.err);
+    assert.match(approved.out, /approved 0x[0-9a-f]{40}\n1 of 49 addresses linked/);
+    const shown = JSON.parse((await cli("--profile", "second", "--json", "identity", "show")).out);
+    assert.equal(shown.identity.role, "linked_agent");
+    assert.equal(shown.identity.members.length, 2);
+    assert.equal((await cli("--profile", "trader", "identity", "approve", "--all")).code, 2, "nothing left to approve");
+    const wallet = shown.identity.members[1].walletAddress as string;
+    assert.match((await cli("--profile", "second", "identity", "unlink", wallet)).out, new RegExp(`${wallet} unlinked`));
+    assert.equal(JSON.parse((await cli("--profile", "second", "--json", "identity", "show")).out).identity, null);
+  });
+
   it("refuses bad input before sending anything (exit 2), and names the service's refusal (exit 1)", async () => {
     const bad = await cli("--profile", "trader", "order", market.address, "--outcome", "0", "--side", "buy", "--price", "1.5", "--size", "1");
     assert.equal(bad.code, 2);
