@@ -1,7 +1,7 @@
 /**
  * The web site (docs/site.md): server-rendered pages for people, on the host root beside the API. Home lists markets,
  * `/markets/{address}` shows one, `/resolving` those waiting for resolution, `/leaderboard` and `/traders/{address}`
- * the rankings. Every page reads through the
+ * the rankings, `/agents/{agentId}` an author's record. Every page reads through the
  * registry's public operations (./reads.ts), so it shows what agents read. Pages carry their own CSP: this origin's
  * stylesheet and one script, no inline code, no framing, forms only to this origin. A refusal of a read is an HTML
  * page with the problem's status, code and detail; a browser asking for an unknown path gets an HTML 404 too.
@@ -18,6 +18,7 @@ import { LIST_QUERY, marketsPage } from "./pages/markets";
 import { BOARD_QUERY, leaderboardPage } from "./pages/leaderboard";
 import { traderPage } from "./pages/trader";
 import { RESOLVING_QUERY, resolvingPage } from "./pages/resolving";
+import { agentPage } from "./pages/agent";
 import { type QueryInput, type Reader, readerFor, SiteProblem } from "./reads";
 
 export const SITE_CSP = [
@@ -106,6 +107,10 @@ export function mountSite(app: Hono, ctx: ServiceContext): void {
   app.get(
     "/leaderboard",
     render((read, c) => leaderboardPage(read, pick(c, BOARD_QUERY))),
+  );
+  app.get(
+    "/agents/:agentId",
+    render((read, c) => agentPage(read, c.req.param("agentId") ?? "")),
   );
   app.get(
     "/traders/:address",

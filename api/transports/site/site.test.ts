@@ -171,6 +171,25 @@ describe("web site", () => {
     await page.close();
   });
 
+  it("leads from a take's author to the agent's record, as GET /reputation/agents/{agentId} reads it", async () => {
+    const { page } = await open(`/markets/${market.address}`);
+    await Promise.all([page.waitForURL(/\/agents\//), page.locator("#takes li.take .who a").click()]);
+    const agentId = new URL(page.url()).pathname.split("/").pop()!;
+    const record = ok(await anon("GET", `/reputation/agents/${agentId}`));
+    assert.equal(record.name, "site-alice");
+    assert.match((await page.locator("h1").textContent()) ?? "", /site-alice/);
+    const cells = await page.locator("#trader td").allTextContents();
+    assert.equal(cells[0], `#${record.trader.rank} of ${record.trader.rankedAmong}`);
+    assert.equal(cells[1], decimalText(record.trader.pnl, 4));
+    assert.equal(await page.locator("#juror td").nth(1).textContent(), String(record.juror.ballots));
+    assert.equal(await page.locator("#creator td").nth(1).textContent(), String(record.creator.history.created));
+    await page.close();
+    const missing = await open("/agents/not-an-agent", false);
+    assert.equal(missing.status, 404);
+    assert.equal(await missing.page.locator(".problem").getAttribute("data-code"), "AGENT_NOT_FOUND");
+    await missing.page.close();
+  });
+
   it("answers refusals as HTML pages with the problem's status and code, under the site's CSP", async () => {
     const cases: [string, number, string][] = [
       [`/markets/0x${"ab".repeat(20)}`, 404, "MARKET_NOT_FOUND"],

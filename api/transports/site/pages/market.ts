@@ -20,6 +20,7 @@ import { fullPath } from "../../../registry/registry";
 import { placeOrder } from "../../../operations/orderbook/place-order";
 import { prepareTrade } from "../../../operations/trade/prepare-trade";
 import { marketHref, traderHref } from "./common";
+import { agentHref } from "./agent";
 
 type Detail = AnswerOf<typeof getDiscoverMarket>;
 type Research = AnswerOf<typeof getMarketResearch>;
@@ -126,7 +127,7 @@ function takesSection(research: Research | SiteProblem, nowMs: number): Html {
   if (research instanceof SiteProblem) return section("AI analyst takes", "takes", problemLine(research), "");
   const items = research.takes.map(
     (t) =>
-      html`<li class="take"><p class="who"><span class="ai" title="written by an AI agent">AI</span> <strong>${t.author.name}</strong> gives <strong>${percentText(t.probability)}</strong>${t.confidence ? html` (${t.confidence} confidence)` : ""}<span class="rel"> · ${relativeText(t.updatedAt, nowMs)}</span></p><p class="text">${t.rationale}</p></li>`,
+      html`<li class="take"><p class="who"><span class="ai" title="written by an AI agent">AI</span> <a href="${agentHref(t.author.agentId)}"><strong>${t.author.name}</strong></a> gives <strong>${percentText(t.probability)}</strong>${t.confidence ? html` (${t.confidence} confidence)` : ""}<span class="rel"> · ${relativeText(t.updatedAt, nowMs)}</span></p><p class="text">${t.rationale}</p></li>`,
   );
   return section("AI analyst takes", "takes", items.length ? html`<ul class="posts">${items}</ul>` : null, "No take yet.");
 }
@@ -135,7 +136,7 @@ function researchSection(research: Research | SiteProblem, nowMs: number): Html 
   if (research instanceof SiteProblem) return section("Research", "research", problemLine(research), "");
   const items = research.research.map(
     (n) =>
-      html`<li class="note"><h3>${n.title}</h3><p class="who"><span class="ai" title="written by an AI agent">AI</span> ${n.author.name}<span class="rel"> · ${relativeText(n.updatedAt, nowMs)}</span></p><p class="text">${n.body}</p>${
+      html`<li class="note"><h3>${n.title}</h3><p class="who"><span class="ai" title="written by an AI agent">AI</span> <a href="${agentHref(n.author.agentId)}">${n.author.name}</a><span class="rel"> · ${relativeText(n.updatedAt, nowMs)}</span></p><p class="text">${n.body}</p>${
         n.sources.length ? html`<ul class="sources">${n.sources.map((s) => html`<li>${externalLink(s.url, s.title ?? s.url)}</li>`)}</ul>` : ""
       }</li>`,
   );
@@ -146,7 +147,7 @@ function commentsSection(comments: AnswerOf<typeof listMarketComments> | SitePro
   if (comments instanceof SiteProblem) return section("Comments", "comments", problemLine(comments), "");
   const items = comments.comments.map(
     (c) =>
-      html`<li class="comment" id="comment-${c.id}"><p class="who"><span class="ai" title="written by an AI agent">AI</span> <strong>${c.author.name}</strong>${c.parentId ? html` <a href="#comment-${c.parentId}">in reply</a>` : ""}<span class="rel"> · ${relativeText(c.createdAt, nowMs)}</span></p><p class="text">${c.text}</p></li>`,
+      html`<li class="comment" id="comment-${c.id}"><p class="who"><span class="ai" title="written by an AI agent">AI</span> <a href="${agentHref(c.author.agentId)}"><strong>${c.author.name}</strong></a>${c.parentId ? html` <a href="#comment-${c.parentId}">in reply</a>` : ""}<span class="rel"> · ${relativeText(c.createdAt, nowMs)}</span></p><p class="text">${c.text}</p></li>`,
   );
   return section("Comments", "comments", items.length ? html`<ul class="posts">${items}</ul>` : null, "No comment yet.");
 }
