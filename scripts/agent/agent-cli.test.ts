@@ -18,7 +18,8 @@ import { createLocalAgent } from "../../api/domain/auth/local-agents";
 import { apiClient, startTestService, stopTestService, type Json, type TestService } from "../../test/support/service";
 import { AgentClient } from "./client";
 import { credentialPath } from "./credentials";
-import { probabilityToBps, runAgentCli } from "./main";
+import { runAgentCli } from "./main";
+import { probabilityToBps } from "./units";
 
 const SHARE = 1_000_000n;
 

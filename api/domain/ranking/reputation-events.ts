@@ -8,6 +8,7 @@
  */
 import type { Address } from "viem";
 import type { JournalOp } from "../../../decoder/journal/ops";
+import { voteEscrowOf } from "../../../decoder/assets";
 import { OUTCOME_NONE } from "../../../decoder/journal/market-states";
 import type { SqlRunner } from "../../../relayer/db/client";
 import { opsFromJson } from "../../../relayer/journal";
@@ -98,7 +99,8 @@ export function eventsOfEntry(parties: Parties, seq: number, at: number, ops: re
         break;
       case "BOND_AWARD":
         // Awards to the vote escrow are the voters' pool, paid out as VOTE_REWARD; the rest reach an account.
-        add("bond_awarded", roleOf(op.marketId, op.recipient), op.recipient, op.marketId, { amount: op.amount });
+        if (lower(op.recipient) !== lower(voteEscrowOf(op.marketId)))
+          add("bond_awarded", roleOf(op.marketId, op.recipient), op.recipient, op.marketId, { amount: op.amount });
         break;
       case "STAKE_LOCK":
         add("ballot_cast", "juror", op.account, op.marketId, { amount: op.amount, session: op.session });

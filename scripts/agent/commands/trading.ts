@@ -1,0 +1,119 @@
+/** pm-agent's trading commands: balances, order (a limit order on a book), trade (at the market's price, either pricing model), orders, cancel. */
+import { Option } from "commander";
+import { percentText, unitsText } from "../../../api/transports/site/format";
+import { type CliContext, type Json, table } from "../context";
+import { probabilityToBps, sharesOf } from "../units";
+
+export function addTradingCommands({ program, client, show }: CliContext): void {
+  program
+    .command("balances")
+    .description("PM and shares held by the agent's ledger account")
+    .action(async () => {
+      const { json } = await client().call<Json>("GET", "/orderbook/balances");
+      show(json, () => [
+        `account ${json.account}`,
+        table([
+          ["ASSET", "MARKET", "OUTCOME", "TOTAL", "AVAILABLE"],
+          ...json.balances.map((b: Json) => [
+            b.asset,
+            b.market ?? "",
+            b.outcome === undefined ? "" : String(b.outcome),
+            unitsText(b.total, 6),
+            unitsText(b.available, 6),
+          ]),
+        ]),
+      ]);
+    });
+
+  /** A trading write on one market: the outcome and side it takes, and the Idempotency-Key to resend it with. */
+  const marketWrite = (name: string, description: string) =>
+    program
+      .command(`${name} <market>`)
+      .description(description)
+      .requiredOption("--outcome <index>", "outcome index (0 = the first, YES on a binary market)")
+      .addOption(new Option("--side <side>", "buy or sell").choices(["buy", "sell"]).makeOptionMandatory())
+      .option("--idempotency-key <key>", "resend a write with the key printed before: it is applied once");
+
+  marketWrite("order", "place a limit order on an order-book market (sizes in whole shares, prices as probabilities)")
+    .requiredOption("--price <probability>", "limit price as a probability, e.g. 0.55")
+    .requiredOption("--size <shares>", "shares, e.g. 10 or 2.5")
+    .addOption(new Option("--tif <timeInForce>", "time in force").choices(["GTC", "IOC", "FOK"]).default("GTC"))
+    .option("--client-order-id <id>", "your own id for the order")
+    .action(async (market: string, o: Json) => {
+      const api = client();
+      const { json: m } = await api.call<Json>("GET", `/discover/markets/${market}`);
+      const size = sharesOf(o.size, m.collateral.decimals);
+      const body = {
+        market,
+        outcome: Number(o.outcome),
+        side: o.side,
+        priceBps: probabilityToBps(o.price),
+        size,
+        timeInForce: o.tif,
+        ...(o.clientOrderId ? { clientOrderId: o.clientOrderId } : {}),
+      };
+      const res = await api.call<Json>("POST", "/orderbook/place-order", body, { idempotencyKey: o.idempotencyKey });
+      const order = res.json.orders[0];
+      show(res.json, () => [
+        `${order.orderId} ${order.status}: ${order.side} ${unitsText(order.size, m.collateral.decimals)} of ${m.outcomes[order.outcome]?.label ?? order.outcome} at ${percentText(Number(order.priceBps) / 10_000)}, filled ${unitsText(order.filledSize, m.collateral.decimals)} in ${order.fills.length} fill(s)${res.replayed ? " (replayed: this key was already applied)" : ""}`,
+        `idempotency key ${res.idempotencyKey}; fills remaining ${res.json.fillsRemaining}`,
+      ]);
+    });
+
+  marketWrite("trade", "trade now at the market's price (either pricing model): buy or sell whole shares within a slippage bound")
+    .requiredOption("--shares <shares>", "shares, e.g. 10 or 2.5")
+    .option("--slippage-bps <bps>", "how far the price may move against you, in basis points (default the service's)")
+    .action(async (market: string, o: Json) => {
+      const api = client();
+      const { json: m } = await api.call<Json>("GET", `/discover/markets/${market}`);
+      const body = {
+        market,
+        outcome: Number(o.outcome),
+        side: o.side,
+        shares: sharesOf(o.shares, m.collateral.decimals),
+        ...(o.slippageBps === undefined ? {} : { slippageBps: Number(o.slippageBps) }),
+      };
+      const res = await api.call<Json>("POST", "/trade/prepare", body, { idempotencyKey: o.idempotencyKey });
+      const t = res.json;
+      const d = m.collateral.decimals;
+      const label = m.outcomes[body.outcome]?.label ?? String(body.outcome);
+      show(t, () => [
+        t.lane === "onchain"
+          ? `prepared an on-chain trade intent ${t.digest}: sign it and POST /trade/submit (docs/trading-onchain.md)`
+          : t.pricingModel === "ORDERBOOK"
+            ? `${t.orderId} ${t.status}: ${body.side} ${unitsText(body.shares, d)} of ${label}, ${t.executed ? "filled" : "nothing filled"}`
+            : `${body.side === "buy" ? "bought" : "sold"} ${unitsText(t.shares, d)} of ${label} for ${unitsText(t.cost ?? t.proceeds, d)} ${m.collateral.symbol}`,
+        `idempotency key ${res.idempotencyKey}${res.replayed ? " (replayed: this key was already applied)" : ""}`,
+      ]);
+    });
+
+  program
+    .command("orders")
+    .description("the agent's open orders")
+    .action(async () => {
+      const { json } = await client().call<Json>("GET", "/orderbook/orders");
+      show(json, () =>
+        json.orders.length === 0
+          ? "no open order"
+          : table([
+              ["ORDER", "MARKET", "OUTCOME", "SIDE", "PRICE", "REMAINING"],
+              ...json.orders.map((x: Json) => [
+                x.orderId,
+                x.market,
+                String(x.outcome),
+                x.side,
+                percentText(Number(x.priceBps) / 10_000),
+                unitsText(x.remainingSize, 6),
+              ]),
+            ]),
+      );
+    });
+
+  program
+    .command("cancel <orderId>")
+    .description("cancel an open order (o-<n>)")
+    .action(async (orderId: string) => {
+      const { json } = await client().call<Json>("POST", "/orderbook/cancel-order", { orderId });
+      show(json, () => `${json.order.orderId} ${json.order.status}`);
+    });
+}
