@@ -3,17 +3,14 @@
  * happened to it as a creator, a challenger, a juror and a trader of a market's end. Trades are not events here (the
  * trading profile has them); bonds, ballots, rewards, payouts and the states of the markets it created are.
  *
- * The log reads the journal once, from its start, then only what was written since (like the leaderboard's builds),
- * keeping each account's events in memory in journal order. Reads of it wait for that catch-up, one at a time.
+ * The log follows the journal (JournalFollower), keeping each account's events in memory in journal order.
  */
 import type { Address } from "viem";
 import type { JournalOp } from "../../../decoder/journal/ops";
 import { voteEscrowOf } from "../../../decoder/assets";
 import { OUTCOME_NONE } from "../../../decoder/journal/market-states";
 import type { SqlRunner } from "../../../relayer/db/client";
-import { opsFromJson } from "../../../relayer/journal";
-import { readOpsFrom } from "../../../relayer/journal/store";
-import { KeyedQueue } from "../../platform/concurrency/keyed-queue";
+import { JournalFollower } from "../ledger/journal-follower";
 
 export const REPUTATION_EVENT_KINDS = [
   "market_created",
@@ -127,46 +124,33 @@ export function eventsOfEntry(parties: Parties, seq: number, at: number, ops: re
   return out;
 }
 
-const PAGE = 5_000;
-
 /** The events of every account, kept up to date with the journal on each read. */
 export class ReputationEventLog {
   readonly #byAccount = new Map<Address, ReputationEvent[]>();
   readonly #parties: Parties = { creators: new Map(), challengers: new Map() };
-  #lastSeq = 0;
-  readonly #reader = new KeyedQueue();
+  readonly #journal: JournalFollower;
 
-  constructor(private readonly db: SqlRunner) {}
+  constructor(db: SqlRunner) {
+    this.#journal = new JournalFollower(db, (seq, at, ops) => {
+      for (const ev of eventsOfEntry(this.#parties, seq, at, ops)) {
+        const list = this.#byAccount.get(ev.account) ?? [];
+        list.push(ev);
+        this.#byAccount.set(ev.account, list);
+      }
+    });
+  }
 
   /**
    * Events of `accounts` (merged, newest first), `offset` then at most `limit` of them, and how many there are. The
    * journal is read up to now first.
    */
   async eventsOf(accounts: readonly string[], page: { limit: number; offset: number }): Promise<{ events: ReputationEvent[]; total: number }> {
-    await this.#catchUp();
+    await this.#journal.catchUp();
     // Each account's events are in journal order; a stable sort by entry keeps that order inside an entry.
     const all = [...new Set(accounts.map((a) => a.toLowerCase() as Address))]
       .flatMap((a) => this.#byAccount.get(a) ?? [])
       .sort((x, y) => x.seq - y.seq)
       .reverse();
     return { events: all.slice(page.offset, page.offset + page.limit), total: all.length };
-  }
-
-  /** Reads what the journal holds beyond the last entry read; one reader at a time, a later read waits for it. */
-  #catchUp(): Promise<void> {
-    return this.#reader.run("journal", async () => {
-      for (;;) {
-        const entries = await readOpsFrom(this.db, this.#lastSeq, PAGE);
-        for (const e of entries) {
-          for (const ev of eventsOfEntry(this.#parties, e.seq, e.at, opsFromJson(e.ops))) {
-            const list = this.#byAccount.get(ev.account) ?? [];
-            list.push(ev);
-            this.#byAccount.set(ev.account, list);
-          }
-          this.#lastSeq = e.seq;
-        }
-        if (entries.length < PAGE) return;
-      }
-    });
   }
 }

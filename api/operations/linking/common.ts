@@ -1,9 +1,6 @@
 /** What the identity-linking operations share (docs/identity.md): their access, the acting agent, the answer shapes. */
 import { z } from "zod";
-import type { ServiceContext } from "../../context";
-import { ledgerAccountFor } from "../../domain/auth/ledger-account";
-import type { KeyPrincipal } from "../../domain/auth/principal";
-import { type Actor, type Consent, LINKED_ADDRESS_CAP, type Membership } from "../../domain/identity/links";
+import { type Consent, LINKED_ADDRESS_CAP, type Membership } from "../../domain/identity/links";
 import { KEY_READ_ACCESS } from "../../registry/types";
 
 /**
@@ -13,9 +10,7 @@ import { KEY_READ_ACCESS } from "../../registry/types";
 export const LINKING_READ = { ...KEY_READ_ACCESS, category: "identity" } as const;
 export const LINKING_WRITE = { ...LINKING_READ, rateClass: "write", idempotency: "required" } as const;
 
-export async function actorOf(ctx: ServiceContext, p: KeyPrincipal): Promise<Actor> {
-  return { agentId: p.agentId, walletAddress: p.walletAddress?.toLowerCase() ?? null, ledgerAccount: await ledgerAccountFor(ctx, p) };
-}
+export { actorOf } from "../../domain/identity/actor";
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const address = z.string().regex(/^0x[0-9a-f]{40}$/);
