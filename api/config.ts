@@ -129,6 +129,8 @@ export const configSchema = z.object({
   LEADERBOARD_REFRESH_MS: z.coerce.number().int().min(0).default(30_000),
   LEADERBOARD_SEASON_START: isoInstant("2026-09-01T00:00:00Z"),
   LEADERBOARD_SEASON_END: isoInstant("2027-01-01T00:00:00Z"),
+  /** Participation release (docs/participation-release.md): confirmations a claim's payment needs to count as paid. */
+  PARTICIPATION_CONFIRMATIONS: z.coerce.number().int().min(1).max(256).default(1),
   /** Create the demo PM markets (api/domain/markets/seed/demo-markets.ts) at start, by the demo creator agent through the negotiate flow. */
   SEED_DEMO_MARKETS: bool.default(true),
   /** In-process read caches (docs/api-performance.md): how stale a cached read may be across instances; 0 = off. */

@@ -20,6 +20,9 @@ import { openVenue } from "./domain/venue/open-venue";
 import { openResolution } from "./domain/lifecycle/service";
 import { Leaderboard } from "./domain/ranking/leaderboard";
 import { ReputationEventLog } from "./domain/ranking/reputation-events";
+import { distributorChain } from "./domain/release/distributor-chain";
+import { ParticipationRelease } from "./domain/release/release";
+import { TradeDayLog } from "./domain/release/trade-days";
 import { deployedLedger, type PublishedLedger } from "./domain/ledger/published-ledger";
 import { FactoryFeeReader } from "./domain/creation/factory-fees";
 import { engineOutcomeOf } from "./domain/creation/engine-outcomes";
@@ -95,6 +98,13 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         refreshMs: config.LEADERBOARD_REFRESH_MS,
       }),
       reputationEvents: new ReputationEventLog(db),
+      participation: new ParticipationRelease({
+        db,
+        chain: distributorChain(config),
+        tradeDays: new TradeDayLog(db),
+        now,
+        confirmations: config.PARTICIPATION_CONFIRMATIONS,
+      }),
       creation: {
         ctx,
         venue,

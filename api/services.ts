@@ -21,6 +21,7 @@ import type { PublishedLedger } from "./domain/ledger/published-ledger";
 import type { CreationDeps } from "./domain/creation/flow";
 import type { Leaderboard } from "./domain/ranking/leaderboard";
 import type { ReputationEventLog } from "./domain/ranking/reputation-events";
+import type { ParticipationRelease } from "./domain/release/release";
 
 export interface Services {
   /** Rate-limit windows (docs/api.md): in memory, or Redis with REDIS_URL. */
@@ -55,6 +56,8 @@ export interface Services {
   leaderboard: Leaderboard;
   /** Each account's reputation events from the journal (GET /agents/me/reputation/events). */
   reputationEvents: ReputationEventLog;
+  /** PM's participation release (docs/participation-release.md): lanes, claims, the distributor on chain. */
+  participation: ParticipationRelease;
   /** Market creation (api/domain/creation, docs/market-creation.md): the negotiate flow's dependencies. */
   creation: CreationDeps;
   /** The chain's published ledger, replayed for proofs, once a CommittedLedger is deployed (deployments/<chainId>.json). */

@@ -27,6 +27,7 @@ import { writeDeployment, type DeployedContract, type Deployment } from "../deco
 import { rpcChain } from "./rpc-chain";
 import { FEE_DEFAULTS, FEE_POLICY_VERSIONS } from "./pricing/fees";
 import { assertDevNode, plantTestUsdc } from "./dev-usdc";
+import { COMMUNITY_POOL_WEI, participationReleaseId } from "./participation-release";
 
 const ROOT = join(__dirname, "..");
 
@@ -161,6 +162,12 @@ export async function deployAll(opts: DeployOptions): Promise<Deployment> {
   })) as Hex;
   for (const name of ["BinaryFactory", "TernaryFactory"])
     await send("LmsrFactory", "markets", contracts[name].address, "grantRole", [resolverRole, opts.operatorAddress]);
+  // PM's participation release (docs/participation-release.md): the distributor, whose vouchers the operator signs,
+  // stocked with the whole community pool. The deployer mints it once and gives the minting right back.
+  const distributor = await deploy("ParticipationDistributor", "release", [pm, participationReleaseId(chainId), account.address, opts.operatorAddress]);
+  await send("PlayMoney", "tokens", pm, "grantRole", [minterRole, account.address]);
+  await send("PlayMoney", "tokens", pm, "mint", [distributor, COMMUNITY_POOL_WEI]);
+  await send("PlayMoney", "tokens", pm, "renounceRole", [minterRole, account.address]);
   const fn = (name: string) => {
     const item = routerAbi.find((x): x is AbiFunction => x.type === "function" && x.name === name);
     if (!item) throw new Error(`IntentRouter ABI lacks ${name}`);

@@ -6,7 +6,8 @@ import { after, describe, it } from "node:test";
 import { createPublicClient, createWalletClient, http, keccak256 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY } from "../relayer/dev-accounts";
-import { committedLedgerAbi, playMoneyAbi } from "../generated/abis";
+import { committedLedgerAbi, participationDistributorAbi, playMoneyAbi } from "../generated/abis";
+import { COMMUNITY_POOL_WEI, participationReleaseId } from "../relayer/participation-release";
 import { freePort } from "../test/support/ports";
 import { deployAll } from "../relayer/deploy";
 import { startLocalChain } from "./stack/chain";
@@ -40,6 +41,20 @@ async function deployOnFreshChain(outDir: string) {
     const pm = record.contracts.PlayMoney.address;
     const role = await client.readContract({ address: pm, abi: playMoneyAbi, functionName: "MINTER_ROLE" });
     const operatorMints = await client.readContract({ address: pm, abi: playMoneyAbi, functionName: "hasRole", args: [role, operator] });
+    const deployerMints = await client.readContract({
+      address: pm,
+      abi: playMoneyAbi,
+      functionName: "hasRole",
+      args: [role, privateKeyToAccount(DEV_DEPLOYER_KEY).address],
+    });
+    const distributor = record.contracts.ParticipationDistributor.address;
+    const pool = await client.readContract({ address: pm, abi: playMoneyAbi, functionName: "balanceOf", args: [distributor] });
+    const distributorSigns = await client.readContract({
+      address: distributor,
+      abi: participationDistributorAbi,
+      functionName: "hasRole",
+      args: [await client.readContract({ address: distributor, abi: participationDistributorAbi, functionName: "SIGNER_ROLE" }), operator],
+    });
     // What the chain says about the PM deployment, to compare with what the artifact recorded.
     const pmBlockHash = (await client.getBlock({ blockNumber: BigInt(record.contracts.PlayMoney.blockNumber) })).hash;
     const pmCodeHash = keccak256((await client.getCode({ address: pm }))!);
@@ -51,7 +66,7 @@ async function deployOnFreshChain(outDir: string) {
     const hash = await wallet.writeContract({ address: pm, abi: playMoneyAbi, functionName: "mint", args: [operator, MINTED] });
     assert.equal((await client.waitForTransactionReceipt({ hash })).status, "success");
     const supplyAfter = await new TokenSupplyReader(rpcUrl, () => 1_800_000_000_000).read(pm);
-    return { record, onChainOperator, operatorMints, pmBlockHash, pmCodeHash, supplyBefore, supplyAfter };
+    return { record, onChainOperator, operatorMints, deployerMints, pool, distributorSigns, pmBlockHash, pmCodeHash, supplyBefore, supplyAfter };
   } finally {
     await stopChild(chain);
   }
@@ -63,6 +78,10 @@ describe("deployAll", () => {
     assert.equal(first.record.chainId, 8453);
     assert.equal(first.onChainOperator, privateKeyToAccount(DEV_OPERATOR_KEY).address);
     assert.equal(first.operatorMints, true);
+    // The participation release's pool is stocked once; the deployer keeps no right to mint more.
+    assert.equal(first.pool, COMMUNITY_POOL_WEI);
+    assert.equal(first.deployerMints, false);
+    assert.equal(first.distributorSigns, true);
     const file = deploymentSchema.parse(JSON.parse(readFileSync(join(dir, "a", "8453.json"), "utf8")));
     for (const name of [
       "CommittedLedger",
@@ -74,6 +93,7 @@ describe("deployAll", () => {
       "RouterImplementation",
       "Router:USDC",
       "Router:PM",
+      "ParticipationDistributor",
     ]) {
       assert.ok(file.contracts[name].blockNumber > 0, name);
     }
@@ -93,7 +113,7 @@ describe("deployAll", () => {
     assert.equal(file.routerInterface?.runtimeCodeHash, file.contracts.RouterImplementation.runtimeCodeHash);
 
     // /discover/token-release serves the PM deployment's block hash, runtime code hash and live supply.
-    assert.equal(first.supplyBefore.totalSupply, 0n);
+    assert.equal(first.supplyBefore.totalSupply, COMMUNITY_POOL_WEI);
     const release = buildTokenRelease(file, first.supplyAfter);
     assert.deepEqual(release.origin, {
       chainId: 8453,
@@ -103,7 +123,11 @@ describe("deployAll", () => {
       deploymentBlockHash: first.pmBlockHash,
       runtimeCodeHash: first.pmCodeHash,
     });
-    assert.equal(release.token.totalSupplyWei, MINTED.toString());
+    assert.equal(release.token.totalSupplyWei, (COMMUNITY_POOL_WEI + MINTED).toString());
+    assert.deepEqual(
+      release.distributors.map((d) => [d.kind, d.address, d.releaseId]),
+      [["participation_release", first.record.contracts.ParticipationDistributor.address, participationReleaseId(8453)]],
+    );
     assert.equal(release.token.totalSupplyReadAt, new Date(1_800_000_000_000).toISOString());
     const second = await deployOnFreshChain(join(dir, "b"));
     assert.deepEqual(

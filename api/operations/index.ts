@@ -36,6 +36,7 @@ import { RESOLVE_OPERATIONS } from "./resolve";
 import { NEGOTIATE_OPERATIONS } from "./negotiate";
 import { REPUTATION_OPERATIONS } from "./reputation";
 import { LINKING_OPERATIONS } from "./linking";
+import { RELEASE_OPERATIONS } from "./release";
 
 /**
  * Who an agent is, one group across four folders (auth: sign-in; registration: sign-up, claims, bindings; identity:
@@ -67,6 +68,7 @@ export const OPERATIONS: AnyOperation[] = [
   ...REPUTATION_OPERATIONS,
   ...IDENTITY_OPERATIONS,
   ...LINKING_OPERATIONS,
+  ...RELEASE_OPERATIONS,
   ...META_OPERATIONS,
   ...EVENTS_OPERATIONS,
   ...WEBHOOK_OPERATIONS,

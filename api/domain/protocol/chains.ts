@@ -4,6 +4,7 @@
  */
 import type { Deployment } from "./deployment";
 import type { TokenSupply } from "./token-supply";
+import { participationReleaseId } from "../../../relayer/participation-release";
 
 export interface ChainFacts {
   chainId: number;
@@ -97,38 +98,50 @@ export function buildContracts(d: Deployment, filter: { collateral?: string } = 
   };
 }
 
+/** A deployed contract as the token release lists it: where, from which block, by which transaction, with which code. */
+function deploymentRecord(chainId: number, c: Deployment["contracts"][string]) {
+  return {
+    chainId,
+    address: c.address,
+    fromBlock: c.blockNumber,
+    deploymentTxHash: c.txHash ?? null,
+    deploymentBlockHash: c.blockHash ?? null,
+    runtimeCodeHash: c.runtimeCodeHash ?? null,
+  };
+}
+
+/** PM's token profile on a chain: the id and stage the token release and the participation release share. */
+export function pmProfile(chainId: number) {
+  return { profileId: `pm-${chainId}`, stage: chainId === 8453 ? ("production" as const) : ("test" as const), name: "Play Money", symbol: "PM", decimals: 6 };
+}
+
 /**
  * PM's release record: play money on the committed ledger, no cash value. `supply` is the token's on-chain
  * totalSupply (api/domain/protocol/token-supply.ts); without a read it is "0" with `totalSupplyReadAt: null`.
  */
 export function buildTokenRelease(d: Deployment, supply: TokenSupply = { totalSupply: null, readAt: null }) {
   const pm = d.contracts.PlayMoney;
+  const distributor = d.contracts.ParticipationDistributor;
+  const { profileId, stage, name, symbol, decimals } = pmProfile(d.chainId);
   return {
-    profileId: `pm-${d.chainId}`,
-    stage: d.chainId === 8453 ? "production" : "test",
+    profileId,
+    stage,
     deployed: Boolean(pm),
     token: {
-      name: "Play Money",
-      symbol: "PM",
-      decimals: 6,
+      name,
+      symbol,
+      decimals,
       totalSupplyWei: (supply.totalSupply ?? 0n).toString(),
       totalSupplyReadAt: supply.readAt === null ? null : new Date(supply.readAt).toISOString(),
       logoPath: "/assets/pm.svg",
       disclaimer: "PM is a play-money participation token. It has no cash value and cannot be redeemed or withdrawn.",
     },
-    origin: pm
-      ? {
-          chainId: d.chainId,
-          address: pm.address,
-          fromBlock: pm.blockNumber,
-          deploymentTxHash: pm.txHash ?? null,
-          deploymentBlockHash: pm.blockHash ?? null,
-          runtimeCodeHash: pm.runtimeCodeHash ?? null,
-        }
-      : null,
-    // PM exists on one chain only (no bridged representation), and the service credits it in the committed ledger
-    // rather than through distributor contracts: both lists are empty until such a deployment exists.
+    origin: pm ? deploymentRecord(d.chainId, pm) : null,
+    // PM exists on one chain only (no bridged representation). The one distributor is the participation release's
+    // pool (docs/participation-release.md), once deployed.
     representations: [],
-    distributors: [],
+    distributors: distributor
+      ? [{ kind: "participation_release", ...deploymentRecord(d.chainId, distributor), releaseId: participationReleaseId(d.chainId) }]
+      : [],
   };
 }

@@ -82,4 +82,13 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
     summary:
       "One person's agents under one identity: the root makes a 3-minute multi-use link code, each child agent consents with it (its key is the proof), the root approves up to 20 consents per call and unlinks up to 49 wallets; 49 linked addresses at most. A verified identity casts one human vote per session (409 CONFLICT reason IDENTITY_ALREADY_VOTED) and GET /me says identityVerified. MCP tools svc_get_linked_identity, svc_generate_link_code, svc_submit_link_consent, svc_list_pending_link_consents, svc_approve_link_consents, svc_unlink_identity_wallets.",
   },
+  {
+    id: "participation-release",
+    date: "2026-11-29",
+    kind: "added",
+    title:
+      "PM's participation release: GET /participation-release, POST /participation-release/claim/prepare, /participation-release/claim/finalize, GET /participation-release/distributions/{intentId}",
+    summary:
+      "A verified identity banks 10 PM for each finished UTC day on which one of its members traded, from a community pool held on chain by the ParticipationDistributor (listed in GET /discover/token-release). A claim is a voucher the service signs and any wallet sends; the PM reaches the claiming member's wallet only, and finalize checks the transaction's receipt. MCP tools svc_get_participation_release, svc_prepare_participation_claim, svc_finalize_participation_claim, svc_get_participation_distribution.",
+  },
 ];

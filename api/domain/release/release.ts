@@ -1,0 +1,340 @@
+/**
+ * PM's participation release for one agent (docs/participation-release.md): its state, a claim prepared as a signed
+ * voucher and the transaction that presents it, the claim finalized from the transaction's receipt, and a claim read
+ * back. One object per service (`Services.participation`); every answer is read from the chain and the database at
+ * the time of the call, except the trading days, which follow the journal in memory.
+ */
+import { randomUUID } from "node:crypto";
+import type { Address, Hex } from "viem";
+import type { Database } from "../../../relayer/db/client";
+import { identityKey, intentKey } from "../../../relayer/participation-release";
+import { ApiError } from "../../platform/errors/api-error";
+import { membersOf, membershipOfAgent, type Actor, type Membership } from "../identity/links";
+import { bankFinishedDays, creditTotals, poolRemaining } from "./credits";
+import type { DistributorChain, DistributorStatus } from "./distributor-chain";
+import { insertIntent, intentById, latestIntent, observe, paidSummary, saveIntent, type Intent, type Observation } from "./intents";
+import {
+  ACTIVE_WINDOW_MS,
+  CLAIM_CADENCE_MS,
+  DAY_MS,
+  dayOf,
+  UNIT_WEI,
+  VOUCHER_TTL_MS,
+  type LaneState,
+  type MemberStatus,
+  type ParticipationReasonCode,
+  type RecipientRelation,
+  type RefusalCode,
+} from "./program";
+import type { TradeDayLog } from "./trade-days";
+
+export interface ReleaseDeps {
+  db: Database;
+  chain: DistributorChain;
+  tradeDays: TradeDayLog;
+  now: () => number;
+  /** Confirmations a payment needs before it counts as paid. */
+  confirmations: number;
+}
+
+/** Where the caller stands: its wallet, its identity and that identity's members, and why it cannot claim (if so). */
+interface Standing {
+  actor: Actor;
+  membership: Membership | null;
+  members: Membership[];
+  status: MemberStatus;
+  /** Why a claim is refused for who the caller is, or null. */
+  refusal: RefusalCode | null;
+}
+
+export interface Lane {
+  state: LaneState;
+  firstActivatedAt: number | null;
+  activeUntil: number | null;
+  lastQualifyingTradeAt: number | null;
+  nextCreditAt: number | null;
+}
+
+export interface ReleaseState {
+  deployment: DistributorStatus;
+  standing: Standing;
+  lane: Lane;
+  amounts: { bankedWei: bigint; confirmedPaidWei: bigint; nextEstimatedWei: bigint; communityRemainingWei: bigint; newUnitsExhausted: boolean };
+  distribution: Intent | null;
+  claim: { ready: boolean; reasonCode: ParticipationReasonCode | null; notBefore: number | null };
+}
+
+export class ParticipationRelease {
+  constructor(private readonly deps: ReleaseDeps) {}
+
+  /** The distributor on chain: deployed, paying, what it holds. */
+  deploymentStatus(): Promise<DistributorStatus> {
+    return this.deps.chain.status();
+  }
+
+  /** Everything `GET /participation-release` answers, for the calling agent. */
+  async state(actor: Actor): Promise<ReleaseState> {
+    const { db, now } = this.deps;
+    const t = now();
+    const [deployment, standing] = await Promise.all([this.deps.chain.status(), this.#standing(actor)]);
+    const trades = standing.membership ? await this.deps.tradeDays.of(standing.members.map((m) => m.ledgerAccount)) : [];
+    const verifiedAt = standing.status === "active" ? standing.membership!.verifiedAt! : null;
+    if (verifiedAt !== null) await this.#bank(deployment.releaseId, standing.membership!.identityId, verifiedAt, trades, t);
+    const identityId = standing.membership?.identityId ?? null;
+    const readable = deployment.address !== null && (deployment.state === "active" || deployment.state === "payment_paused");
+    const [credits, paid, remaining, paidOnChain] = await Promise.all([
+      identityId ? creditTotals(db, identityId) : { bankedWei: 0n, firstDay: null },
+      identityId ? paidSummary(db, identityId) : { paidWei: 0n, lastPreparedAt: null },
+      poolRemaining(db, deployment.releaseId),
+      // The distributor's own count is the authority: it includes a payment whose claim was never finalized here.
+      identityId && readable ? this.deps.chain.paidTo(deployment.address!, identityKey(identityId)).catch(() => null) : null,
+    ]);
+    const confirmedPaid = paidOnChain ?? paid.paidWei;
+    let distribution = identityId ? await latestIntent(db, identityId) : null;
+    if (distribution && deployment.address && deployment.state !== "degraded") distribution = await this.#refresh(distribution, deployment.address);
+    const exhausted = remaining < UNIT_WEI;
+
+    const lastAt = trades.length ? Math.max(...trades.map((r) => r.lastAt)) : null;
+    const tradedToday = verifiedAt !== null && trades.some((r) => r.days.has(dayOf(t))) && dayOf(t) >= dayOf(verifiedAt);
+    const nextCreditAt = tradedToday && !exhausted ? (dayOf(t) + 1) * DAY_MS : null;
+    const available = deployment.state === "active" && standing.status === "active";
+    const laneState: LaneState = !available
+      ? "unavailable"
+      : lastAt === null
+        ? "not_activated"
+        : credits.firstDay === null
+          ? "activation_pending"
+          : t - lastAt < ACTIVE_WINDOW_MS
+            ? "active"
+            : "dormant";
+    const lane: Lane = {
+      state: laneState,
+      firstActivatedAt: credits.firstDay === null ? null : (credits.firstDay + 1) * DAY_MS,
+      activeUntil: lastAt === null ? null : lastAt + ACTIVE_WINDOW_MS,
+      lastQualifyingTradeAt: lastAt,
+      nextCreditAt: available ? nextCreditAt : null,
+    };
+    const outstanding = credits.bankedWei - confirmedPaid;
+    const claim = this.#claimReadiness(deployment, standing, distribution, outstanding, credits.bankedWei, exhausted, paid.lastPreparedAt, t);
+    return {
+      deployment,
+      standing,
+      lane,
+      amounts: {
+        bankedWei: outstanding,
+        confirmedPaidWei: confirmedPaid,
+        nextEstimatedWei: lane.nextCreditAt === null ? 0n : UNIT_WEI,
+        communityRemainingWei: remaining,
+        newUnitsExhausted: exhausted,
+      },
+      distribution,
+      claim,
+    };
+  }
+
+  /**
+   * Prepares a claim of everything the caller's identity banked and was not paid: a voucher signed by the operator and
+   * the `claim` transaction that presents it, to be sent by the caller's wallet (or anyone's) before it expires.
+   */
+  async prepare(actor: Actor): Promise<{ intent: Intent; transaction: { chainId: number; to: Address; data: Hex } }> {
+    const { db, chain, now } = this.deps;
+    const t = now();
+    const deployment = await chain.status();
+    if (deployment.state !== "active")
+      throw refusal(deployment.reasonCode ?? "PARTICIPATION_RELEASE_NOT_DEPLOYED", `the participation release is ${deployment.state}`);
+    const address = deployment.address!;
+    const standing = await this.#standing(actor);
+    if (standing.refusal) throw refusal(standing.refusal, memberDetail(standing.refusal));
+    const m = standing.membership!;
+    await this.#bank(deployment.releaseId, m.identityId, m.verifiedAt!, await this.deps.tradeDays.of(standing.members.map((x) => x.ledgerAccount)), t);
+
+    const open = await latestIntent(db, m.identityId, "open");
+    if (open) await this.#refuseOpen(await this.#refresh(open, address), standing);
+    const [credits, paid, remaining] = await Promise.all([
+      creditTotals(db, m.identityId),
+      paidSummary(db, m.identityId),
+      poolRemaining(db, deployment.releaseId),
+    ]);
+    if (paid.lastPreparedAt !== null && t < paid.lastPreparedAt + CLAIM_CADENCE_MS) {
+      const notBefore = paid.lastPreparedAt + CLAIM_CADENCE_MS;
+      throw new ApiError(
+        "PARTICIPATION_CLAIM_CADENCE_ACTIVE",
+        `one claim per identity per ${CLAIM_CADENCE_MS / 3_600_000} hours; the next from ${new Date(notBefore).toISOString()}`,
+        { notBefore: new Date(notBefore).toISOString() },
+        { "Retry-After": String(Math.max(1, Math.ceil((notBefore - t) / 1000))) },
+      );
+    }
+    if (credits.bankedWei === 0n)
+      throw remaining < UNIT_WEI
+        ? refusal("NEW_PARTICIPATION_RELEASE_UNITS_EXHAUSTED", "the community pool has no units left to bank")
+        : refusal(
+            "NO_PARTICIPATION_RELEASE_CREDITS",
+            "no unit banked yet: a unit is banked for each finished UTC day on which a member of the identity traded",
+          );
+    const identity = identityKey(m.identityId);
+    const delta = credits.bankedWei - (await chain.paidTo(address, identity));
+    if (delta <= 0n) throw refusal("PARTICIPATION_DISTRIBUTION_ZERO_DELTA", "everything banked was already paid on chain");
+    if (deployment.inventoryWei !== null && deployment.inventoryWei < delta)
+      throw refusal("PARTICIPATION_INVENTORY_LOW", "the distributor holds less PM than this claim; try again later");
+
+    const expiresAt = Math.floor(((await this.#expiryNow(t)) + VOUCHER_TTL_MS) / 1000) * 1000;
+    const intent: Intent = {
+      id: `pri_${randomUUID()}`,
+      identityId: m.identityId,
+      agentId: actor.agentId,
+      recipient: actor.walletAddress as Address,
+      cumulative: credits.bankedWei,
+      amount: delta,
+      status: "prepared",
+      open: true,
+      expiresAt,
+      txHash: null,
+      blockNumber: null,
+      createdAt: t,
+      updatedAt: t,
+      paidAt: null,
+    };
+    await db.transaction(async (tx) => {
+      // One claim at a time per identity: two members preparing at once queue here, and the second sees the first.
+      await tx.query(`SELECT id FROM identities WHERE id = $1 FOR UPDATE`, [m.identityId]);
+      const [other] = await tx.query<{ id: string }>(`SELECT id FROM participation_intents WHERE identity_id = $1 AND open`, [m.identityId]);
+      if (other) throw refusal("PARTICIPATION_DISTRIBUTION_ALREADY_PREPARED", "another claim of this identity was prepared meanwhile", { intentId: other.id });
+      await insertIntent(tx, deployment.releaseId, intent);
+    });
+    return { intent, transaction: { chainId: deployment.chainId, ...(await this.#transactionOf(intent, address)) } };
+  }
+
+  /** Records the transaction that presented an intent's voucher, checked against its receipt, and reads where it stands. */
+  async finalize(actor: Actor, intentId: string, txHash: Hex): Promise<Intent> {
+    const { chain } = this.deps;
+    const deployment = await chain.status();
+    if (!deployment.address) throw refusal("PARTICIPATION_RELEASE_NOT_DEPLOYED", "the participation release is not deployed on this chain");
+    if (deployment.state === "degraded") throw refusal("PARTICIPATION_ROUTE_DEGRADED", "the chain does not answer; finalize again later");
+    const intent = await this.#visibleIntent(actor, intentId);
+    const key = intentKey(intent.id);
+    if (intent.txHash && intent.txHash !== txHash && (intent.status === "paid" || intent.status === "projection_pending"))
+      throw refusal("PARTICIPATION_DISTRIBUTION_EVENT_MISMATCH", `this claim was paid by transaction ${intent.txHash}`, { transactionHash: intent.txHash });
+    const receipt = await chain.receipt(deployment.address, txHash);
+    if (receipt?.status === "success" && !receipt.payments.some((p) => p.intentKey === key))
+      throw refusal("PARTICIPATION_DISTRIBUTION_EVENT_MISMATCH", "the transaction succeeded but paid no distribution of this claim");
+    if (!intent.open && intent.status === "unpaid")
+      throw refusal("PARTICIPATION_DISTRIBUTION_VOUCHER_EXPIRED", "the claim's voucher expired unpaid; prepare a new claim");
+    if (!intent.open) return intent;
+    return this.#refresh({ ...intent, txHash }, deployment.address, intent);
+  }
+
+  /** A claim of the caller's identity, as the chain has it now. */
+  async distribution(actor: Actor, intentId: string): Promise<{ intent: Intent; transaction: { chainId: number; to: Address; data: Hex } | null }> {
+    const intent = await this.#visibleIntent(actor, intentId);
+    const deployment = await this.deps.chain.status();
+    if (!deployment.address || deployment.state === "degraded") return { intent, transaction: null };
+    const now = await this.#refresh(intent, deployment.address);
+    // The voucher's transaction again, while it can still be presented (the prepare answer may have been lost).
+    const presentable = now.open && (now.status === "prepared" || now.status === "failed" || now.status === "submitted");
+    return { intent: now, transaction: presentable ? { chainId: deployment.chainId, ...(await this.#transactionOf(now, deployment.address)) } : null };
+  }
+
+  /** The relation of a claim's recipient to the viewing agent. */
+  async recipientRelation(actor: Actor, intent: Intent): Promise<RecipientRelation> {
+    if (actor.walletAddress && intent.recipient === actor.walletAddress.toLowerCase()) return "self";
+    const root = (await membersOf(this.deps.db, intent.identityId)).find((x) => x.role === "root");
+    return root?.walletAddress === intent.recipient ? "root" : "another_linked_member";
+  }
+
+  async #standing(actor: Actor): Promise<Standing> {
+    if (!actor.walletAddress) return { actor, membership: null, members: [], status: "not_linked", refusal: "AGENT_OPERATING_WALLET_NOT_LINKED" };
+    const membership = await membershipOfAgent(this.deps.db, actor.agentId);
+    if (!membership) return { actor, membership, members: [], status: "not_linked", refusal: "CURRENT_IDENTITY_MEMBERSHIP_REQUIRED" };
+    const members = await membersOf(this.deps.db, membership.identityId);
+    if (membership.verifiedAt === null) return { actor, membership, members, status: "inactive", refusal: "ACTIVE_VERIFIED_IDENTITY_REQUIRED" };
+    return { actor, membership, members, status: "active", refusal: null };
+  }
+
+  async #bank(releaseId: Hex, identityId: string, verifiedAt: number, trades: { days: Set<number> }[], now: number): Promise<void> {
+    const tradeDays = new Set(trades.flatMap((r) => [...r.days]));
+    await bankFinishedDays(this.deps.db, releaseId, { identityId, verifiedAt, tradeDays }, now);
+  }
+
+  /** The later of the service's clock and the chain's time: a voucher's expiry is judged by the chain. */
+  async #expiryNow(now: number): Promise<number> {
+    return Math.max(now, await this.deps.chain.chainTime());
+  }
+
+  async #refresh(intent: Intent, distributor: Address, stored: Intent = intent): Promise<Intent> {
+    const now = this.deps.now();
+    const at: Observation = { distributor, confirmations: this.deps.confirmations, now, expiryNow: await this.#expiryNow(now) };
+    const after = await observe(this.deps.chain, intent, at);
+    await saveIntent(this.deps.db, stored, after);
+    return after;
+  }
+
+  async #refuseOpen(open: Intent, standing: Standing): Promise<void> {
+    if (!open.open) return;
+    const extensions = { intentId: open.id, expiresAt: new Date(open.expiresAt).toISOString() };
+    if (!standing.members.some((x) => x.walletAddress === open.recipient))
+      throw refusal(
+        "PARTICIPATION_DISTRIBUTION_RECIPIENT_STALE",
+        "the open claim pays a wallet that left the identity; it can be prepared again once it expires",
+        extensions,
+      );
+    throw refusal(
+      "PARTICIPATION_DISTRIBUTION_ALREADY_PREPARED",
+      "a claim of this identity is open: present its transaction, or wait until it expires",
+      extensions,
+    );
+  }
+
+  async #visibleIntent(actor: Actor, intentId: string): Promise<Intent> {
+    const intent = await intentById(this.deps.db, intentId);
+    const m = intent && (await membershipOfAgent(this.deps.db, actor.agentId));
+    // Any current member of the claim's identity may read it; to anyone else it does not exist.
+    if (!intent || !m || m.identityId !== intent.identityId) throw new ApiError("DISTRIBUTION_NOT_FOUND", `no claim ${intentId} of this agent's identity`);
+    return intent;
+  }
+
+  #transactionOf(intent: Intent, distributor: Address) {
+    return this.deps.chain.claimTransaction(distributor, {
+      identity: identityKey(intent.identityId),
+      recipient: intent.recipient,
+      cumulativeAmount: intent.cumulative,
+      intentId: intentKey(intent.id),
+      expiresAt: BigInt(intent.expiresAt / 1000),
+    });
+  }
+
+  #claimReadiness(
+    deployment: DistributorStatus,
+    standing: Standing,
+    distribution: Intent | null,
+    outstanding: bigint,
+    everBanked: bigint,
+    exhausted: boolean,
+    lastPaidPreparedAt: number | null,
+    t: number,
+  ): ReleaseState["claim"] {
+    const no = (reasonCode: ParticipationReasonCode, notBefore: number | null = null) => ({ ready: false, reasonCode, notBefore });
+    if (deployment.state !== "active") return no(deployment.reasonCode ?? "PARTICIPATION_RELEASE_INACTIVE");
+    if (standing.refusal) return no(standing.refusal);
+    if (distribution?.open) return no("PARTICIPATION_DISTRIBUTION_ALREADY_PREPARED", distribution.expiresAt);
+    if (lastPaidPreparedAt !== null && t < lastPaidPreparedAt + CLAIM_CADENCE_MS)
+      return no("PARTICIPATION_CLAIM_CADENCE_ACTIVE", lastPaidPreparedAt + CLAIM_CADENCE_MS);
+    if (everBanked === 0n) return no(exhausted ? "NEW_PARTICIPATION_RELEASE_UNITS_EXHAUSTED" : "NO_PARTICIPATION_RELEASE_CREDITS");
+    if (outstanding <= 0n) return no("PARTICIPATION_DISTRIBUTION_ZERO_DELTA");
+    return { ready: true, reasonCode: null, notBefore: null };
+  }
+}
+
+function memberDetail(code: RefusalCode): string {
+  switch (code) {
+    case "AGENT_OPERATING_WALLET_NOT_LINKED":
+      return "the release pays an agent's wallet: bind one with POST /agents/me/bind-wallet";
+    case "CURRENT_IDENTITY_MEMBERSHIP_REQUIRED":
+      return "the release is per identity: make one with POST /identity/link-code, or join one with POST /identity/link-consent";
+    default:
+      return "the release pays verified identities only; the operator verifies an identity";
+  }
+}
+
+function refusal(code: RefusalCode, detail: string, extensions: Record<string, unknown> = {}): ApiError {
+  return new ApiError(code, detail, extensions);
+}
