@@ -13,6 +13,7 @@ import { ApiProblem, Unreachable } from "./client";
 import { addAccountCommands } from "./commands/account";
 import { addIdentityCommands } from "./commands/identity";
 import { addMarketCommands } from "./commands/markets";
+import { addReleaseCommands } from "./commands/release";
 import { addTradingCommands } from "./commands/trading";
 import { type CliIo, contextOf, DEFAULT_BASE_URL, type Globals, UsageError } from "./context";
 import { CredentialError } from "./credentials";
@@ -32,6 +33,7 @@ export function buildProgram(io: CliIo): Command {
   addMarketCommands(cx);
   addTradingCommands(cx);
   addIdentityCommands(cx);
+  addReleaseCommands(cx);
   const { stored, client, write } = cx;
 
   program

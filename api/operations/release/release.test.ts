@@ -26,6 +26,7 @@ import { stopChild, type Child } from "../../../scripts/stack/children";
 import { createLifecycleMarket } from "../../../test/support/lifecycle-market";
 import { freePort } from "../../../test/support/ports";
 import { apiClient, startTestService, stopTestService, type CallResult, type Json, type TestService } from "../../../test/support/service";
+import { runAgentCli } from "../../../scripts/agent/main";
 import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agents";
 import { DAY_MS, dayOf, UNIT_WEI } from "../../domain/release/program";
 
@@ -242,6 +243,40 @@ describe("participation release", () => {
     assert.equal((await state("root")).amounts.bankedWei, UNIT_WEI.toString(), "the unit stays banked for the next claim");
     const again = ok(await prepare("root"));
     assert.notEqual(again.intent.id, fresh.intent.id);
+  });
+
+  it("pm-agent release claim prepares, sends from another wallet and finalizes; status and show read it back", async () => {
+    const home = mkdtempSync(join(tmpdir(), "pm-agent-release-"));
+    const cli = async (...argv: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runAgentCli(["--url", t.svc.baseUrl, ...argv], { out: (x) => out.push(x), err: (x) => err.push(x), env: { PM_AGENT_HOME: home } });
+      return { code, out: out.join("\n"), err: err.join("\n") };
+    };
+    try {
+      assert.equal((await cli("login", "--key", agents.root!.apiKey)).code, 0);
+      // The open claim of the test before expires unpaid; the banked unit is claimed again.
+      t.clock.advance(45 * 60_000);
+      const status = await cli("--json", "release", "status");
+      assert.equal(status.code, 0, status.err);
+      assert.deepEqual(JSON.parse(status.out).claim, { ready: true, reasonCode: null, notBefore: null });
+      const before = await pmOnChain(agents.root!.walletAddress);
+      const claim = await cli("release", "claim", "--rpc", rpcUrl, "--sender-key", DEV_DEPLOYER_KEY);
+      assert.equal(claim.code, 0, claim.err);
+      assert.match(claim.out, /sent 0x[0-9a-f]{64} from 0x/i);
+      assert.match(claim.out, /projection_pending \(PARTICIPATION_DISTRIBUTION_FINALITY_PENDING\), 10 PM to 0x[0-9a-f]{40} \(self\)/);
+      assert.equal(await pmOnChain(agents.root!.walletAddress), before + UNIT_WEI);
+      await createTestClient({ chain: rpcChain(chainId, rpcUrl), mode: "hardhat", transport: http(rpcUrl) }).mine({ blocks: 1 });
+      const intentId = /claim (pri_[0-9a-f-]+)/.exec(claim.out)![1]!;
+      const shown = await cli("release", "show", intentId);
+      assert.match(shown.out, new RegExp(`claim ${intentId}: paid, 10 PM`));
+      // A second claim within the cadence is the service's refusal: exit 1 with its code.
+      const again = await cli("release", "claim", "--print");
+      assert.equal(again.code, 1);
+      assert.match(again.err, /409 PARTICIPATION_CLAIM_CADENCE_ACTIVE/);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("answers payment_paused while the distributor is paused, and refuses a claim", async () => {

@@ -1,0 +1,104 @@
+/**
+ * pm-agent's release commands: PM's participation release (docs/participation-release.md). `claim` does the whole
+ * flow: prepare the voucher, send its transaction from this profile's wallet (or `--sender-key`), finalize from the
+ * receipt. Without a key to send with, or with `--print`, it prints the transaction and the command that finalizes it.
+ */
+import { createPublicClient, createWalletClient, defineChain, http, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { unitsText } from "../../../api/transports/site/format";
+import { type CliContext, type Json, UsageError } from "../context";
+
+const DEFAULT_RPC = "http://127.0.0.1:8545";
+const pm = (wei: string) => `${unitsText(wei, 6)} PM`;
+
+/** One line for a claim: status, amount, recipient, transaction. */
+function distributionLine(d: Json): string {
+  if (d.status === "none") return "no claim yet";
+  const tx = d.transactionHash ? ` tx ${d.transactionHash}` : "";
+  const why = d.reasonCode ? ` (${d.reasonCode})` : "";
+  return `claim ${d.intentId}: ${d.status}${why}, ${pm(d.amountWei)} to ${d.recipient} (${d.recipientRelation})${tx}`;
+}
+
+export function addReleaseCommands({ program, client, show, stored, io, write }: CliContext): void {
+  const release = program
+    .command("release")
+    .description("PM's participation release: 10 PM per day of trading, claimed on chain (docs/participation-release.md)");
+  release
+    .command("status")
+    .description("this agent's lane: deployment, membership, banked and paid PM, whether a claim is possible now")
+    .action(async () => {
+      const { json } = await client().call<Json>("GET", "/participation-release");
+      show(json, () => [
+        `release ${json.profile.releaseId ?? "(not deployed)"} on chain ${json.deployment.chainId}: ${json.deployment.state}${json.deployment.reasonCode ? ` (${json.deployment.reasonCode})` : ""}`,
+        `member: ${json.member.status}${json.member.role ? ` (${json.member.role})` : ""}; lane: ${json.lane.state}${json.lane.nextCreditAt ? `, next unit at ${json.lane.nextCreditAt}` : ""}`,
+        `banked ${pm(json.amounts.bankedWei)}, paid ${pm(json.amounts.confirmedPaidWei)}; the pool has ${pm(json.amounts.communityRemainingWei)} left`,
+        json.claim.ready
+          ? "a claim is possible now: pm-agent release claim"
+          : `no claim now: ${json.claim.reasonCode}${json.claim.notBefore ? ` until ${json.claim.notBefore}` : ""}`,
+        distributionLine(json.distribution),
+      ]);
+    });
+  release
+    .command("claim")
+    .description("claim what was banked: prepare, send the transaction, finalize")
+    .option("--rpc <url>", `the chain's JSON-RPC (default PM_AGENT_RPC, else ${DEFAULT_RPC})`)
+    .option(
+      "--sender-key <hex>",
+      "the wallet that sends and pays the gas (default PM_AGENT_SENDER_KEY, else this profile's wallet); the PM goes to this agent's wallet",
+    )
+    .option("--print", "prepare only, and print the transaction to send")
+    .action(async (o: { rpc?: string; senderKey?: string; print?: boolean }) => {
+      const api = client();
+      const state = (await api.call<Json>("GET", "/participation-release")).json;
+      const expected = { expectedProfileId: state.profile.profileId, expectedReleaseId: state.profile.releaseId ?? `0x${"0".repeat(64)}` };
+      const prepared = (await api.call<Json>("POST", "/participation-release/claim/prepare", expected)).json;
+      const { intent, transaction } = prepared;
+      const senderKey = (o.senderKey ?? io.env.PM_AGENT_SENDER_KEY ?? stored()?.walletPrivateKey) as Hex | undefined;
+      if (o.print || !senderKey) {
+        return show(prepared, () => [
+          `claim ${intent.id}: ${pm(intent.amountWei)} to ${intent.recipient}, until ${intent.expiresAt}`,
+          `send on chain ${transaction.chainId}: to ${transaction.to}, value 0, data ${transaction.data}`,
+          `then: pm-agent release finalize ${intent.id} <transactionHash>`,
+        ]);
+      }
+      if (!/^0x[0-9a-fA-F]{64}$/.test(senderKey)) throw new UsageError("--sender-key must be 0x + 64 hex digits");
+      const rpc = o.rpc ?? io.env.PM_AGENT_RPC ?? DEFAULT_RPC;
+      const chain = defineChain({
+        id: transaction.chainId,
+        name: `chain ${transaction.chainId}`,
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [rpc] } },
+      });
+      const wallet = createWalletClient({ chain, transport: http(rpc), account: privateKeyToAccount(senderKey) });
+      const hash = await wallet.sendTransaction({ to: transaction.to, data: transaction.data, value: 0n });
+      write(`sent ${hash} from ${wallet.account.address}`);
+      await createPublicClient({ chain, transport: http(rpc) }).waitForTransactionReceipt({ hash });
+      const done = (await api.call<Json>("POST", "/participation-release/claim/finalize", { ...expected, intentId: intent.id, transactionHash: hash })).json;
+      show(done, () => distributionLine(done.distribution));
+    });
+  release
+    .command("finalize <intentId> <transactionHash>")
+    .description("report the transaction that sent a claim's voucher")
+    .action(async (intentId: string, transactionHash: string) => {
+      const api = client();
+      const state = (await api.call<Json>("GET", "/participation-release")).json;
+      const body = {
+        expectedProfileId: state.profile.profileId,
+        expectedReleaseId: state.profile.releaseId,
+        intentId,
+        transactionHash: transactionHash.toLowerCase(),
+      };
+      const { json } = await api.call<Json>("POST", "/participation-release/claim/finalize", body);
+      show(json, () => distributionLine(json.distribution));
+    });
+  release
+    .command("show <intentId>")
+    .description("a claim of this agent's identity, as the chain has it now")
+    .action(async (intentId: string) => {
+      const { json } = await client().call<Json>("GET", `/participation-release/distributions/${encodeURIComponent(intentId)}`);
+      show(json, () => [
+        distributionLine(json.distribution),
+        ...(json.transaction ? [`still to send: to ${json.transaction.to}, data ${json.transaction.data}`] : []),
+      ]);
+    });
+}
