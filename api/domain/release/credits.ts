@@ -14,8 +14,8 @@ export interface IdentityLane {
   tradeDays: ReadonlySet<number>;
 }
 
-/** Banks the lane's finished trading days not banked yet, in day order, while the pool has units left. */
-export async function bankFinishedDays(db: Database, releaseId: string, lane: IdentityLane, now: number): Promise<void> {
+/** Banks the lane's finished trading days not banked yet, in day order, while the pool (`poolWei`) has units left. */
+export async function bankFinishedDays(db: Database, releaseId: string, lane: IdentityLane, now: number, poolWei = COMMUNITY_POOL_WEI): Promise<void> {
   const [last] = await db.query<{ day: number | null }>(`SELECT max(day) AS day FROM participation_credits WHERE identity_id = $1`, [lane.identityId]);
   const after = last?.day ?? Number.NEGATIVE_INFINITY;
   const from = dayOf(lane.verifiedAt);
@@ -27,7 +27,7 @@ export async function bankFinishedDays(db: Database, releaseId: string, lane: Id
     const [pool] = await tx.query<{ banked: string }>(`SELECT banked::text AS banked FROM participation_pool WHERE release_id = $1 FOR UPDATE`, [releaseId]);
     let banked = BigInt(pool.banked);
     for (const day of days) {
-      if (banked + UNIT_WEI > COMMUNITY_POOL_WEI) break;
+      if (banked + UNIT_WEI > poolWei) break;
       const inserted = await tx.query(
         `INSERT INTO participation_credits (identity_id, day, amount, credited_at) VALUES ($1, $2, $3, $4) ON CONFLICT (identity_id, day) DO NOTHING RETURNING day`,
         [lane.identityId, day, UNIT_WEI.toString(), now],
@@ -54,7 +54,7 @@ export async function creditTotals(db: SqlRunner, identityId: string): Promise<C
 }
 
 /** What the pool has not banked yet (base units). */
-export async function poolRemaining(db: SqlRunner, releaseId: string): Promise<bigint> {
+export async function poolRemaining(db: SqlRunner, releaseId: string, poolWei = COMMUNITY_POOL_WEI): Promise<bigint> {
   const [row] = await db.query<{ banked: string }>(`SELECT banked::text AS banked FROM participation_pool WHERE release_id = $1`, [releaseId]);
-  return COMMUNITY_POOL_WEI - BigInt(row?.banked ?? 0);
+  return poolWei - BigInt(row?.banked ?? 0);
 }
