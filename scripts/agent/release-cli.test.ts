@@ -1,0 +1,60 @@
+/**
+ * `pm-agent release` against the service and a real chain (docs/cli.md, docs/participation-release.md): status, a
+ * claim prepared, sent by another wallet (the PM reaching the agent's) and finalized, `show` once it is final, and the
+ * cadence refusal as exit code 1 with the service's code.
+ */
+import { strict as assert } from "node:assert";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { DEV_DEPLOYER_KEY } from "../../relayer/dev-accounts";
+import { DAY_MS, UNIT_WEI } from "../../api/domain/release/program";
+import { type ReleaseStack, startReleaseStack } from "../../test/support/release-stack";
+import { runAgentCli } from "./main";
+
+describe("pm-agent release", () => {
+  let x: ReleaseStack;
+  const home = mkdtempSync(join(tmpdir(), "pm-agent-release-"));
+  const cli = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAgentCli(["--url", x.t.svc.baseUrl, ...argv], { out: (s) => out.push(s), err: (s) => err.push(s), env: { PM_AGENT_HOME: home } });
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  };
+
+  before(async () => {
+    x = await startReleaseStack(["root", "kid"], { PARTICIPATION_CONFIRMATIONS: "2" });
+    await x.linkAndVerify("root", ["kid"]);
+    await x.trade("kid");
+    x.t.clock.advance(DAY_MS);
+  });
+  after(async () => {
+    await x?.stop();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it("claims what was banked: prepare, send from another wallet, finalize, then show it paid", async () => {
+    assert.equal((await cli("login", "--key", x.agents.root!.apiKey)).code, 0);
+    const status = await cli("--json", "release", "status");
+    assert.equal(status.code, 0, status.err);
+    const s = JSON.parse(status.out);
+    assert.deepEqual([s.claim.ready, s.amounts.bankedWei, s.member.role], [true, UNIT_WEI.toString(), "root"]);
+    assert.match((await cli("release", "status")).out, /banked 10 PM, paid 0 PM/);
+
+    const before = await x.pmOnChain(x.agents.root!.walletAddress);
+    const claim = await cli("release", "claim", "--rpc", x.rpcUrl, "--sender-key", DEV_DEPLOYER_KEY);
+    assert.equal(claim.code, 0, claim.err);
+    assert.match(claim.out, /sent 0x[0-9a-f]{64} from 0x/i);
+    assert.match(claim.out, /projection_pending \(PARTICIPATION_DISTRIBUTION_FINALITY_PENDING\), 10 PM to 0x[0-9a-f]{40} \(self\)/);
+    assert.equal(await x.pmOnChain(x.agents.root!.walletAddress), before + UNIT_WEI, "the PM reached the agent's wallet, not the sender's");
+    await x.mine();
+    const intentId = /claim (pri_[0-9a-f-]+)/.exec(claim.out)?.[1];
+    assert.ok(intentId, claim.out);
+    assert.match((await cli("release", "show", intentId)).out, new RegExp(`claim ${intentId}: paid, 10 PM`));
+
+    const again = await cli("release", "claim", "--print");
+    assert.equal(again.code, 1);
+    assert.match(again.err, /409 PARTICIPATION_CLAIM_CADENCE_ACTIVE/);
+  });
+});
