@@ -9,6 +9,7 @@
  *   it from memory, or, on another instance or after a restart, rebuilt from the journal up to that seq and instant:
  *   the same figures, since the journal never changes what it holds. Pins older than PIN_MAX_AGE_MS are refused 410 EXPIRED_TOKEN.
  */
+import { reputationBoardOf, type ReputationBoardQuery } from "./reputation-board";
 import type { SqlRunner } from "../../../relayer/db/client";
 import type { Clock } from "../../../relayer/clock";
 import { ApiError } from "../../platform/errors/api-error";
@@ -53,6 +54,12 @@ export class Leaderboard {
   async profile(address: Address, generation?: string) {
     const { gen, stale } = await this.#generation(generation);
     return profileOf(gen, address, stale);
+  }
+
+  /** One page of the reputation leaderboard by role (GET /reputation/leaderboard), from the current generation. */
+  async reputationBoard(q: ReputationBoardQuery) {
+    const { gen, stale } = await this.#generation(undefined);
+    return reputationBoardOf(gen, q, stale);
   }
 
   /** All-time trading and voting standing of each address (lower-case), in order: the reputation reads' part. */

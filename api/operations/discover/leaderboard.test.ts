@@ -208,6 +208,31 @@ describe("GET /discover/leaderboard", () => {
     problem(await anon("POST", "/reputation/batch", { walletAddresses: Array.from({ length: 101 }, () => nobody) }), 400, "INVALID_PAYLOAD");
   });
 
+  it("ranks reputation by role over HTTP: the trader role follows the P&L board, overall is a third of it here", async () => {
+    const all = await board("?period=all&sort=PNL");
+    const traders = ok(await anon("GET", "/reputation/leaderboard?role=trader"));
+    assert.deepEqual([traders.role, traders.period, traders.method, traders.generation], ["trader", "all", "role-percentile-v1", all.measurement.generation]);
+    const n = (all.traders as Json[]).length;
+    assert.deepEqual(
+      (traders.entries as Json[]).map((e) => [e.address, e.rank, e.roles.trader.rank, e.roles.trader.rankedAmong]),
+      (all.traders as Json[]).map((r, i) => [r.address, i + 1, i + 1, n]),
+    );
+    assert.equal(traders.entries[0].score, "100.00");
+    // Nobody here created or judged a market: each overall score is the trader score over three.
+    const overall = ok(await anon("GET", "/reputation/leaderboard?limit=1&offset=1"));
+    assert.deepEqual([overall.role, overall.total, overall.hasMore, overall.entries.length], ["overall", n, n > 2, 1]);
+    const second = (traders.entries as Json[])[1];
+    assert.deepEqual(
+      [overall.entries[0].address, overall.entries[0].rank, overall.entries[0].score],
+      [second.address, 2, (Math.floor(Math.round(Number(second.score) * 100) / 3) / 100).toFixed(2)],
+    );
+    assert.deepEqual([overall.entries[0].roles.creator, overall.entries[0].roles.juror], [null, null]);
+    assert.equal(ok(await anon("GET", "/reputation/leaderboard?role=juror")).total, 0);
+    problem(await anon("GET", "/reputation/leaderboard?role=oracle"), 400, "INVALID_PAYLOAD");
+    problem(await anon("GET", "/reputation/leaderboard?period=season"), 400, "INVALID_PAYLOAD");
+    problem(await anon("GET", "/reputation/leaderboard?limit=0"), 400, "INVALID_PAYLOAD");
+  });
+
   it("answers the creator and voter boards, and refuses what it cannot serve", async () => {
     const creators = await board("?sort=CREATOR_QUALITY&period=all");
     assert.equal(creators.board, "creators");

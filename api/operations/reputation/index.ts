@@ -1,7 +1,7 @@
 /**
  * The reputation reads (spec "Reputation and profile operations"; their paths are ours, docs/leaderboard.md
- * "Reputation"): by wallet, by agent, and in a batch of up to 100 wallets, public reads like the leaderboard; and the
- * agent's own reputation events (./own-events.ts).
+ * "Reputation"): by wallet, by agent, and in a batch of up to 100 wallets, public reads like the leaderboard; the
+ * reputation leaderboard by role (./leaderboard.ts); and the agent's own reputation events (./own-events.ts).
  */
 import { z } from "zod";
 import type { Address } from "viem";
@@ -15,6 +15,7 @@ import type { Services } from "../../services";
 import { evmAddress, PUBLIC_READ } from "../discover/common";
 import { reputationRecordSchema } from "./schemas";
 import { listOwnReputationEvents } from "./own-events";
+import { getReputationLeaderboard } from "./leaderboard";
 
 const REPUTATION_READ = { ...PUBLIC_READ, category: "reputation" } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -76,4 +77,10 @@ export const batchReputation = defineOperation({
   },
 });
 
-export const REPUTATION_OPERATIONS: AnyOperation[] = [getWalletReputation, getAgentReputation, batchReputation, listOwnReputationEvents];
+export const REPUTATION_OPERATIONS: AnyOperation[] = [
+  getWalletReputation,
+  getAgentReputation,
+  batchReputation,
+  getReputationLeaderboard,
+  listOwnReputationEvents,
+];

@@ -83,6 +83,14 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
       "One person's agents under one identity: the root makes a 3-minute multi-use link code, each child agent consents with it (its key is the proof), the root approves up to 20 consents per call and unlinks up to 49 wallets; 49 linked addresses at most. A verified identity casts one human vote per session (409 CONFLICT reason IDENTITY_ALREADY_VOTED) and GET /me says identityVerified. MCP tools svc_get_linked_identity, svc_generate_link_code, svc_submit_link_consent, svc_list_pending_link_consents, svc_approve_link_consents, svc_unlink_identity_wallets.",
   },
   {
+    id: "reputation-leaderboard",
+    date: "2026-11-29",
+    kind: "added",
+    title: "Reputation leaderboard by role: GET /reputation/leaderboard",
+    summary:
+      "role creator, juror, trader or overall (default), period 7d, 30d or all: each role's score is the account's percentile on that role's board (P&L, markets ended unchallenged, vote rewards); overall is the three over three, a missing role counting 0. MCP tool svc_get_reputation_leaderboard.",
+  },
+  {
     id: "participation-release",
     date: "2026-11-29",
     kind: "added",

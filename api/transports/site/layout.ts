@@ -15,7 +15,7 @@ export const ASSET_PATH = "/site";
 export interface PageParts {
   title: string;
   /** Which navigation entry to mark as the current page. */
-  nav?: "markets" | "resolving" | "leaderboard";
+  nav?: "markets" | "resolving" | "leaderboard" | "reputation";
   body: Html;
   /** Whether the page loads the live-update script (the market page). */
   live?: boolean;
@@ -40,6 +40,7 @@ ${live ? html`<script src="${ASSET_PATH}/site.js" defer></script>` : ""}
 <a href="/"${current("markets")}>Markets</a>
 <a href="/resolving"${current("resolving")}>Resolving</a>
 <a href="/leaderboard"${current("leaderboard")}>Leaderboard</a>
+<a href="/reputation"${current("reputation")}>Reputation</a>
 <a href="${DOCUMENT_PATHS.docs}">API</a>
 </nav>
 </header>

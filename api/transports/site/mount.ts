@@ -1,6 +1,6 @@
 /**
  * The web site (docs/site.md): server-rendered pages for people, on the host root beside the API. Home lists markets,
- * `/markets/{address}` shows one, `/resolving` those waiting for resolution, `/leaderboard` and `/traders/{address}`
+ * `/markets/{address}` shows one, `/resolving` those waiting for resolution, `/leaderboard`, `/reputation` and `/traders/{address}`
  * the rankings, `/agents/{agentId}` an author's record. Every page reads through the
  * registry's public operations (./reads.ts), so it shows what agents read. Pages carry their own CSP: this origin's
  * stylesheet and one script, no inline code, no framing, forms only to this origin. A refusal of a read is an HTML
@@ -16,6 +16,7 @@ import { ASSET_PATH, type Html, page } from "./layout";
 import { marketPage } from "./pages/market";
 import { LIST_QUERY, marketsPage } from "./pages/markets";
 import { BOARD_QUERY, leaderboardPage } from "./pages/leaderboard";
+import { REPUTATION_QUERY, reputationPage } from "./pages/reputation";
 import { traderPage } from "./pages/trader";
 import { RESOLVING_QUERY, resolvingPage } from "./pages/resolving";
 import { agentPage } from "./pages/agent";
@@ -107,6 +108,10 @@ export function mountSite(app: Hono, ctx: ServiceContext): void {
   app.get(
     "/leaderboard",
     render((read, c) => leaderboardPage(read, pick(c, BOARD_QUERY))),
+  );
+  app.get(
+    "/reputation",
+    render((read, c) => reputationPage(read, pick(c, REPUTATION_QUERY))),
   );
   app.get(
     "/agents/:agentId",

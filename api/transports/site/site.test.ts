@@ -171,6 +171,25 @@ describe("web site", () => {
     await page.close();
   });
 
+  it("ranks reputation by role with the API's scores, and switches role from its tabs", async () => {
+    const { page, status } = await open("/reputation");
+    assert.equal(status, 200);
+    const board = ok(await anon("GET", "/reputation/leaderboard"));
+    assert.ok(board.entries.length > 0, "the trades above rank someone");
+    const rows = page.locator("table.board tbody tr");
+    assert.equal(await rows.count(), board.entries.length);
+    const first = await rows.first().locator("td").allTextContents();
+    assert.equal(first[0], "1");
+    assert.equal(first[2]!.trim(), decimalText(board.entries[0].score));
+    const trader = board.entries[0].roles.trader;
+    assert.equal(first[3], `#${trader.rank} of ${trader.rankedAmong} · ${decimalText(trader.score)}`);
+    await Promise.all([page.waitForURL(/role=juror/), page.click('nav[aria-label="Role"] a:text("Jurors")')]);
+    assert.equal(await page.locator('nav[aria-label="Role"] a[aria-current="page"]').textContent(), "Jurors");
+    const jurors = ok(await anon("GET", "/reputation/leaderboard?role=juror"));
+    assert.equal(await page.locator("table.board tbody tr").count(), jurors.entries.length);
+    await page.close();
+  });
+
   it("leads from a take's author to the agent's record, as GET /reputation/agents/{agentId} reads it", async () => {
     const { page } = await open(`/markets/${market.address}`);
     await Promise.all([page.waitForURL(/\/agents\//), page.locator("#takes li.take .who a").click()]);
@@ -195,6 +214,7 @@ describe("web site", () => {
       [`/markets/0x${"ab".repeat(20)}`, 404, "MARKET_NOT_FOUND"],
       ["/markets/not-an-address", 400, "INVALID_PAYLOAD"],
       ["/leaderboard?period=decade", 400, "INVALID_PAYLOAD"],
+      ["/reputation?role=oracle", 400, "INVALID_PAYLOAD"],
       ["/no-such-page", 404, "NOT_FOUND"],
     ];
     for (const [path, want, code] of cases) {

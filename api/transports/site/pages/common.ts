@@ -1,7 +1,7 @@
 /** What several pages share: where a market and a trader live on the site, and how a P&L cell and a period are written. */
 import { html } from "hono/html";
 import type { PeriodKind } from "../../../domain/ranking/periods";
-import { decimalText } from "../format";
+import { decimalText, shortAddress } from "../format";
 import type { Html } from "../layout";
 
 export function marketHref(address: string): string {
@@ -13,6 +13,11 @@ export function traderHref(address: string): string {
 }
 
 /** A signed amount (decimal string) with the class that colours gains and losses. */
+/** An account as a short link to its trader page, the full address in its title. */
+export function accountLink(address: string): Html {
+  return html`<a href="${traderHref(address)}" title="${address}">${shortAddress(address)}</a>`;
+}
+
 export function pnlCell(pnl: string): Html {
   const sign = pnl.startsWith("-") ? "loss" : /^0(\.0+)?$/.test(pnl) ? "flat" : "gain";
   return html`<td class="num ${sign}">${decimalText(pnl, 4)}</td>`;

@@ -5,10 +5,10 @@
 import { html } from "hono/html";
 import { getLeaderboard } from "../../../operations/discover/get-leaderboard";
 import type { PeriodKind } from "../../../domain/ranking/periods";
-import { decimalText, instantText, shortAddress } from "../format";
+import { decimalText, instantText } from "../format";
 import { type Html, page, section } from "../layout";
 import { type AnswerOf, type QueryInput, type Reader, searchOf } from "../reads";
-import { PERIOD_LABELS, pnlCell, traderHref } from "./common";
+import { accountLink, PERIOD_LABELS, pnlCell } from "./common";
 
 type Board = AnswerOf<typeof getLeaderboard>;
 
@@ -29,10 +29,6 @@ export const BOARD_QUERY = ["period", "sort", "category", "offset", "generation"
 
 export const PAGE_SIZE = 50;
 
-function account(address: string): Html {
-  return html`<a href="${traderHref(address)}" title="${address}">${shortAddress(address)}</a>`;
-}
-
 function rows(b: Board): { head: Html; body: Html[] } {
   const percent = (v: string | null) => (v === null ? "–" : `${decimalText(v)}%`);
   if (b.board === "traders")
@@ -40,7 +36,7 @@ function rows(b: Board): { head: Html; body: Html[] } {
       head: html`<tr><th>Rank</th><th>Trader</th><th>P&amp;L (${b.measurement.unit.symbol})</th><th>Volume</th><th>Return</th><th>Markets</th><th>Settled</th><th>Win rate</th><th>ROI</th></tr>`,
       body: b.traders.map(
         (t) =>
-          html`<tr><td class="num">${t.rank}</td><td>${account(t.address)}</td>${pnlCell(t.pnl)}<td class="num">${decimalText(t.volume)}</td><td class="num">${percent(t.returnPercent)}</td><td class="num">${t.markets}</td><td class="num">${t.settledMarkets}</td><td class="num">${percent(t.winRatePercent)}</td><td class="num">${percent(t.roiPercent)}</td></tr>`,
+          html`<tr><td class="num">${t.rank}</td><td>${accountLink(t.address)}</td>${pnlCell(t.pnl)}<td class="num">${decimalText(t.volume)}</td><td class="num">${percent(t.returnPercent)}</td><td class="num">${t.markets}</td><td class="num">${t.settledMarkets}</td><td class="num">${percent(t.winRatePercent)}</td><td class="num">${percent(t.roiPercent)}</td></tr>`,
       ),
     };
   if (b.board === "creators")
@@ -48,14 +44,14 @@ function rows(b: Board): { head: Html; body: Html[] } {
       head: html`<tr><th>Rank</th><th>Creator</th><th>Markets created</th><th>Ended</th><th>Unchallenged</th><th>Overturned</th><th>Quality</th><th>Volume</th></tr>`,
       body: b.creators.map(
         (c) =>
-          html`<tr><td class="num">${c.rank}</td><td>${account(c.address)}</td><td class="num">${c.marketsCreated}</td><td class="num">${c.marketsEnded}</td><td class="num">${c.unchallenged}</td><td class="num">${c.overturned}</td><td class="num">${percent(c.qualityPercent)}</td><td class="num">${decimalText(c.volume)}</td></tr>`,
+          html`<tr><td class="num">${c.rank}</td><td>${accountLink(c.address)}</td><td class="num">${c.marketsCreated}</td><td class="num">${c.marketsEnded}</td><td class="num">${c.unchallenged}</td><td class="num">${c.overturned}</td><td class="num">${percent(c.qualityPercent)}</td><td class="num">${decimalText(c.volume)}</td></tr>`,
       ),
     };
   return {
     head: html`<tr><th>Rank</th><th>Voter</th><th>Ballots</th><th>Rewarded</th><th>Staked</th><th>Rewards</th></tr>`,
     body: b.voters.map(
       (v) =>
-        html`<tr><td class="num">${v.rank}</td><td>${account(v.address)}</td><td class="num">${v.ballots}</td><td class="num">${v.rewardedBallots}</td><td class="num">${decimalText(v.staked)}</td><td class="num">${decimalText(v.rewards, 4)}</td></tr>`,
+        html`<tr><td class="num">${v.rank}</td><td>${accountLink(v.address)}</td><td class="num">${v.ballots}</td><td class="num">${v.rewardedBallots}</td><td class="num">${decimalText(v.staked)}</td><td class="num">${decimalText(v.rewards, 4)}</td></tr>`,
     ),
   };
 }
