@@ -20,6 +20,7 @@ contract ParticipationDistributor is AccessControl, Pausable, EIP712 {
     bytes32 public constant SIGNER_ROLE = keccak256("SIGNER_ROLE");
     /// @notice Role that may pause and resume payments.
     bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
+    /// @notice The EIP-712 type hash of `Voucher`.
     bytes32 public constant VOUCHER_TYPEHASH =
         keccak256("Voucher(bytes32 identity,address recipient,uint256 cumulativeAmount,bytes32 intentId,uint64 expiresAt)");
 
@@ -46,16 +47,22 @@ contract ParticipationDistributor is AccessControl, Pausable, EIP712 {
     /// @notice Intents already paid.
     mapping(bytes32 intentId => bool) public intentPaid;
 
+    /// @notice A voucher paid: `amount` to `recipient`, bringing `identity` to `cumulativeAmount`.
     event Distributed(bytes32 indexed intentId, bytes32 indexed identity, address indexed recipient, uint256 amount, uint256 cumulativeAmount);
 
-    error VoucherExpired(uint64 expiresAt);
-    error VoucherSignerInvalid(address signer);
-    error IntentAlreadyPaid(bytes32 intentId);
-    error NothingToPay(uint256 cumulativeAmount, uint256 paid);
-    error ZeroAddress();
+    /// @notice The voucher's `expiresAt` is before the block's timestamp.
+    error ParticipationVoucherExpired(uint64 expiresAt);
+    /// @notice The voucher was not signed by a holder of SIGNER_ROLE (or was changed after signing).
+    error ParticipationVoucherSignerInvalid(address signer);
+    /// @notice The voucher's intent was paid already.
+    error ParticipationIntentAlreadyPaid(bytes32 intentId);
+    /// @notice The voucher's cumulative amount is not above what the identity was paid.
+    error ParticipationNothingToPay(uint256 cumulativeAmount, uint256 paid);
+    /// @notice A token, admin, signer or recipient of address zero.
+    error ParticipationZeroAddress();
 
     constructor(IERC20 token_, bytes32 releaseId_, address admin, address signer) EIP712("ParticipationDistributor", "1") {
-        if (address(token_) == address(0) || admin == address(0) || signer == address(0)) revert ZeroAddress();
+        if (address(token_) == address(0) || admin == address(0) || signer == address(0)) revert ParticipationZeroAddress();
         token = token_;
         releaseId = releaseId_;
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
@@ -66,13 +73,13 @@ contract ParticipationDistributor is AccessControl, Pausable, EIP712 {
     /// @notice Pays `v.recipient` what `v.identity` is owed beyond what it was already paid.
     /// @return amount the PM transferred (base units).
     function claim(Voucher calldata v, bytes calldata signature) external whenNotPaused returns (uint256 amount) {
-        if (block.timestamp > v.expiresAt) revert VoucherExpired(v.expiresAt);
-        if (intentPaid[v.intentId]) revert IntentAlreadyPaid(v.intentId);
-        if (v.recipient == address(0)) revert ZeroAddress();
+        if (block.timestamp > v.expiresAt) revert ParticipationVoucherExpired(v.expiresAt);
+        if (intentPaid[v.intentId]) revert ParticipationIntentAlreadyPaid(v.intentId);
+        if (v.recipient == address(0)) revert ParticipationZeroAddress();
         address signer = ECDSA.recover(_hashTypedDataV4(hashVoucher(v)), signature);
-        if (!hasRole(SIGNER_ROLE, signer)) revert VoucherSignerInvalid(signer);
+        if (!hasRole(SIGNER_ROLE, signer)) revert ParticipationVoucherSignerInvalid(signer);
         uint256 paid = paidTo[v.identity];
-        if (v.cumulativeAmount <= paid) revert NothingToPay(v.cumulativeAmount, paid);
+        if (v.cumulativeAmount <= paid) revert ParticipationNothingToPay(v.cumulativeAmount, paid);
         amount = v.cumulativeAmount - paid;
         paidTo[v.identity] = v.cumulativeAmount;
         intentPaid[v.intentId] = true;

@@ -38,7 +38,7 @@ describe("contract guards", () => {
       for (const item of hre.artifacts.readArtifactSync(fqn).abi) if (item.type === "error") abiErrors.add(item.name);
     }
     for (const name of declared.keys()) expect(abiErrors.has(name), `${name} not in any ABI`).to.equal(true);
-    const prefixed = [...abiErrors].filter((n) => /^(Ledger|OutcomeToken|TestUSDC|Lmsr|Orderbook|Router)/.test(n));
+    const prefixed = [...abiErrors].filter((n) => /^(Ledger|OutcomeToken|TestUSDC|Lmsr|Orderbook|Router|Participation)/.test(n));
     expect([...declared.keys()].sort()).to.deep.equal(prefixed.sort());
     expect(declared.size).to.be.greaterThan(30);
 

@@ -50,6 +50,8 @@ export interface ReleaseStack {
   deployer(): ReturnType<typeof deployerOf>;
   mine(blocks?: number): Promise<void>;
   pmOnChain(who: string): Promise<bigint>;
+  /** Stops the chain alone (the service stays up); `stop` still stops the rest. */
+  stopChain(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -136,6 +138,7 @@ export async function startReleaseStack(names: readonly string[], env: Record<st
       deployer: () => deployerOf(chainId, rpcUrl),
       mine: async (blocks = 1) => createTestClient({ chain: viemChain, mode: "hardhat", transport: http(rpcUrl) }).mine({ blocks }),
       pmOnChain: (who) => client().readContract({ address: pmToken, abi: playMoneyAbi, functionName: "balanceOf", args: [getAddress(who)] }),
+      stopChain: () => stopChild(chain),
       stop,
     };
   } catch (err) {

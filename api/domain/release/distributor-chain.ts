@@ -7,6 +7,7 @@
 import { createPublicClient, encodeFunctionData, http, parseEventLogs, type Address, type Hex, type Log } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Config } from "../../config";
+import { ApiError } from "../../platform/errors/api-error";
 import { currentDeployment } from "../markets/venue-documents";
 import { participationDistributorAbi, playMoneyAbi } from "../../../generated/abis";
 import { distributorDomain, participationReleaseId, VOUCHER_TYPES, type Voucher } from "../../../relayer/participation-release";
@@ -52,6 +53,15 @@ export interface DistributorChain {
   chainTime(): Promise<number>;
 }
 
+/** A chain read that fails is the release's `degraded` route to the caller: 503, try again, nothing changed. */
+async function onChain<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    throw new ApiError("PARTICIPATION_ROUTE_DEGRADED", "the chain did not answer the participation release's read; try again", {}, {}, { cause: err });
+  }
+}
+
 export function distributorChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "OPERATOR_PRIVATE_KEY" | "deploymentFile">): DistributorChain {
   const client = createPublicClient({ chain: rpcChain(config.CHAIN_ID, config.rpcUrl), transport: http(config.rpcUrl, { timeout: 2_000, retryCount: 0 }) });
   const signer = privateKeyToAccount(config.OPERATOR_PRIVATE_KEY as Hex);
@@ -92,7 +102,7 @@ export function distributorChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "O
         return { ...base, state: "degraded", reasonCode: "PARTICIPATION_ROUTE_DEGRADED" };
       }
     },
-    paidTo: (address, identityKey) => client.readContract({ address, abi: participationDistributorAbi, functionName: "paidTo", args: [identityKey] }),
+    paidTo: (address, identityKey) => onChain(client.readContract({ address, abi: participationDistributorAbi, functionName: "paidTo", args: [identityKey] })),
     async claimTransaction(address, v) {
       const signature = await signer.signTypedData({
         domain: distributorDomain(config.CHAIN_ID, address),
@@ -103,10 +113,12 @@ export function distributorChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "O
       return { to: address, data: encodeFunctionData({ abi: participationDistributorAbi, functionName: "claim", args: [v, signature] }) };
     },
     async receipt(address, txHash) {
-      const r = await client.getTransactionReceipt({ hash: txHash }).catch((err: unknown) => {
-        if ((err as Error).name === "TransactionReceiptNotFoundError") return null;
-        throw err;
-      });
+      const r = await onChain(
+        client.getTransactionReceipt({ hash: txHash }).catch((err: unknown) => {
+          if ((err as Error).name === "TransactionReceiptNotFoundError") return null;
+          throw err;
+        }),
+      );
       return r && { status: r.status, blockNumber: r.blockNumber, payments: paymentsOf(r.logs, address) };
     },
     async paymentOf(address, intentKey) {
@@ -121,10 +133,10 @@ export function distributorChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "O
       return paymentsOf(logs, address)[0] ?? null;
     },
     async confirmations(blockNumber) {
-      return Number((await client.getBlockNumber({ cacheTime: 0 })) - blockNumber + 1n);
+      return Number((await onChain(client.getBlockNumber({ cacheTime: 0 }))) - blockNumber + 1n);
     },
     async chainTime() {
-      return Number((await client.getBlock()).timestamp) * 1000;
+      return Number((await onChain(client.getBlock())).timestamp) * 1000;
     },
   };
 }

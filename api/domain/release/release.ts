@@ -91,10 +91,14 @@ export class ParticipationRelease {
     ]);
     const confirmedPaid = paidOnChain ?? paid.paidWei;
     let distribution = identityId ? await latestIntent(db, identityId) : null;
-    if (distribution && deployment.address && deployment.state !== "degraded") distribution = await this.#refresh(distribution, deployment.address);
+    // A chain that stops answering here leaves the claim as last stored: the state is still worth reading.
+    if (distribution && deployment.address && deployment.state !== "degraded")
+      distribution = await this.#refresh(distribution, deployment.address).catch(() => distribution);
     const exhausted = remaining < UNIT_WEI;
 
-    const lastAt = trades.length ? Math.max(...trades.map((r) => r.lastAt)) : null;
+    // A trade counts from the day the identity was verified on.
+    const last = trades.length ? Math.max(...trades.map((r) => r.lastAt)) : null;
+    const lastAt = last !== null && verifiedAt !== null && dayOf(last) >= dayOf(verifiedAt) ? last : null;
     const tradedToday = verifiedAt !== null && trades.some((r) => r.days.has(dayOf(t))) && dayOf(t) >= dayOf(verifiedAt);
     const nextCreditAt = tradedToday && !exhausted ? (dayOf(t) + 1) * DAY_MS : null;
     const available = deployment.state === "active" && standing.status === "active";

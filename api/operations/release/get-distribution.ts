@@ -12,7 +12,7 @@ export const getParticipationDistribution = defineOperation({
   description:
     "Any current member of the claim's identity may read it. `transaction` is the voucher's transaction again while it can still be sent (prepared, failed or submitted, not expired). See docs/participation-release.md.",
   ...RELEASE_READ,
-  errors: ["DISTRIBUTION_NOT_FOUND"],
+  errors: ["DISTRIBUTION_NOT_FOUND", "PARTICIPATION_ROUTE_DEGRADED"],
   request: { params: z.strictObject({ intentId: z.string().min(1).max(128) }) },
   response: distributionResponse.extend({ transaction: transactionSchema.nullable() }),
   mcpTool: "svc_get_participation_distribution",

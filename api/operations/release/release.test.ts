@@ -212,4 +212,19 @@ describe("participation release", () => {
       await mcp.close();
     }
   });
+
+  it("answers degraded when the chain stops: the state still reads, a claim is refused with 503 and nothing is written", async () => {
+    const before = await rows();
+    const last = (await state("kid")).distribution;
+    await x.stopChain();
+    const s = await state("kid");
+    assert.deepEqual(
+      [s.deployment.state, s.deployment.reasonCode, s.deployment.claimEnabled, s.lane.state],
+      ["degraded", "PARTICIPATION_ROUTE_DEGRADED", false, "unavailable"],
+    );
+    assert.deepEqual([s.distribution.intentId, s.distribution.status], [last.intentId, last.status], "the last stored claim is still shown");
+    problem(await prepare("kid"), 503, "PARTICIPATION_ROUTE_DEGRADED");
+    problem(await finalize("kid", claimed.intentId, claimed.transactionHash), 503, "PARTICIPATION_ROUTE_DEGRADED");
+    assert.equal(await rows(), before);
+  });
 });

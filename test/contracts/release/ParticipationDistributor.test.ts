@@ -6,6 +6,11 @@ import { distributorDomain, identityKey, intentKey, participationReleaseId, VOUC
 import { expectRevert } from "../../support/revert";
 
 const abi = participationDistributorAbi as unknown as Abi;
+
+async function logGas(entry: string, hash: Hex) {
+  const pc = await hre.viem.getPublicClient();
+  console.log(JSON.stringify({ contract: "ParticipationDistributor", entry, gas: Number((await pc.waitForTransactionReceipt({ hash })).gasUsed) }));
+}
 const POOL = 1_000_000_000n;
 
 async function setUp() {
@@ -35,12 +40,10 @@ async function setUp() {
 
 describe("ParticipationDistributor", () => {
   it("pays a voucher's amount beyond what the identity was paid, to its recipient, whoever submits it", async () => {
-    const { holder, relayer, dist, releaseId, voucher, sign, as, balance, pc } = await setUp();
+    const { holder, relayer, dist, releaseId, voucher, sign, as, balance } = await setUp();
     expect(await dist.read.releaseId()).to.equal(releaseId);
     const first = voucher();
-    const hash = await (await as(relayer)).write.claim([first, await sign(first)]);
-    const receipt = await pc.waitForTransactionReceipt({ hash });
-    console.log(JSON.stringify({ contract: "ParticipationDistributor", entry: "claim(first)", gas: Number(receipt.gasUsed) }));
+    await logGas("claim (an identity's first payment)", await (await as(relayer)).write.claim([first, await sign(first)]));
     expect(await balance(holder.account.address)).to.equal(10_000_000n);
     expect(await balance(relayer.account.address)).to.equal(0n);
     const [ev] = await dist.getEvents.Distributed();
@@ -60,30 +63,45 @@ describe("ParticipationDistributor", () => {
     const v = voucher();
     const sig = await sign(v);
     await (await as(holder)).write.claim([v, sig]);
-    await expectRevert((await as(holder)).write.claim([v, sig]), abi, "IntentAlreadyPaid");
+    await expectRevert((await as(holder)).write.claim([v, sig]), abi, "ParticipationIntentAlreadyPaid");
     const same = voucher({ intentId: intentKey("intent-again") });
-    await expectRevert((await as(holder)).write.claim([same, await sign(same)]), abi, "NothingToPay");
+    await expectRevert((await as(holder)).write.claim([same, await sign(same)]), abi, "ParticipationNothingToPay");
     const expired = voucher({ intentId: intentKey("old"), cumulativeAmount: 20_000_000n, expiresAt: 1n });
-    await expectRevert((await as(holder)).write.claim([expired, await sign(expired)]), abi, "VoucherExpired");
+    await expectRevert((await as(holder)).write.claim([expired, await sign(expired)]), abi, "ParticipationVoucherExpired");
     const forged = voucher({ intentId: intentKey("forged"), cumulativeAmount: 20_000_000n });
-    await expectRevert((await as(holder)).write.claim([forged, await sign(forged, stranger)]), abi, "VoucherSignerInvalid");
+    await expectRevert((await as(holder)).write.claim([forged, await sign(forged, stranger)]), abi, "ParticipationVoucherSignerInvalid");
     // A signed voucher whose recipient was changed no longer recovers to the signer.
     const genuine = voucher({ intentId: intentKey("genuine"), cumulativeAmount: 20_000_000n });
     const genuineSig = await sign(genuine);
-    await expectRevert((await as(stranger)).write.claim([{ ...genuine, recipient: stranger.account.address }, genuineSig]), abi, "VoucherSignerInvalid");
+    await expectRevert(
+      (await as(stranger)).write.claim([{ ...genuine, recipient: stranger.account.address }, genuineSig]),
+      abi,
+      "ParticipationVoucherSignerInvalid",
+    );
     expect(await balance(stranger.account.address)).to.equal(0n);
     expect(await dist.read.paidTo([v.identity])).to.equal(10_000_000n);
+  });
+
+  it("refuses a zero token, admin or signer at deployment", async () => {
+    const [admin] = await hre.viem.getWalletClients();
+    const zero = "0x0000000000000000000000000000000000000000";
+    const pm = await hre.viem.deployContract("PlayMoney", [admin.account.address]);
+    await expectRevert(
+      hre.viem.deployContract("ParticipationDistributor", [pm.address, participationReleaseId(1), admin.account.address, zero]),
+      abi,
+      "ParticipationZeroAddress",
+    );
   });
 
   it("pauses and resumes payments by the pauser only", async () => {
     const { admin, holder, dist, voucher, sign, as, balance } = await setUp();
     // The ABI carries the inherited AccessControl and Pausable errors.
     await expectRevert((await as(holder)).write.pause(), abi, "AccessControlUnauthorizedAccount");
-    await (await as(admin)).write.pause();
+    await logGas("pause", await (await as(admin)).write.pause());
     const v = voucher();
     const sig: Hex = await sign(v);
     await expectRevert((await as(holder)).write.claim([v, sig]), abi, "EnforcedPause");
-    await (await as(admin)).write.unpause();
+    await logGas("unpause", await (await as(admin)).write.unpause());
     await (await as(holder)).write.claim([v, sig]);
     expect(await balance(holder.account.address)).to.equal(10_000_000n);
     expect(await dist.read.paused()).to.equal(false);
