@@ -131,6 +131,11 @@ export const configSchema = z.object({
   LEADERBOARD_SEASON_END: isoInstant("2027-01-01T00:00:00Z"),
   /** Participation release (docs/participation-release.md): confirmations a claim's payment needs to count as paid. */
   PARTICIPATION_CONFIRMATIONS: z.coerce.number().int().min(1).max(256).default(1),
+  /**
+   * Who sends a participation claim's transaction: `self_claim` (a wallet of the agent's choosing), `protocol_push`
+   * (the service, with the operator key, paying the gas), or `auto`: the service when the recipient holds no gas.
+   */
+  PARTICIPATION_DELIVERY: z.enum(["auto", "self_claim", "protocol_push"]).default("auto"),
   /** Create the demo PM markets (api/domain/markets/seed/demo-markets.ts) at start, by the demo creator agent through the negotiate flow. */
   SEED_DEMO_MARKETS: bool.default(true),
   /** In-process read caches (docs/api-performance.md): how stale a cached read may be across instances; 0 = off. */

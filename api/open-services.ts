@@ -104,6 +104,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         tradeDays: new TradeDayLog(db),
         now,
         confirmations: config.PARTICIPATION_CONFIRMATIONS,
+        delivery: config.PARTICIPATION_DELIVERY,
       }),
       creation: {
         ctx,

@@ -89,6 +89,8 @@ export async function startReleaseStack(names: readonly string[], env: Record<st
         SEED_DEMO_MARKETS: "false",
         PM_STARTING_GRANT: (1_000n * PM).toString(),
         ADMIN_TOKEN: RELEASE_ADMIN_TOKEN,
+        // The agents' wallets hold no gas: `auto` would push every claim. Tests of pushing say so.
+        PARTICIPATION_DELIVERY: "self_claim",
         ...env,
       },
       { clock: manualClock(Math.max(chainNow, Date.now()) + 1_000) },

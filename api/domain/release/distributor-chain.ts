@@ -4,14 +4,14 @@
  * payments its `Distributed` events record. Reads go to the configured RPC with a short timeout: a dead chain makes
  * the release `degraded`, never a slow answer. Opened lazily, so a service started before the deployment finds it.
  */
-import { createPublicClient, encodeFunctionData, http, parseEventLogs, type Address, type Hex, type Log } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { createPublicClient, createWalletClient, encodeFunctionData, http, parseEventLogs, type Address, type Hex, type Log } from "viem";
 import type { Config } from "../../config";
 import { ApiError } from "../../platform/errors/api-error";
 import { currentDeployment } from "../markets/venue-documents";
 import { participationDistributorAbi, playMoneyAbi } from "../../../generated/abis";
 import { distributorDomain, participationReleaseId, VOUCHER_TYPES, type Voucher } from "../../../relayer/participation-release";
 import { rpcChain } from "../../../relayer/rpc-chain";
+import { sendingAccount } from "../../../relayer/sending-account";
 import { UNIT_WEI, type DeploymentState, type RefusalCode } from "./program";
 
 export interface DistributorStatus {
@@ -43,6 +43,10 @@ export interface DistributorChain {
   paidTo(address: Address, identityKey: Hex): Promise<bigint>;
   /** The operator's signature of a voucher, and the `claim` call that presents it. */
   claimTransaction(address: Address, v: Voucher): Promise<{ to: Address; data: Hex }>;
+  /** Sends the voucher's `claim` with the operator key (protocol_push) and returns the transaction's hash. */
+  push(address: Address, v: Voucher): Promise<Hex>;
+  /** The native balance (gas money) of a wallet. */
+  gasBalance(wallet: Address): Promise<bigint>;
   /** The receipt of `txHash` with the distributor's payments in it; null when the chain has none (yet). */
   receipt(address: Address, txHash: Hex): Promise<ReceiptView>;
   /** The payment of an intent, found in the distributor's events; null when it was not paid. */
@@ -63,8 +67,12 @@ async function onChain<T>(read: Promise<T>): Promise<T> {
 }
 
 export function distributorChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "OPERATOR_PRIVATE_KEY" | "deploymentFile">): DistributorChain {
-  const client = createPublicClient({ chain: rpcChain(config.CHAIN_ID, config.rpcUrl), transport: http(config.rpcUrl, { timeout: 2_000, retryCount: 0 }) });
-  const signer = privateKeyToAccount(config.OPERATOR_PRIVATE_KEY as Hex);
+  const chain = rpcChain(config.CHAIN_ID, config.rpcUrl);
+  const client = createPublicClient({ chain, transport: http(config.rpcUrl, { timeout: 2_000, retryCount: 0 }) });
+  // The operator key signs vouchers, and sends pushed claims in turn with the batcher's and the resolver's sends.
+  const operator = sendingAccount(config.OPERATOR_PRIVATE_KEY as Hex);
+  const signer = operator.account;
+  const wallet = createWalletClient({ chain, transport: http(config.rpcUrl), account: signer });
   const releaseId = participationReleaseId(config.CHAIN_ID);
   const paymentsOf = (logs: Log[], address: Address): Payment[] =>
     parseEventLogs({ abi: participationDistributorAbi, eventName: "Distributed", logs })
@@ -78,6 +86,16 @@ export function distributorChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "O
         amount: l.args.amount,
         cumulativeAmount: l.args.cumulativeAmount,
       }));
+
+  const claimCall = async (address: Address, v: Voucher) => {
+    const signature = await signer.signTypedData({
+      domain: distributorDomain(config.CHAIN_ID, address),
+      types: VOUCHER_TYPES,
+      primaryType: "Voucher",
+      message: v,
+    });
+    return { to: address, data: encodeFunctionData({ abi: participationDistributorAbi, functionName: "claim", args: [v, signature] }) };
+  };
 
   return {
     async status() {
@@ -103,15 +121,12 @@ export function distributorChain(config: Pick<Config, "CHAIN_ID" | "rpcUrl" | "O
       }
     },
     paidTo: (address, identityKey) => onChain(client.readContract({ address, abi: participationDistributorAbi, functionName: "paidTo", args: [identityKey] })),
-    async claimTransaction(address, v) {
-      const signature = await signer.signTypedData({
-        domain: distributorDomain(config.CHAIN_ID, address),
-        types: VOUCHER_TYPES,
-        primaryType: "Voucher",
-        message: v,
-      });
-      return { to: address, data: encodeFunctionData({ abi: participationDistributorAbi, functionName: "claim", args: [v, signature] }) };
+    claimTransaction: (address, v) => claimCall(address, v),
+    async push(address, v) {
+      const { to, data } = await claimCall(address, v);
+      return onChain(operator.inTurn(() => wallet.sendTransaction({ to, data })));
     },
+    gasBalance: (who) => onChain(client.getBalance({ address: who })),
     async receipt(address, txHash) {
       const r = await onChain(
         client.getTransactionReceipt({ hash: txHash }).catch((err: unknown) => {

@@ -13,7 +13,7 @@ import type { Address, Hex } from "viem";
 import type { SqlRunner } from "../../../relayer/db/client";
 import { intentKey } from "../../../relayer/participation-release";
 import type { DistributorChain } from "./distributor-chain";
-import { FINALITY_GRACE_MS, type DistributionStatus } from "./program";
+import { FINALITY_GRACE_MS, type DeliveryMode, type DistributionStatus } from "./program";
 
 export interface Intent {
   id: string;
@@ -23,6 +23,7 @@ export interface Intent {
   cumulative: bigint;
   amount: bigint;
   status: Exclude<DistributionStatus, "none">;
+  deliveryMode: DeliveryMode;
   open: boolean;
   expiresAt: number;
   txHash: Hex | null;
@@ -40,6 +41,7 @@ interface Row {
   cumulative: string;
   amount: string;
   status: Intent["status"];
+  delivery_mode: DeliveryMode;
   open: boolean;
   expires_at: string;
   tx_hash: string | null;
@@ -49,7 +51,7 @@ interface Row {
   paid_at: string | null;
 }
 
-const SELECT = `SELECT id, identity_id, agent_id, recipient, cumulative::text, amount::text, status, open, expires_at::text, tx_hash,
+const SELECT = `SELECT id, identity_id, agent_id, recipient, cumulative::text, amount::text, status, delivery_mode, open, expires_at::text, tx_hash,
   block_number::text, created_at::text, updated_at::text, paid_at::text FROM participation_intents`;
 
 function intentOf(r: Row): Intent {
@@ -61,6 +63,7 @@ function intentOf(r: Row): Intent {
     cumulative: BigInt(r.cumulative),
     amount: BigInt(r.amount),
     status: r.status,
+    deliveryMode: r.delivery_mode,
     open: r.open,
     expiresAt: Number(r.expires_at),
     txHash: r.tx_hash as Hex | null,
@@ -86,8 +89,8 @@ export async function latestIntent(db: SqlRunner, identityId: string, only: "any
 
 export async function insertIntent(tx: SqlRunner, releaseId: string, i: Intent): Promise<void> {
   await tx.query(
-    `INSERT INTO participation_intents (id, release_id, identity_id, agent_id, recipient, cumulative, amount, status, open, expires_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    `INSERT INTO participation_intents (id, release_id, identity_id, agent_id, recipient, cumulative, amount, status, delivery_mode, open, expires_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       i.id,
       releaseId,
@@ -97,6 +100,7 @@ export async function insertIntent(tx: SqlRunner, releaseId: string, i: Intent):
       i.cumulative.toString(),
       i.amount.toString(),
       i.status,
+      i.deliveryMode,
       i.open,
       i.expiresAt,
       i.createdAt,

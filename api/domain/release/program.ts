@@ -30,6 +30,7 @@ export type LaneState = (typeof LANE_STATES)[number];
 export const DISTRIBUTION_STATUSES = ["none", "prepared", "submitted", "expired_awaiting_finality", "projection_pending", "paid", "unpaid", "failed"] as const;
 export type DistributionStatus = (typeof DISTRIBUTION_STATUSES)[number];
 export const DELIVERY_MODES = ["self_claim", "protocol_push"] as const;
+export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 export const RECIPIENT_RELATIONS = ["self", "root", "another_linked_member"] as const;
 export type RecipientRelation = (typeof RECIPIENT_RELATIONS)[number];
 

@@ -20,6 +20,7 @@ import {
   dayOf,
   UNIT_WEI,
   VOUCHER_TTL_MS,
+  type DeliveryMode,
   type LaneState,
   type MemberStatus,
   type ParticipationReasonCode,
@@ -35,6 +36,8 @@ export interface ReleaseDeps {
   now: () => number;
   /** Confirmations a payment needs before it counts as paid. */
   confirmations: number;
+  /** Who sends a claim's transaction (PARTICIPATION_DELIVERY). */
+  delivery: DeliveryMode | "auto";
 }
 
 /** Where the caller stands: its wallet, its identity and that identity's members, and why it cannot claim (if so). */
@@ -138,9 +141,10 @@ export class ParticipationRelease {
 
   /**
    * Prepares a claim of everything the caller's identity banked and was not paid: a voucher signed by the operator and
-   * the `claim` transaction that presents it, to be sent by the caller's wallet (or anyone's) before it expires.
+   * the `claim` transaction that presents it, to be sent by the caller's wallet (or anyone's) before it expires; or,
+   * delivered by `protocol_push`, sent by the service at once (no transaction in the answer).
    */
-  async prepare(actor: Actor): Promise<{ intent: Intent; transaction: { chainId: number; to: Address; data: Hex } }> {
+  async prepare(actor: Actor): Promise<{ intent: Intent; transaction: { chainId: number; to: Address; data: Hex } | null }> {
     const { db, chain, now } = this.deps;
     const t = now();
     const deployment = await chain.status();
@@ -182,14 +186,16 @@ export class ParticipationRelease {
       throw refusal("PARTICIPATION_INVENTORY_LOW", "the distributor holds less PM than this claim; try again later");
 
     const expiresAt = Math.floor(((await this.#expiryNow(t)) + VOUCHER_TTL_MS) / 1000) * 1000;
+    const recipient = actor.walletAddress as Address;
     const intent: Intent = {
       id: `pri_${randomUUID()}`,
       identityId: m.identityId,
       agentId: actor.agentId,
-      recipient: actor.walletAddress as Address,
+      recipient,
       cumulative: credits.bankedWei,
       amount: delta,
       status: "prepared",
+      deliveryMode: await this.#deliveryFor(recipient),
       open: true,
       expiresAt,
       txHash: null,
@@ -205,7 +211,15 @@ export class ParticipationRelease {
       if (other) throw refusal("PARTICIPATION_DISTRIBUTION_ALREADY_PREPARED", "another claim of this identity was prepared meanwhile", { intentId: other.id });
       await insertIntent(tx, deployment.releaseId, intent);
     });
-    return { intent, transaction: { chainId: deployment.chainId, ...(await this.#transactionOf(intent, address)) } };
+    if (intent.deliveryMode === "self_claim") return { intent, transaction: { chainId: deployment.chainId, ...(await this.#transactionOf(intent, address)) } };
+    // protocol_push: the service sends it. A send that fails leaves the claim prepared; its transaction is then in
+    // GET /participation-release/distributions/{intentId} for any wallet to send.
+    const pushed = await chain.push(address, this.#voucherOf(intent)).then(
+      (txHash): Intent => ({ ...intent, txHash, status: "submitted", updatedAt: this.deps.now() }),
+      () => intent,
+    );
+    await saveIntent(db, intent, pushed);
+    return { intent: pushed, transaction: null };
   }
 
   /** Records the transaction that presented an intent's voucher, checked against its receipt, and reads where it stands. */
@@ -296,14 +310,25 @@ export class ParticipationRelease {
     return intent;
   }
 
-  #transactionOf(intent: Intent, distributor: Address) {
-    return this.deps.chain.claimTransaction(distributor, {
+  #voucherOf(intent: Intent) {
+    return {
       identity: identityKey(intent.identityId),
       recipient: intent.recipient,
       cumulativeAmount: intent.cumulative,
       intentId: intentKey(intent.id),
       expiresAt: BigInt(intent.expiresAt / 1000),
-    });
+    };
+  }
+
+  #transactionOf(intent: Intent, distributor: Address) {
+    return this.deps.chain.claimTransaction(distributor, this.#voucherOf(intent));
+  }
+
+  /** `self_claim`, or `protocol_push` when the service sends (always, or with `auto` when the recipient has no gas). */
+  async #deliveryFor(recipient: Address): Promise<DeliveryMode> {
+    const how = this.deps.delivery;
+    if (how !== "auto") return how;
+    return (await this.deps.chain.gasBalance(recipient)) === 0n ? "protocol_push" : "self_claim";
   }
 
   #claimReadiness(

@@ -68,7 +68,10 @@ export function deploymentOf(d: DistributorStatus): z.input<typeof deploymentSch
 
 export const distributionSchema = z.object({
   status: z.enum(DISTRIBUTION_STATUSES),
-  deliveryMode: z.enum(DELIVERY_MODES).nullable().describe("self_claim: a wallet sends the prepared transaction"),
+  deliveryMode: z
+    .enum(DELIVERY_MODES)
+    .nullable()
+    .describe("self_claim: a wallet sends the prepared transaction; protocol_push: the service sends it (the recipient has no gas)"),
   recipientRelation: z.enum(RECIPIENT_RELATIONS).nullable(),
   intentId: z.string().min(1).max(128).nullable(),
   expiresAt: instant.describe("the voucher is refused on chain after this instant"),
@@ -101,7 +104,7 @@ export function distributionOf(i: Intent, relation: RecipientRelation): z.input<
         : null;
   return {
     status: i.status,
-    deliveryMode: "self_claim",
+    deliveryMode: i.deliveryMode,
     recipientRelation: relation,
     intentId: i.id,
     expiresAt: iso(i.expiresAt),

@@ -11,7 +11,7 @@ export const prepareParticipationClaim = defineOperation({
   path: "/participation-release/claim/prepare",
   summary: "Prepare a claim of the PM the identity banked: a signed voucher and the transaction to send",
   description:
-    "Send `transaction` from any wallet (the PM only reaches the caller's wallet) before `intent.expiresAt`, then report its hash with POST /participation-release/claim/finalize. One open claim per identity; one paid claim per identity per 24 hours. See docs/participation-release.md.",
+    "With deliveryMode self_claim, send `transaction` from any wallet (the PM only reaches the caller's wallet) before `intent.expiresAt`, then report its hash with POST /participation-release/claim/finalize. With protocol_push (the caller's wallet holds no gas) the service sends it: `transaction` is null and the claim is `submitted`; read it with GET /participation-release/distributions/{intentId}. One open claim per identity; one paid claim per identity per 24 hours. See docs/participation-release.md.",
   ...RELEASE_WRITE,
   errors: [
     "STALE_UPDATE",
@@ -58,11 +58,11 @@ export const prepareParticipationClaim = defineOperation({
         id: intent.id,
         status: intent.status,
         expiresAt: iso(intent.expiresAt) as string,
-        deliveryMode: "self_claim" as const,
+        deliveryMode: intent.deliveryMode,
         amountWei: intent.amount.toString(),
         recipient: intent.recipient,
       },
-      transaction: transactionOf(transaction),
+      transaction: transaction && transactionOf(transaction),
     };
   },
 });

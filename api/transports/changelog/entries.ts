@@ -97,6 +97,6 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
     title:
       "PM's participation release: GET /participation-release, POST /participation-release/claim/prepare, /participation-release/claim/finalize, GET /participation-release/distributions/{intentId}",
     summary:
-      "A verified identity banks 10 PM for each finished UTC day on which one of its members traded, from a community pool held on chain by the ParticipationDistributor (listed in GET /discover/token-release). A claim is a voucher the service signs and any wallet sends; the PM reaches the claiming member's wallet only, and finalize checks the transaction's receipt. MCP tools svc_get_participation_release, svc_prepare_participation_claim, svc_finalize_participation_claim, svc_get_participation_distribution.",
+      "A verified identity banks 10 PM for each finished UTC day on which one of its members traded, from a community pool held on chain by the ParticipationDistributor (listed in GET /discover/token-release). A claim is a voucher the service signs and any wallet sends (the service sends it itself, protocol_push, when the member's wallet holds no gas); the PM reaches the claiming member's wallet only, and finalize checks the transaction's receipt. MCP tools svc_get_participation_release, svc_prepare_participation_claim, svc_finalize_participation_claim, svc_get_participation_distribution.",
   },
 ];

@@ -53,6 +53,11 @@ export function addReleaseCommands({ program, client, show, stored, io, write }:
       const expected = { expectedProfileId: state.profile.profileId, expectedReleaseId: state.profile.releaseId ?? `0x${"0".repeat(64)}` };
       const prepared = (await api.call<Json>("POST", "/participation-release/claim/prepare", expected)).json;
       const { intent, transaction } = prepared;
+      if (!transaction) {
+        // protocol_push: the service sent it (this agent's wallet holds no gas).
+        const read = (await api.call<Json>("GET", `/participation-release/distributions/${encodeURIComponent(intent.id)}`)).json;
+        return show(read, () => [`the service sends this claim (${intent.deliveryMode})`, distributionLine(read.distribution)]);
+      }
       const senderKey = (o.senderKey ?? io.env.PM_AGENT_SENDER_KEY ?? stored()?.walletPrivateKey) as Hex | undefined;
       if (o.print || !senderKey) {
         return show(prepared, () => [
