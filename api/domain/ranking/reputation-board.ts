@@ -36,13 +36,19 @@ export interface ReputationRow {
 /** The percentile of rank `rank` (from 1) among `n`, in basis points. */
 export const percentileBps = (rank: number, n: number): number => Math.floor(((n - rank + 1) * 10_000) / n);
 
-/** Every ranked account of the period for `role`, best first (ties by address). */
-export function reputationRows(p: PeriodFigures, kept: Parameters<typeof traderFigures>[1], role: BoardRole): ReputationRow[] {
-  const boards: Record<ScoredRole, readonly { address: Address }[]> = {
+type RoleBoards = Record<ScoredRole, readonly { address: Address }[]>;
+
+/** The three role boards of a period over the kept markets, best first. */
+function rankedBoards(p: PeriodFigures, kept: Parameters<typeof traderFigures>[1]): RoleBoards {
+  return {
     trader: rankTraders(traderFigures(p, kept), "PNL"),
     creator: rankCreators(creatorFigures(p, kept)),
     juror: rankVoters(voterFigures(p, kept)),
   };
+}
+
+/** Every ranked account of the period for `role`, best first (ties by address). */
+export function reputationRows(p: PeriodFigures, kept: Parameters<typeof traderFigures>[1], role: BoardRole, boards = rankedBoards(p, kept)): ReputationRow[] {
   const rows = new Map<Address, ReputationRow>();
   for (const r of SCORED_ROLES) {
     const board = boards[r];
@@ -72,9 +78,18 @@ const score = (bps: number) => (bps / 100).toFixed(2);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The answer of GET /reputation/leaderboard for a generation. */
+/**
+ * The role boards of a generation's period, computed once: summing every account's markets costs hundreds of
+ * milliseconds on a large journal, and a reader pages and switches roles on the same generation.
+ */
+const boardsMemo = new WeakMap<PeriodFigures, RoleBoards>();
+
 export function reputationBoardOf(gen: Generation, q: ReputationBoardQuery, stale: boolean) {
   const p = gen.periods[q.period];
-  const rows = reputationRows(p, marketsKept(gen, { category: "ALL", collateral: "PM" }), q.role);
+  const kept = marketsKept(gen, { category: "ALL", collateral: "PM" });
+  let boards = boardsMemo.get(p);
+  if (!boards) boardsMemo.set(p, (boards = rankedBoards(p, kept)));
+  const rows = reputationRows(p, kept, q.role, boards);
   const standing = (s: RoleStanding | null) => s && { rank: s.rank, rankedAmong: s.rankedAmong, score: score(s.scoreBps) };
   return {
     role: q.role,

@@ -10,7 +10,7 @@ import type { Database } from "../../../relayer/db/client";
 import { identityKey, intentKey } from "../../../relayer/participation-release";
 import { ApiError } from "../../platform/errors/api-error";
 import { membersOf, membershipOfAgent, type Actor, type Membership } from "../identity/links";
-import { bankFinishedDays, creditTotals, poolRemaining } from "./credits";
+import { bankFinishedDays, type CreditTotals, creditTotals, poolRemaining } from "./credits";
 import type { DistributorChain, DistributorStatus } from "./distributor-chain";
 import { insertIntent, intentById, latestIntent, observe, paidSummary, saveIntent, type Intent, type Observation } from "./intents";
 import {
@@ -27,7 +27,7 @@ import {
   type RecipientRelation,
   type RefusalCode,
 } from "./program";
-import type { TradeDayLog } from "./trade-days";
+import type { TradeDayLog, TradeRecord } from "./trade-days";
 
 export interface ReleaseDeps {
   db: Database;
@@ -42,7 +42,6 @@ export interface ReleaseDeps {
 
 /** Where the caller stands: its wallet, its identity and that identity's members, and why it cannot claim (if so). */
 interface Standing {
-  actor: Actor;
   membership: Membership | null;
   members: Membership[];
   status: MemberStatus;
@@ -67,6 +66,85 @@ export interface ReleaseState {
   claim: { ready: boolean; reasonCode: ParticipationReasonCode | null; notBefore: number | null };
 }
 
+/** What `#claimFacts` reads: see there. */
+interface ClaimFacts {
+  trades: TradeRecord[];
+  verifiedAt: number | null;
+  credits: CreditTotals;
+  /** What the distributor paid the identity (the database's paid sum when the chain did not answer). */
+  confirmedPaid: bigint;
+  /** Banked and not paid: what a claim would pay. */
+  outstanding: bigint;
+  lastPaidPreparedAt: number | null;
+  remaining: bigint;
+  exhausted: boolean;
+  /** The identity's newest claim as the chain has it: the open one, when one is open. */
+  latest: Intent | null;
+}
+
+interface Refusal {
+  code: RefusalCode;
+  detail: string;
+  /** When the reason lapses by itself, if it does. */
+  notBefore: number | null;
+  extensions?: Record<string, unknown>;
+}
+
+/**
+ * Why a claim would be refused now, in the order a claim checks it, or null when it would be accepted: the one list
+ * of the claim rules, which the state reports (`claim`) and a claim throws.
+ */
+function claimRefusal(deployment: DistributorStatus, standing: Standing, f: ClaimFacts, now: number): Refusal | null {
+  const no = (code: RefusalCode, detail: string, notBefore: number | null = null, extensions?: Record<string, unknown>): Refusal => ({
+    code,
+    detail,
+    notBefore,
+    extensions,
+  });
+  if (deployment.state !== "active")
+    return no(deployment.reasonCode ?? "PARTICIPATION_RELEASE_NOT_DEPLOYED", `the participation release is ${deployment.state}`);
+  if (standing.refusal) return no(standing.refusal, memberDetail(standing.refusal));
+  const open = f.latest?.open ? f.latest : null;
+  if (open) {
+    const extensions = { intentId: open.id, expiresAt: new Date(open.expiresAt).toISOString() };
+    return standing.members.some((x) => x.walletAddress === open.recipient)
+      ? no(
+          "PARTICIPATION_DISTRIBUTION_ALREADY_PREPARED",
+          "a claim of this identity is open: present its transaction, or wait until it expires",
+          open.expiresAt,
+          extensions,
+        )
+      : no(
+          "PARTICIPATION_DISTRIBUTION_RECIPIENT_STALE",
+          "the open claim pays a wallet that left the identity; it can be prepared again once it expires",
+          open.expiresAt,
+          extensions,
+        );
+  }
+  if (f.lastPaidPreparedAt !== null && now < f.lastPaidPreparedAt + CLAIM_CADENCE_MS) {
+    const notBefore = f.lastPaidPreparedAt + CLAIM_CADENCE_MS;
+    const at = new Date(notBefore).toISOString();
+    return no("PARTICIPATION_CLAIM_CADENCE_ACTIVE", `one claim per identity per ${CLAIM_CADENCE_MS / 3_600_000} hours; the next from ${at}`, notBefore, {
+      notBefore: at,
+    });
+  }
+  if (f.credits.bankedWei === 0n)
+    return f.exhausted
+      ? no("NEW_PARTICIPATION_RELEASE_UNITS_EXHAUSTED", "the community pool has no units left to bank")
+      : no("NO_PARTICIPATION_RELEASE_CREDITS", "no unit banked yet: a unit is banked for each finished UTC day on which a member of the identity traded");
+  if (f.outstanding <= 0n) return no("PARTICIPATION_DISTRIBUTION_ZERO_DELTA", "everything banked was already paid on chain");
+  return null;
+}
+
+/** A refusal as the problem a claim answers; one that lapses by itself says when in `Retry-After`. */
+function refusalError(r: Refusal, now: number): ApiError {
+  const headers: Record<string, string> =
+    r.code === "PARTICIPATION_CLAIM_CADENCE_ACTIVE" && r.notBefore !== null
+      ? { "Retry-After": String(Math.max(1, Math.ceil((r.notBefore - now) / 1000))) }
+      : {};
+  return new ApiError(r.code, r.detail, r.extensions ?? {}, headers);
+}
+
 export class ParticipationRelease {
   constructor(private readonly deps: ReleaseDeps) {}
 
@@ -77,33 +155,17 @@ export class ParticipationRelease {
 
   /** Everything `GET /participation-release` answers, for the calling agent. */
   async state(actor: Actor): Promise<ReleaseState> {
-    const { db, now } = this.deps;
-    const t = now();
+    const t = this.deps.now();
     const [deployment, standing] = await Promise.all([this.deps.chain.status(), this.#standing(actor)]);
-    const trades = standing.membership ? await this.deps.tradeDays.of(standing.members.map((m) => m.ledgerAccount)) : [];
-    const verifiedAt = standing.status === "active" ? standing.membership!.verifiedAt! : null;
-    if (verifiedAt !== null) await this.#bank(deployment.releaseId, standing.membership!.identityId, verifiedAt, trades, t);
-    const identityId = standing.membership?.identityId ?? null;
-    const readable = deployment.address !== null && (deployment.state === "active" || deployment.state === "payment_paused");
-    const [credits, paid, remaining, paidOnChain] = await Promise.all([
-      identityId ? creditTotals(db, identityId) : { bankedWei: 0n, firstDay: null },
-      identityId ? paidSummary(db, identityId) : { paidWei: 0n, lastPreparedAt: null },
-      poolRemaining(db, deployment.releaseId),
-      // The distributor's own count is the authority: it includes a payment whose claim was never finalized here.
-      identityId && readable ? this.deps.chain.paidTo(deployment.address!, identityKey(identityId)).catch(() => null) : null,
-    ]);
-    const confirmedPaid = paidOnChain ?? paid.paidWei;
-    let distribution = identityId ? await latestIntent(db, identityId) : null;
-    // A chain that stops answering here leaves the claim as last stored: the state is still worth reading.
-    if (distribution && deployment.address && deployment.state !== "degraded")
-      distribution = await this.#refresh(distribution, deployment.address).catch(() => distribution);
-    const exhausted = remaining < UNIT_WEI;
+    // A chain that stops answering here leaves the claim as last stored and the paid sum as the database has it.
+    const f = await this.#claimFacts(deployment, standing, t, "lenient");
+    const { credits, trades, verifiedAt } = f;
 
     // A trade counts from the day the identity was verified on.
     const last = trades.length ? Math.max(...trades.map((r) => r.lastAt)) : null;
     const lastAt = last !== null && verifiedAt !== null && dayOf(last) >= dayOf(verifiedAt) ? last : null;
     const tradedToday = verifiedAt !== null && trades.some((r) => r.days.has(dayOf(t))) && dayOf(t) >= dayOf(verifiedAt);
-    const nextCreditAt = tradedToday && !exhausted ? (dayOf(t) + 1) * DAY_MS : null;
+    const nextCreditAt = tradedToday && !f.exhausted ? (dayOf(t) + 1) * DAY_MS : null;
     const available = deployment.state === "active" && standing.status === "active";
     const laneState: LaneState = !available
       ? "unavailable"
@@ -121,67 +183,39 @@ export class ParticipationRelease {
       lastQualifyingTradeAt: lastAt,
       nextCreditAt: available ? nextCreditAt : null,
     };
-    const outstanding = credits.bankedWei - confirmedPaid;
-    const claim = this.#claimReadiness(deployment, standing, distribution, outstanding, credits.bankedWei, exhausted, paid.lastPreparedAt, t);
+    const refused = claimRefusal(deployment, standing, f, t);
     return {
       deployment,
       standing,
       lane,
       amounts: {
-        bankedWei: outstanding,
-        confirmedPaidWei: confirmedPaid,
+        bankedWei: f.outstanding,
+        confirmedPaidWei: f.confirmedPaid,
         nextEstimatedWei: lane.nextCreditAt === null ? 0n : UNIT_WEI,
-        communityRemainingWei: remaining,
-        newUnitsExhausted: exhausted,
+        communityRemainingWei: f.remaining,
+        newUnitsExhausted: f.exhausted,
       },
-      distribution,
-      claim,
+      distribution: f.latest,
+      claim: refused ? { ready: false, reasonCode: refused.code, notBefore: refused.notBefore } : { ready: true, reasonCode: null, notBefore: null },
     };
   }
 
   /**
    * Prepares a claim of everything the caller's identity banked and was not paid: a voucher signed by the operator and
    * the `claim` transaction that presents it, to be sent by the caller's wallet (or anyone's) before it expires; or,
-   * delivered by `protocol_push`, sent by the service at once (no transaction in the answer).
+   * delivered by `protocol_push`, sent by the service at once (no transaction in the answer). `deployment` is the
+   * distributor's status as the caller read it (`deploymentStatus`).
    */
-  async prepare(actor: Actor): Promise<{ intent: Intent; transaction: { chainId: number; to: Address; data: Hex } | null }> {
+  async prepare(actor: Actor, deployment: DistributorStatus): Promise<{ intent: Intent; transaction: { chainId: number; to: Address; data: Hex } | null }> {
     const { db, chain, now } = this.deps;
     const t = now();
-    const deployment = await chain.status();
-    if (deployment.state !== "active")
-      throw refusal(deployment.reasonCode ?? "PARTICIPATION_RELEASE_NOT_DEPLOYED", `the participation release is ${deployment.state}`);
-    const address = deployment.address!;
     const standing = await this.#standing(actor);
-    if (standing.refusal) throw refusal(standing.refusal, memberDetail(standing.refusal));
+    const f = await this.#claimFacts(deployment, standing, t, "strict");
+    const refused = claimRefusal(deployment, standing, f, t);
+    if (refused) throw refusalError(refused, t);
+    const address = deployment.address!;
     const m = standing.membership!;
-    await this.#bank(deployment.releaseId, m.identityId, m.verifiedAt!, await this.deps.tradeDays.of(standing.members.map((x) => x.ledgerAccount)), t);
-
-    const open = await latestIntent(db, m.identityId, "open");
-    if (open) await this.#refuseOpen(await this.#refresh(open, address), standing);
-    const [credits, paid, remaining] = await Promise.all([
-      creditTotals(db, m.identityId),
-      paidSummary(db, m.identityId),
-      poolRemaining(db, deployment.releaseId),
-    ]);
-    if (paid.lastPreparedAt !== null && t < paid.lastPreparedAt + CLAIM_CADENCE_MS) {
-      const notBefore = paid.lastPreparedAt + CLAIM_CADENCE_MS;
-      throw new ApiError(
-        "PARTICIPATION_CLAIM_CADENCE_ACTIVE",
-        `one claim per identity per ${CLAIM_CADENCE_MS / 3_600_000} hours; the next from ${new Date(notBefore).toISOString()}`,
-        { notBefore: new Date(notBefore).toISOString() },
-        { "Retry-After": String(Math.max(1, Math.ceil((notBefore - t) / 1000))) },
-      );
-    }
-    if (credits.bankedWei === 0n)
-      throw remaining < UNIT_WEI
-        ? refusal("NEW_PARTICIPATION_RELEASE_UNITS_EXHAUSTED", "the community pool has no units left to bank")
-        : refusal(
-            "NO_PARTICIPATION_RELEASE_CREDITS",
-            "no unit banked yet: a unit is banked for each finished UTC day on which a member of the identity traded",
-          );
-    const identity = identityKey(m.identityId);
-    const delta = credits.bankedWei - (await chain.paidTo(address, identity));
-    if (delta <= 0n) throw refusal("PARTICIPATION_DISTRIBUTION_ZERO_DELTA", "everything banked was already paid on chain");
+    const delta = f.outstanding;
     if (deployment.inventoryWei !== null && deployment.inventoryWei < delta)
       throw refusal("PARTICIPATION_INVENTORY_LOW", "the distributor holds less PM than this claim; try again later");
 
@@ -192,7 +226,7 @@ export class ParticipationRelease {
       identityId: m.identityId,
       agentId: actor.agentId,
       recipient,
-      cumulative: credits.bankedWei,
+      cumulative: f.credits.bankedWei,
       amount: delta,
       status: "prepared",
       deliveryMode: await this.#deliveryFor(recipient),
@@ -223,9 +257,8 @@ export class ParticipationRelease {
   }
 
   /** Records the transaction that presented an intent's voucher, checked against its receipt, and reads where it stands. */
-  async finalize(actor: Actor, intentId: string, txHash: Hex): Promise<Intent> {
+  async finalize(actor: Actor, deployment: DistributorStatus, intentId: string, txHash: Hex): Promise<Intent> {
     const { chain } = this.deps;
-    const deployment = await chain.status();
     if (!deployment.address) throw refusal("PARTICIPATION_RELEASE_NOT_DEPLOYED", "the participation release is not deployed on this chain");
     if (deployment.state === "degraded") throw refusal("PARTICIPATION_ROUTE_DEGRADED", "the chain does not answer; finalize again later");
     const intent = await this.#visibleIntent(actor, intentId);
@@ -242,9 +275,12 @@ export class ParticipationRelease {
   }
 
   /** A claim of the caller's identity, as the chain has it now. */
-  async distribution(actor: Actor, intentId: string): Promise<{ intent: Intent; transaction: { chainId: number; to: Address; data: Hex } | null }> {
+  async distribution(
+    actor: Actor,
+    deployment: DistributorStatus,
+    intentId: string,
+  ): Promise<{ intent: Intent; transaction: { chainId: number; to: Address; data: Hex } | null }> {
     const intent = await this.#visibleIntent(actor, intentId);
-    const deployment = await this.deps.chain.status();
     if (!deployment.address || deployment.state === "degraded") return { intent, transaction: null };
     const now = await this.#refresh(intent, deployment.address);
     // The voucher's transaction again, while it can still be presented (the prepare answer may have been lost).
@@ -260,17 +296,53 @@ export class ParticipationRelease {
   }
 
   async #standing(actor: Actor): Promise<Standing> {
-    if (!actor.walletAddress) return { actor, membership: null, members: [], status: "not_linked", refusal: "AGENT_OPERATING_WALLET_NOT_LINKED" };
+    if (!actor.walletAddress) return { membership: null, members: [], status: "not_linked", refusal: "AGENT_OPERATING_WALLET_NOT_LINKED" };
     const membership = await membershipOfAgent(this.deps.db, actor.agentId);
-    if (!membership) return { actor, membership, members: [], status: "not_linked", refusal: "CURRENT_IDENTITY_MEMBERSHIP_REQUIRED" };
+    if (!membership) return { membership, members: [], status: "not_linked", refusal: "CURRENT_IDENTITY_MEMBERSHIP_REQUIRED" };
     const members = await membersOf(this.deps.db, membership.identityId);
-    if (membership.verifiedAt === null) return { actor, membership, members, status: "inactive", refusal: "ACTIVE_VERIFIED_IDENTITY_REQUIRED" };
-    return { actor, membership, members, status: "active", refusal: null };
+    if (membership.verifiedAt === null) return { membership, members, status: "inactive", refusal: "ACTIVE_VERIFIED_IDENTITY_REQUIRED" };
+    return { membership, members, status: "active", refusal: null };
   }
 
-  async #bank(releaseId: Hex, identityId: string, verifiedAt: number, trades: { days: Set<number> }[], now: number): Promise<void> {
-    const tradeDays = new Set(trades.flatMap((r) => [...r.days]));
-    await bankFinishedDays(this.deps.db, releaseId, { identityId, verifiedAt, tradeDays }, now);
+  /**
+   * What the claim rules and the state read, for the caller's identity: its trading days (banked first, when it is
+   * verified), its units, its paid claims, the pool, what the distributor paid it and its newest claim, read from the
+   * chain now. `lenient` (the state) keeps the stored claim and the database's paid sum when the chain fails; `strict`
+   * (a claim) fails with it.
+   */
+  async #claimFacts(deployment: DistributorStatus, standing: Standing, now: number, mode: "strict" | "lenient"): Promise<ClaimFacts> {
+    const { db, chain } = this.deps;
+    const m = standing.membership;
+    const verifiedAt = standing.status === "active" ? m!.verifiedAt! : null;
+    const trades = m ? await this.deps.tradeDays.of(standing.members.map((x) => x.ledgerAccount)) : [];
+    if (verifiedAt !== null) {
+      const tradeDays = new Set(trades.flatMap((r) => [...r.days]));
+      await bankFinishedDays(db, deployment.releaseId, { identityId: m!.identityId, verifiedAt, tradeDays }, now);
+    }
+    const identityId = m?.identityId ?? null;
+    const readable = deployment.address !== null && (deployment.state === "active" || deployment.state === "payment_paused");
+    const onChain = <T>(read: Promise<T>, fallback: T) => (mode === "lenient" ? read.catch(() => fallback) : read);
+    const [credits, paid, remaining, paidOnChain] = await Promise.all([
+      identityId ? creditTotals(db, identityId) : { bankedWei: 0n, firstDay: null },
+      identityId ? paidSummary(db, identityId) : { paidWei: 0n, lastPreparedAt: null },
+      poolRemaining(db, deployment.releaseId),
+      // The distributor's own count is the authority: it includes a payment whose claim was never finalized here.
+      identityId && readable ? onChain<bigint | null>(chain.paidTo(deployment.address!, identityKey(identityId)), null) : null,
+    ]);
+    let latest = identityId ? await latestIntent(db, identityId) : null;
+    if (latest && deployment.address && deployment.state !== "degraded") latest = await onChain(this.#refresh(latest, deployment.address), latest);
+    const confirmedPaid = paidOnChain ?? paid.paidWei;
+    return {
+      trades,
+      verifiedAt,
+      credits,
+      confirmedPaid,
+      outstanding: credits.bankedWei - confirmedPaid,
+      lastPaidPreparedAt: paid.lastPreparedAt,
+      remaining,
+      exhausted: remaining < UNIT_WEI,
+      latest,
+    };
   }
 
   /** The later of the service's clock and the chain's time: a voucher's expiry is judged by the chain. */
@@ -284,22 +356,6 @@ export class ParticipationRelease {
     const after = await observe(this.deps.chain, intent, at);
     await saveIntent(this.deps.db, stored, after);
     return after;
-  }
-
-  async #refuseOpen(open: Intent, standing: Standing): Promise<void> {
-    if (!open.open) return;
-    const extensions = { intentId: open.id, expiresAt: new Date(open.expiresAt).toISOString() };
-    if (!standing.members.some((x) => x.walletAddress === open.recipient))
-      throw refusal(
-        "PARTICIPATION_DISTRIBUTION_RECIPIENT_STALE",
-        "the open claim pays a wallet that left the identity; it can be prepared again once it expires",
-        extensions,
-      );
-    throw refusal(
-      "PARTICIPATION_DISTRIBUTION_ALREADY_PREPARED",
-      "a claim of this identity is open: present its transaction, or wait until it expires",
-      extensions,
-    );
   }
 
   async #visibleIntent(actor: Actor, intentId: string): Promise<Intent> {
@@ -329,27 +385,6 @@ export class ParticipationRelease {
     const how = this.deps.delivery;
     if (how !== "auto") return how;
     return (await this.deps.chain.gasBalance(recipient)) === 0n ? "protocol_push" : "self_claim";
-  }
-
-  #claimReadiness(
-    deployment: DistributorStatus,
-    standing: Standing,
-    distribution: Intent | null,
-    outstanding: bigint,
-    everBanked: bigint,
-    exhausted: boolean,
-    lastPaidPreparedAt: number | null,
-    t: number,
-  ): ReleaseState["claim"] {
-    const no = (reasonCode: ParticipationReasonCode, notBefore: number | null = null) => ({ ready: false, reasonCode, notBefore });
-    if (deployment.state !== "active") return no(deployment.reasonCode ?? "PARTICIPATION_RELEASE_INACTIVE");
-    if (standing.refusal) return no(standing.refusal);
-    if (distribution?.open) return no("PARTICIPATION_DISTRIBUTION_ALREADY_PREPARED", distribution.expiresAt);
-    if (lastPaidPreparedAt !== null && t < lastPaidPreparedAt + CLAIM_CADENCE_MS)
-      return no("PARTICIPATION_CLAIM_CADENCE_ACTIVE", lastPaidPreparedAt + CLAIM_CADENCE_MS);
-    if (everBanked === 0n) return no(exhausted ? "NEW_PARTICIPATION_RELEASE_UNITS_EXHAUSTED" : "NO_PARTICIPATION_RELEASE_CREDITS");
-    if (outstanding <= 0n) return no("PARTICIPATION_DISTRIBUTION_ZERO_DELTA");
-    return { ready: true, reasonCode: null, notBefore: null };
   }
 }
 

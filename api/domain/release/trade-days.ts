@@ -11,7 +11,6 @@ import { dayOf } from "./program";
 export interface TradeRecord {
   /** UTC days with at least one qualifying trade. */
   days: Set<number>;
-  firstAt: number;
   lastAt: number;
 }
 
@@ -33,7 +32,7 @@ export class TradeDayLog {
     this.#journal = new JournalFollower(db, (_seq, at, ops) => {
       for (const account of tradersOf(ops)) {
         const r = this.#byAccount.get(account);
-        if (!r) this.#byAccount.set(account, { days: new Set([dayOf(at)]), firstAt: at, lastAt: at });
+        if (!r) this.#byAccount.set(account, { days: new Set([dayOf(at)]), lastAt: at });
         else {
           r.days.add(dayOf(at));
           r.lastAt = Math.max(r.lastAt, at);

@@ -34,7 +34,7 @@ export const finalizeParticipationClaim = defineOperation({
     const deployment = await release.deploymentStatus();
     checkExpected(deployment, body);
     const actor = await actorOf(ctx, call.principal);
-    const intent = await release.finalize(actor, body.intentId, body.transactionHash as `0x${string}`);
+    const intent = await release.finalize(actor, deployment, body.intentId, body.transactionHash as `0x${string}`);
     const profile = profileOf(deployment);
     return {
       profileId: profile.profileId,

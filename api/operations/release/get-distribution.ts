@@ -19,8 +19,9 @@ export const getParticipationDistribution = defineOperation({
   async handler(ctx, { params }, call) {
     const release = call.services.participation;
     const actor = await actorOf(ctx, call.principal);
-    const { intent, transaction } = await release.distribution(actor, params.intentId);
-    const profile = profileOf(await release.deploymentStatus());
+    const deployment = await release.deploymentStatus();
+    const { intent, transaction } = await release.distribution(actor, deployment, params.intentId);
+    const profile = profileOf(deployment);
     return {
       profileId: profile.profileId,
       releaseId: profile.releaseId,

@@ -49,7 +49,7 @@ export const prepareParticipationClaim = defineOperation({
     const release = call.services.participation;
     const deployment = await release.deploymentStatus();
     checkExpected(deployment, body);
-    const { intent, transaction } = await release.prepare(await actorOf(ctx, call.principal));
+    const { intent, transaction } = await release.prepare(await actorOf(ctx, call.principal), deployment);
     const profile = profileOf(deployment);
     return {
       profileId: profile.profileId,
