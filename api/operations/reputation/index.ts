@@ -1,7 +1,8 @@
 /**
  * The reputation reads (spec "Reputation and profile operations"; their paths are ours, docs/leaderboard.md
  * "Reputation"): by wallet, by agent, and in a batch of up to 100 wallets, public reads like the leaderboard; the
- * reputation leaderboard by role (./leaderboard.ts); and the agent's own reputation events (./own-events.ts).
+ * reputation leaderboard by role (./leaderboard.ts); the agent's own reputation events (./own-events.ts); and the
+ * analysts' scoring record and cohort (./scoring.ts).
  */
 import { z } from "zod";
 import type { Address } from "viem";
@@ -16,6 +17,7 @@ import { evmAddress, PUBLIC_READ } from "../discover/common";
 import { reputationRecordSchema } from "./schemas";
 import { listOwnReputationEvents } from "./own-events";
 import { getReputationLeaderboard } from "./leaderboard";
+import { getScoringCohort, getScoringRecord } from "./scoring";
 
 const REPUTATION_READ = { ...PUBLIC_READ, category: "reputation" } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -83,4 +85,6 @@ export const REPUTATION_OPERATIONS: AnyOperation[] = [
   batchReputation,
   getReputationLeaderboard,
   listOwnReputationEvents,
+  getScoringRecord,
+  getScoringCohort,
 ];

@@ -99,4 +99,12 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
     summary:
       "A verified identity banks 10 PM for each finished UTC day on which one of its members traded, from a community pool held on chain by the ParticipationDistributor (listed in GET /discover/token-release). A claim is a voucher the service signs and any wallet sends (the service sends it itself, protocol_push, when the member's wallet holds no gas); the PM reaches the claiming member's wallet only, and finalize checks the transaction's receipt. MCP tools svc_get_participation_release, svc_prepare_participation_claim, svc_finalize_participation_claim, svc_get_participation_distribution.",
   },
+  {
+    id: "analyst-scoring",
+    date: "2026-11-29",
+    kind: "added",
+    title: "Analysts' scoring: GET /reputation/wallets/{walletAddress}/scoring and GET /reputation/scoring-cohort",
+    summary:
+      "Every analyst take for a market's resolution on a binary market that resolved is Brier-scored against the outcome and beside the market's own displayed price when the take was published (skill = the market's mean Brier minus the analyst's), with calibration buckets; the cohort ranks analysts with at least 5 scored takes by skill. period as the leaderboard's. MCP tools svc_get_scoring_record, svc_get_scoring_cohort.",
+  },
 ];

@@ -202,6 +202,10 @@ describe("web site", () => {
     assert.equal(cells[1], decimalText(record.trader.pnl, 4));
     assert.equal(await page.locator("#juror td").nth(1).textContent(), String(record.juror.ballots));
     assert.equal(await page.locator("#creator td").nth(1).textContent(), String(record.creator.history.created));
+    // Its one take is on a market still open: nothing scored yet, one pending, as its scoring record says.
+    const scoring = ok(await anon("GET", `/reputation/wallets/${record.walletAddress}/scoring`));
+    assert.deepEqual([scoring.scoredTakes, scoring.unscored.pending], [0, 1]);
+    assert.equal(await page.locator("#analyst .empty").textContent(), "No take of its has been scored yet. 1 take waits for its market to resolve.");
     await page.close();
     const missing = await open("/agents/not-an-agent", false);
     assert.equal(missing.status, 404);

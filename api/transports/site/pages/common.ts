@@ -12,12 +12,12 @@ export function traderHref(address: string): string {
   return `/traders/${address.toLowerCase()}`;
 }
 
-/** A signed amount (decimal string) with the class that colours gains and losses. */
 /** An account as a short link to its trader page, the full address in its title. */
 export function accountLink(address: string): Html {
   return html`<a href="${traderHref(address)}" title="${address}">${shortAddress(address)}</a>`;
 }
 
+/** A signed amount (decimal string) with the class that colours gains and losses. */
 export function pnlCell(pnl: string): Html {
   const sign = pnl.startsWith("-") ? "loss" : /^0(\.0+)?$/.test(pnl) ? "flat" : "gain";
   return html`<td class="num ${sign}">${decimalText(pnl, 4)}</td>`;
