@@ -144,6 +144,11 @@ describe("pm-agent", () => {
     const r = await cli("--profile", "trader", "take", market.address, "--probability", "0.62", "--rationale", "thin book", "--confidence", "low");
     assert.equal(r.code, 0, r.err);
     assert.match((await cli("market", market.address)).out, /AI analysts: 62\.0% over 1 take/);
+    // Its market is still open: nothing scored yet, one take pending; nobody has enough scored takes to be ranked.
+    const scoring = await cli("--profile", "trader", "scoring");
+    assert.equal(scoring.code, 0, scoring.err);
+    assert.match(scoring.out, /^cli-trader: no scored take yet \(all\)\nunscored: 1 pending, 0 void, 0 for a horizon$/);
+    assert.match((await cli("scoring", "--cohort")).out, /^0 analyst\(s\), 0 scored take\(s\) \(all\)\nnobody ranked \(5 scored takes needed\)$/);
   });
 
   it("links two profiles' agents under one identity: code, join, approve --all, show, unlink", async () => {

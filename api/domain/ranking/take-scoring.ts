@@ -76,6 +76,9 @@ export function figuresOf(s: ScoreSums) {
   return { scoredTakes: s.n, meanBrier: mean6(s.take, s.n), marketMeanBrier: mean6(s.market, s.n), skill: mean6(s.market - s.take, s.n) };
 }
 
+/** The figures of an analyst with no scored take. */
+export const UNSCORED = Object.freeze(figuresOf(zeroSums()));
+
 /** How often YES happened for the forecasts of each probability bucket (a well-calibrated 70% comes true 70% of the time). */
 export function calibrationOf(takes: readonly ScoredTake[]) {
   const buckets = Array.from({ length: BUCKETS }, () => ({ n: 0, ppm: 0, yes: 0 }));
@@ -183,6 +186,12 @@ export function recentScoredTakes(db: SqlRunner, bounds: PeriodBounds, now: numb
   readings.set(key, { at: now, takes });
   takes.catch(() => readings.get(key)?.takes === takes && readings.delete(key));
   return takes;
+}
+
+/** Each analyst's all-time scoring, by agent id, as the research read shows it beside each take. */
+export async function analystScoring(db: SqlRunner, now: number): Promise<Map<string, ReturnType<typeof figuresOf> & { rank: number | null }>> {
+  const { members } = cohortOf(await recentScoredTakes(db, { kind: "all", start: null, end: now }, now));
+  return new Map([...members.values()].map((m) => [m.agentId, { ...figuresOf(m.sums), rank: m.rank }]));
 }
 
 /** An account's takes that are not scored now: for a horizon, on a void market, or on a market not yet final. */

@@ -115,6 +115,13 @@ describe("analysts' scoring (GET /reputation/wallets/{walletAddress}/scoring, GE
     assert.deepEqual([a.rank, b.rank, a.rankedAmong], [1, 2, 2]);
   });
 
+  it("gives each take of the research read its author's all-time scoring", async () => {
+    const r = ok(await anon("GET", `/discover/markets/${open}/research`));
+    const of = (name: string) => (r.takes as Json[]).find((x) => x.author.name === `score-${name}`)!.authorScoring;
+    assert.deepEqual(of("alice"), { scoredTakes: 5, meanBrier: "0.06", marketMeanBrier: "0.2605", skill: "0.2005", rank: 1 });
+    assert.deepEqual(of("bob"), { scoredTakes: 5, meanBrier: "0.58", marketMeanBrier: "0.25", skill: "-0.33", rank: 2 });
+  });
+
   it("ranks the cohort by skill over the market, with the whole cohort's figures", async () => {
     const c = ok(await anon("GET", "/reputation/scoring-cohort"));
     assert.equal(c.minScoredTakesToRank, 5);
@@ -160,6 +167,11 @@ describe("analysts' scoring (GET /reputation/wallets/{walletAddress}/scoring, GE
       const first = await page.locator(`#analyst table.scored tr:has(a[href="/markets/${scored[0]}"]) td`).allTextContents();
       assert.deepEqual(first, ["Scored market 0", "80.0%", "45.0%", "YES"]);
       assert.match((await page.locator("#analyst p.description").textContent()) ?? "", /1 take waits for its market to resolve/);
+      // On the open market, each take carries its author's record, as the research read gives it.
+      await page.goto(`${new URL(t.svc.baseUrl).origin}/markets/${open}`);
+      const standing = await page.locator("#takes li.take p.standing").allTextContents();
+      assert.ok(standing.includes("Brier 0.06 over 5 resolved takes, 0.2005 better than the market, #1 of the analysts."), standing.join(" | "));
+      assert.ok(standing.includes("Brier 0.58 over 5 resolved takes, 0.33 worse than the market, #2 of the analysts."), standing.join(" | "));
     } finally {
       await browser.close();
     }

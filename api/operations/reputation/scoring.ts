@@ -15,6 +15,7 @@ import {
   SCORING_METHOD,
   recentScoredTakes,
   squaredError,
+  UNSCORED,
   unscoredTakes,
 } from "../../domain/ranking/take-scoring";
 import { decimal, iso, periodSchema } from "../discover/ranking-schemas";
@@ -25,7 +26,8 @@ const SCORING_READ = { ...PUBLIC_READ, category: "reputation" } as const;
 const address = z.string().regex(/^0x[0-9a-f]{40}$/);
 const brier = decimal.describe("mean squared error of the forecasts of YES, 0 (perfect) .. 1, six decimals rounded down");
 
-const figures = {
+/** An analyst's figures over a set of scored takes (its record, the cohort, a take's author in the research read). */
+export const scoringFigures = {
   scoredTakes: z.number().int().min(0),
   meanBrier: brier.nullable(),
   marketMeanBrier: brier.nullable().describe("the same score for the market's displayed price when each take was published"),
@@ -81,7 +83,7 @@ export const getScoringRecord = defineOperation({
     ...common,
     rank: z.number().int().min(1).nullable().describe("place in the scoring cohort of the period; null below minScoredTakesToRank"),
     rankedAmong: z.number().int().min(0),
-    ...figures,
+    ...scoringFigures,
     unscored: z
       .object({ pending: z.number().int(), void: z.number().int(), horizon: z.number().int() })
       .describe("the account's takes not scored now: on markets not final, on void markets, and takes for a horizon"),
@@ -126,7 +128,7 @@ export const getScoringRecord = defineOperation({
       minScoredTakesToRank: MIN_SCORED_TAKES_TO_RANK,
       rank: member?.rank ?? null,
       rankedAmong: ranked.length,
-      ...figuresOf(member?.sums ?? { n: 0, take: 0n, market: 0n }),
+      ...(member ? figuresOf(member.sums) : UNSCORED),
       unscored,
       calibration: calibrationOf(mine),
       total: mine.length,
@@ -158,11 +160,11 @@ export const getScoringCohort = defineOperation({
   request: { query: z.strictObject(paging) },
   response: z.object({
     ...common,
-    cohort: z.object({ analysts: z.number().int().min(0), ...figures }).describe("every scored take of the period, ranked or not"),
+    cohort: z.object({ analysts: z.number().int().min(0), ...scoringFigures }).describe("every scored take of the period, ranked or not"),
     calibration,
     total: z.number().int().min(0).describe("ranked analysts"),
     hasMore: z.boolean(),
-    analysts: z.array(z.object({ rank: z.number().int().min(1), walletAddress: address, agentId: z.string(), name: z.string(), ...figures })),
+    analysts: z.array(z.object({ rank: z.number().int().min(1), walletAddress: address, agentId: z.string(), name: z.string(), ...scoringFigures })),
   }),
   mcpTool: "svc_get_scoring_cohort",
   async handler(ctx, { query }) {

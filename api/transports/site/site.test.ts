@@ -117,6 +117,7 @@ describe("web site", () => {
     const take = page.locator("#takes li.take");
     assert.equal(await take.count(), 1);
     assert.match((await take.locator(".who").textContent()) ?? "", /AI\s+site-alice gives 62\.0% \(high confidence\)/);
+    assert.equal(await take.locator(".standing").textContent(), "No take of its has resolved yet.");
     // The hostile rationale is shown character for character and ran nothing: the page's only script is the site's.
     assert.equal(await take.locator(".text").textContent(), HOSTILE);
     assert.equal(await page.locator("#takes img").count(), 0);

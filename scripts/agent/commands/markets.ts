@@ -1,4 +1,4 @@
-/** pm-agent's market commands, reading and publishing: markets, market, take, leaderboard. */
+/** pm-agent's market commands, reading and publishing: markets, market, take, scoring, leaderboard. */
 import { Option } from "commander";
 import { decimalText, percentText, relativeText, unitsText } from "../../../api/transports/site/format";
 import { type CliContext, type Json, table, UsageError } from "../context";
@@ -60,6 +60,54 @@ export function addMarketCommands({ program, client, show }: CliContext): void {
       const body = { marketAddress: market, probability, rationale: o.rationale, ...(o.confidence ? { confidence: o.confidence } : {}) };
       const { json } = await client().call<Json>("POST", "/agents/me/takes", body);
       show(json, () => `take v${json.version} on ${json.marketAddress}: ${percentText(json.probability)}`);
+    });
+
+  program
+    .command("scoring [address]")
+    .description(
+      "an analyst's takes on resolved markets, Brier-scored against the outcome and the market (default: this agent's); --cohort ranks every analyst",
+    )
+    .option("--cohort", "the scoring cohort: analysts ranked by skill over the market")
+    .addOption(new Option("--period <period>", "by the markets' resolution").choices(["7d", "30d", "all", "season"]).default("all"))
+    .option("--limit <n>", "rows (1..100)", "20")
+    .action(async (address: string | undefined, o: { cohort?: boolean; period: string; limit: string }) => {
+      const q = new URLSearchParams({ period: o.period, limit: o.limit });
+      if (o.cohort) {
+        const { json } = await client(false).call<Json>("GET", `/reputation/scoring-cohort?${q}`);
+        const c = json.cohort;
+        show(json, () => [
+          `${c.analysts} analyst(s), ${c.scoredTakes} scored take(s)${c.meanBrier === null ? "" : `: Brier ${c.meanBrier}, the market's ${c.marketMeanBrier}`} (${json.period.kind})`,
+          json.analysts.length === 0
+            ? `nobody ranked (${json.minScoredTakesToRank} scored takes needed)`
+            : table([
+                ["RANK", "ACCOUNT", "NAME", "TAKES", "BRIER", "SKILL"],
+                ...json.analysts.map((a: Json) => [String(a.rank), a.walletAddress, a.name, String(a.scoredTakes), a.meanBrier, a.skill]),
+              ]),
+        ]);
+        return;
+      }
+      let account = address;
+      if (!account) {
+        const api = client();
+        const { json: me } = await api.call<Json>("GET", "/me");
+        account = (await api.call<Json>("GET", `/reputation/agents/${me.id}`)).json.walletAddress as string;
+      }
+      const { json: r } = await client(false).call<Json>("GET", `/reputation/wallets/${account}/scoring?${q}`);
+      const u = r.unscored;
+      show(r, () => [
+        r.scoredTakes === 0
+          ? `${r.name ?? r.walletAddress}: no scored take yet (${r.period.kind})`
+          : `${r.name ?? r.walletAddress}: ${r.scoredTakes} scored take(s), Brier ${r.meanBrier} (the market's ${r.marketMeanBrier}), skill ${r.skill}${r.rank === null ? "" : `, #${r.rank} of ${r.rankedAmong}`}`,
+        `unscored: ${u.pending} pending, ${u.void} void, ${u.horizon} for a horizon`,
+        ...(r.takes.length === 0
+          ? []
+          : [
+              table([
+                ["MARKET", "ODDS", "MARKET THEN", "OUTCOME", "BRIER"],
+                ...r.takes.map((x: Json) => [x.title, percentText(x.probability), percentText(x.marketProbability), x.outcome, x.brier]),
+              ]),
+            ]),
+      ]);
     });
 
   program

@@ -13,7 +13,7 @@ import { marketTrades } from "../../../operations/discover/market-trades";
 import { relatedMarkets } from "../../../operations/discover/related-markets";
 import { getResolutionState } from "../../../operations/discover/resolution-state";
 import { chartSvg } from "../chart";
-import { bpsText, instantText, percentText, relativeText, shortAddress, unitsText } from "../format";
+import { bpsText, decimalText, instantText, percentText, relativeText, shortAddress, unitsText } from "../format";
 import { badge, bar, externalLink, type Html, page, section } from "../layout";
 import { type AnswerOf, pathOf, type Reader, SiteProblem } from "../reads";
 import { fullPath } from "../../../registry/registry";
@@ -123,11 +123,19 @@ function tradesSection(trades: AnswerOf<typeof marketTrades> | SiteProblem, m: D
   return section("Recent trades", "trades", table, "No trade yet.");
 }
 
+/** The author's record as an analyst, so a reader can weigh the odds: its Brier score and skill over the market. */
+function authorRecord(s: Research["takes"][number]["authorScoring"]): string {
+  if (s.scoredTakes === 0 || s.meanBrier === null) return "No take of its has resolved yet.";
+  const skill = s.skill ?? "0";
+  const versus = skill.startsWith("-") ? `${decimalText(skill.slice(1), 4)} worse than the market` : `${decimalText(skill, 4)} better than the market`;
+  return `Brier ${decimalText(s.meanBrier, 4)} over ${s.scoredTakes} resolved take${s.scoredTakes === 1 ? "" : "s"}, ${versus}${s.rank === null ? "" : `, #${s.rank} of the analysts`}.`;
+}
+
 function takesSection(research: Research | SiteProblem, nowMs: number): Html {
   if (research instanceof SiteProblem) return section("AI analyst takes", "takes", problemLine(research), "");
   const items = research.takes.map(
     (t) =>
-      html`<li class="take"><p class="who"><span class="ai" title="written by an AI agent">AI</span> <a href="${agentHref(t.author.agentId)}"><strong>${t.author.name}</strong></a> gives <strong>${percentText(t.probability)}</strong>${t.confidence ? html` (${t.confidence} confidence)` : ""}<span class="rel"> · ${relativeText(t.updatedAt, nowMs)}</span></p><p class="text">${t.rationale}</p></li>`,
+      html`<li class="take"><p class="who"><span class="ai" title="written by an AI agent">AI</span> <a href="${agentHref(t.author.agentId)}"><strong>${t.author.name}</strong></a> gives <strong>${percentText(t.probability)}</strong>${t.confidence ? html` (${t.confidence} confidence)` : ""}<span class="rel"> · ${relativeText(t.updatedAt, nowMs)}</span></p><p class="standing">${authorRecord(t.authorScoring)}</p><p class="text">${t.rationale}</p></li>`,
   );
   return section("AI analyst takes", "takes", items.length ? html`<ul class="posts">${items}</ul>` : null, "No take yet.");
 }
