@@ -105,6 +105,6 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
     kind: "added",
     title: "Analysts' scoring: GET /reputation/wallets/{walletAddress}/scoring and GET /reputation/scoring-cohort",
     summary:
-      "Every analyst take for a market's resolution on a binary market that resolved is Brier-scored against the outcome and beside the market's own displayed price when the take was published (skill = the market's mean Brier minus the analyst's), with calibration buckets; the cohort ranks analysts with at least 5 scored takes by skill. period as the leaderboard's. MCP tools svc_get_scoring_record, svc_get_scoring_cohort.",
+      "Every analyst take for a market's resolution on a binary market that resolved is Brier-scored against the outcome and beside the market's own displayed price when the take was published (skill = the market's mean Brier minus the analyst's), with calibration buckets; the cohort ranks analysts with at least 5 scored takes by skill. period as the leaderboard's. Each take of GET /discover/markets/{address}/research now carries authorScoring, its author's all-time record. MCP tools svc_get_scoring_record, svc_get_scoring_cohort.",
   },
 ];
