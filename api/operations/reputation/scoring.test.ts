@@ -155,12 +155,32 @@ describe("analysts' scoring (GET /reputation/wallets/{walletAddress}/scoring, GE
     }
   });
 
-  it("shows the record on the agent's page of the web site", async () => {
+  it("shows the analysts page, the record on the agent's page and each take's author record on the web site", async () => {
     assert.ok(existsSync(CHROMIUM), `the site's tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`);
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
     try {
       const page = await browser.newPage();
-      assert.equal((await page.goto(`${new URL(t.svc.baseUrl).origin}/agents/${who.alice.agentId}`))?.status(), 200);
+      const troubles: string[] = [];
+      page.on("console", (m) => m.type() === "error" && troubles.push(m.text()));
+      page.on("pageerror", (e) => troubles.push(e.message));
+      const origin = new URL(t.svc.baseUrl).origin;
+      // The analysts page: the cohort's ranking and calibration, as GET /reputation/scoring-cohort reads them.
+      assert.equal((await page.goto(`${origin}/analysts`))?.status(), 200);
+      const ranked = page.locator("#board table.board tbody tr");
+      assert.deepEqual(await ranked.nth(0).locator("td").allTextContents(), ["1", "AI score-alice", "5", "0.06", "0.2605", "0.2005"]);
+      assert.deepEqual(await ranked.nth(1).locator("td").allTextContents(), ["2", "AI score-bob", "5", "0.58", "0.25", "-0.33"]);
+      // Ten takes: Alice's 0.3 (×2, NO) and 0.8 (×3, YES), Bob's 0.2 (×3, YES) and 0.7 (×2, NO).
+      assert.deepEqual(
+        await page.locator("#calibration tbody tr").evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("td")].map((c) => c.textContent))),
+        [
+          ["20.0%–30.0%", "3", "20.0%", "100.0%"],
+          ["30.0%–40.0%", "2", "30.0%", "0.0%"],
+          ["70.0%–80.0%", "2", "70.0%", "0.0%"],
+          ["80.0%–90.0%", "3", "80.0%", "100.0%"],
+        ],
+      );
+      await Promise.all([page.waitForURL(/\/agents\//), ranked.nth(0).locator("a").click()]);
+      assert.equal(new URL(page.url()).pathname, `/agents/${who.alice.agentId}`);
       assert.deepEqual(await page.locator("#analyst table.record td").allTextContents(), ["5", "0.06", "0.2605", "0.2005", "#1 of 2"]);
       const rows = page.locator("#analyst table.scored tbody tr");
       assert.equal(await rows.count(), 5);
@@ -168,10 +188,13 @@ describe("analysts' scoring (GET /reputation/wallets/{walletAddress}/scoring, GE
       assert.deepEqual(first, ["Scored market 0", "80.0%", "45.0%", "YES"]);
       assert.match((await page.locator("#analyst p.description").textContent()) ?? "", /1 take waits for its market to resolve/);
       // On the open market, each take carries its author's record, as the research read gives it.
-      await page.goto(`${new URL(t.svc.baseUrl).origin}/markets/${open}`);
+      await page.goto(`${origin}/markets/${open}`);
       const standing = await page.locator("#takes li.take p.standing").allTextContents();
       assert.ok(standing.includes("Brier 0.06 over 5 resolved takes, 0.2005 better than the market, #1 of the analysts."), standing.join(" | "));
       assert.ok(standing.includes("Brier 0.58 over 5 resolved takes, 0.33 worse than the market, #2 of the analysts."), standing.join(" | "));
+      await page.goto(`${origin}/analysts?period=season`);
+      assert.equal(await page.locator("#board .empty").textContent(), "No analyst has enough scored takes in this period yet.");
+      assert.deepEqual(troubles, []);
     } finally {
       await browser.close();
     }

@@ -15,7 +15,7 @@ export const ASSET_PATH = "/site";
 export interface PageParts {
   title: string;
   /** Which navigation entry to mark as the current page. */
-  nav?: "markets" | "resolving" | "leaderboard" | "reputation";
+  nav?: "markets" | "resolving" | "leaderboard" | "reputation" | "analysts";
   body: Html;
   /** Whether the page loads the live-update script (the market page). */
   live?: boolean;
@@ -41,6 +41,7 @@ ${live ? html`<script src="${ASSET_PATH}/site.js" defer></script>` : ""}
 <a href="/resolving"${current("resolving")}>Resolving</a>
 <a href="/leaderboard"${current("leaderboard")}>Leaderboard</a>
 <a href="/reputation"${current("reputation")}>Reputation</a>
+<a href="/analysts"${current("analysts")}>Analysts</a>
 <a href="${DOCUMENT_PATHS.docs}">API</a>
 </nav>
 </header>
@@ -64,6 +65,18 @@ export function badge(value: string, kind = "state"): Html {
 /** A bar filled to a probability: a native meter, so the page needs no inline style (its CSP allows none). */
 export function bar(p: number | null, label: string): Html {
   return html`<meter min="0" max="1" value="${p ?? 0}" aria-label="${label}"></meter>`;
+}
+
+/** A bar of tabs (links), the current one marked for assistive technology and the stylesheet. */
+export function tabs(label: string, items: readonly (readonly [key: string, text: string])[], current: string, href: (key: string) => string): Html {
+  return html`<nav class="tabs" aria-label="${label}">${items.map(([k, text]) => html`<a href="${href(k)}"${k === current ? html` aria-current="page"` : ""}>${text}</a>`)}</nav>`;
+}
+
+/** Previous and Next links of a page read by `offset`. */
+export function offsetPaging(offset: number, pageSize: number, hasMore: boolean, href: (offset: number) => string): Html {
+  return html`<p class="more">${offset > 0 ? html`<a rel="prev" href="${href(Math.max(0, offset - pageSize))}">Previous</a> ` : ""}${
+    hasMore ? html`<a rel="next" href="${href(offset + pageSize)}">Next</a>` : ""
+  }</p>`;
 }
 
 /** A section with a heading, or a line saying why it is empty. */

@@ -1,7 +1,7 @@
 /**
  * The web site (docs/site.md): server-rendered pages for people, on the host root beside the API. Home lists markets,
  * `/markets/{address}` shows one, `/resolving` those waiting for resolution, `/leaderboard`, `/reputation` and `/traders/{address}`
- * the rankings, `/agents/{agentId}` an author's record. Every page reads through the
+ * the rankings, `/analysts` the AI analysts' scoring, `/agents/{agentId}` an author's record. Every page reads through the
  * registry's public operations (./reads.ts), so it shows what agents read. Pages carry their own CSP: this origin's
  * stylesheet and one script, no inline code, no framing, forms only to this origin. A refusal of a read is an HTML
  * page with the problem's status, code and detail; a browser asking for an unknown path gets an HTML 404 too.
@@ -17,6 +17,7 @@ import { marketPage } from "./pages/market";
 import { LIST_QUERY, marketsPage } from "./pages/markets";
 import { BOARD_QUERY, leaderboardPage } from "./pages/leaderboard";
 import { REPUTATION_QUERY, reputationPage } from "./pages/reputation";
+import { ANALYSTS_QUERY, analystsPage } from "./pages/analysts";
 import { traderPage } from "./pages/trader";
 import { RESOLVING_QUERY, resolvingPage } from "./pages/resolving";
 import { agentPage } from "./pages/agent";
@@ -112,6 +113,10 @@ export function mountSite(app: Hono, ctx: ServiceContext): void {
   app.get(
     "/reputation",
     render((read, c) => reputationPage(read, pick(c, REPUTATION_QUERY))),
+  );
+  app.get(
+    "/analysts",
+    render((read, c) => analystsPage(read, pick(c, ANALYSTS_QUERY))),
   );
   app.get(
     "/agents/:agentId",

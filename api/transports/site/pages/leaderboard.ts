@@ -6,7 +6,7 @@ import { html } from "hono/html";
 import { getLeaderboard } from "../../../operations/discover/get-leaderboard";
 import type { PeriodKind } from "../../../domain/ranking/periods";
 import { decimalText, instantText } from "../format";
-import { type Html, page, section } from "../layout";
+import { type Html, offsetPaging, page, section, tabs } from "../layout";
 import { type AnswerOf, type QueryInput, type Reader, searchOf } from "../reads";
 import { accountLink, PERIOD_LABELS, pnlCell } from "./common";
 
@@ -61,19 +61,18 @@ export async function leaderboardPage(read: Reader, query: QueryInput): Promise<
   const period = b.period;
   const sort = b.measurement.sort;
   const link = (q: QueryInput) => `/leaderboard${searchOf({ period, sort, category: query.category, ...q })}`;
-  const periodTabs = html`<nav class="tabs" aria-label="Period">${PERIOD_TABS.map(
-    (k) => html`<a href="${link({ period: k })}"${k === period ? html` aria-current="page"` : ""}>${PERIOD_LABELS[k]}</a>`,
-  )}</nav>`;
-  const sortTabs = html`<nav class="tabs" aria-label="Board">${SORT_TABS.map(
-    ([k, label]) => html`<a href="${link({ sort: k })}"${k === sort ? html` aria-current="page"` : ""}>${label}</a>`,
-  )}</nav>`;
+  const periodTabs = tabs(
+    "Period",
+    PERIOD_TABS.map((k) => [k, PERIOD_LABELS[k]] as const),
+    period,
+    (k) => link({ period: k }),
+  );
+  const sortTabs = tabs("Board", SORT_TABS, sort, (k) => link({ sort: k }));
   const { head, body } = rows(b);
   const table = body.length ? html`<table class="board"><thead>${head}</thead><tbody>${body}</tbody></table>` : null;
   const offset = Number(query.offset ?? 0);
   const pin = b.measurement.generation;
-  const paging = html`<p class="more">${offset > 0 ? html`<a rel="prev" href="${link({ offset: Math.max(0, offset - PAGE_SIZE), generation: pin })}">Previous</a> ` : ""}${
-    b.hasMore ? html`<a rel="next" href="${link({ offset: offset + PAGE_SIZE, generation: pin })}">Next</a>` : ""
-  }</p>`;
+  const paging = offsetPaging(offset, PAGE_SIZE, b.hasMore, (o) => link({ offset: o, generation: pin }));
   const window = b.measurement.period;
   return page({
     title: "Leaderboard",

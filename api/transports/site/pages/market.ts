@@ -14,7 +14,7 @@ import { relatedMarkets } from "../../../operations/discover/related-markets";
 import { getResolutionState } from "../../../operations/discover/resolution-state";
 import { chartSvg } from "../chart";
 import { bpsText, decimalText, instantText, percentText, relativeText, shortAddress, unitsText } from "../format";
-import { badge, bar, externalLink, type Html, page, section } from "../layout";
+import { badge, bar, externalLink, type Html, page, section, tabs } from "../layout";
 import { type AnswerOf, pathOf, type Reader, SiteProblem } from "../reads";
 import { fullPath } from "../../../registry/registry";
 import { placeOrder } from "../../../operations/orderbook/place-order";
@@ -184,9 +184,12 @@ export async function marketPage(read: Reader, address: string, window: string |
   ]);
   const labels = m.outcomes.map((o) => o.label);
   const chosen = chart instanceof SiteProblem ? (window ?? "ALL") : chart.window;
-  const windows = html`<nav class="tabs" aria-label="Chart window">${CHART_WINDOWS.map(
-    (w) => html`<a href="${marketHref(m.address)}${w === "ALL" ? "" : `?window=${w}`}#chart"${w === chosen ? html` aria-current="page"` : ""}>${w}</a>`,
-  )}</nav>`;
+  const windows = tabs(
+    "Chart window",
+    CHART_WINDOWS.map((w) => [w, w] as const),
+    chosen,
+    (w) => `${marketHref(m.address)}${w === "ALL" ? "" : `?window=${w}`}#chart`,
+  );
   const chartBody = chart instanceof SiteProblem ? problemLine(chart) : chartSvg(chart, labels);
   const head = html`<p class="meta">${badge(m.category, "category")} ${badge(m.state)} <span>${m.pricingModel === "ORDERBOOK" ? "Order book" : "Market maker (LMSR)"}</span>
 <span>${unitsText(m.volumeTotal, m.collateral.decimals)} ${m.collateral.symbol} traded in ${m.tradeCount} trade${m.tradeCount === 1 ? "" : "s"}</span>

@@ -3,7 +3,7 @@ import { html } from "hono/html";
 import { listDiscoverMarkets } from "../../../operations/discover/list-markets";
 import { percentText, relativeText, unitsText } from "../format";
 import { type AnswerOf, type QueryInput, type Reader, searchOf } from "../reads";
-import { badge, bar, type Html, page, section } from "../layout";
+import { badge, bar, type Html, page, section, tabs } from "../layout";
 import { marketHref } from "./common";
 
 type MarketRow = AnswerOf<typeof listDiscoverMarkets>["markets"][number];
@@ -38,9 +38,7 @@ export async function marketsPage(read: Reader, query: QueryInput, nowMs: number
   const list = await read(listDiscoverMarkets, {}, query);
   const sort = String(query.sort ?? "new");
   const keep = (extra: QueryInput) => searchOf({ search: query.search, category: query.category, pricingModel: query.pricingModel, ...extra });
-  const tabs = html`<nav class="tabs" aria-label="Sort">${SORTS.map(
-    ([value, label]) => html`<a href="/${keep({ sort: value === "new" ? undefined : value })}"${value === sort ? html` aria-current="page"` : ""}>${label}</a>`,
-  )}</nav>`;
+  const sortTabs = tabs("Sort", SORTS, sort, (value) => `/${keep({ sort: value === "new" ? undefined : value })}`);
   const form = html`<form class="search" method="get" action="/" role="search">
 <input type="search" name="search" value="${query.search ?? ""}" placeholder="Search markets" minlength="2" maxlength="200" aria-label="Search markets">
 ${sort !== "new" ? html`<input type="hidden" name="sort" value="${sort}">` : ""}
@@ -58,6 +56,6 @@ ${sort !== "new" ? html`<input type="hidden" name="sort" value="${sort}">` : ""}
     nav: "markets",
     body: html`<h1>Markets</h1>
 <p class="lede">Prediction markets traded with play money by AI agents and people, with the agents' own odds and research.</p>
-${form}${tabs}${section(sort === "resolved_newest" ? "Resolved markets" : "Open markets", "markets", cards, query.search ? "No market matches this search." : "No market here yet.")}${more}`,
+${form}${sortTabs}${section(sort === "resolved_newest" ? "Resolved markets" : "Open markets", "markets", cards, query.search ? "No market matches this search." : "No market here yet.")}${more}`,
   });
 }

@@ -5,7 +5,7 @@
 import { html } from "hono/html";
 import { getReputationLeaderboard } from "../../../operations/reputation/leaderboard";
 import { decimalText, instantText } from "../format";
-import { bar, type Html, page, section } from "../layout";
+import { bar, type Html, offsetPaging, page, section, tabs } from "../layout";
 import { type AnswerOf, type QueryInput, type Reader, searchOf } from "../reads";
 import { accountLink, PERIOD_LABELS } from "./common";
 
@@ -29,10 +29,6 @@ const standingCell = (s: Standing) => (s ? html`<td class="num">#${s.rank} of ${
 export async function reputationPage(read: Reader, query: QueryInput): Promise<Html> {
   const b = await read(getReputationLeaderboard, {}, { ...query, limit: PAGE_SIZE });
   const link = (q: QueryInput) => `/reputation${searchOf({ role: b.role, period: b.period, ...q })}`;
-  const tabs = (label: string, items: readonly (readonly [string, string])[], current: string, key: string) =>
-    html`<nav class="tabs" aria-label="${label}">${items.map(
-      ([k, text]) => html`<a href="${link({ [key]: k })}"${k === current ? html` aria-current="page"` : ""}>${text}</a>`,
-    )}</nav>`;
   const body = b.entries.map(
     (e) =>
       html`<tr><td class="num">${e.rank}</td><td>${accountLink(e.address)}</td><td class="num">${decimalText(e.score)} ${bar(Number(e.score) / 100, "score")}</td>${standingCell(e.roles.trader)}${standingCell(e.roles.creator)}${standingCell(e.roles.juror)}</tr>`,
@@ -40,20 +36,16 @@ export async function reputationPage(read: Reader, query: QueryInput): Promise<H
   const table = body.length
     ? html`<table class="board"><thead><tr><th>Rank</th><th>Account</th><th>Score</th><th>Trader</th><th>Creator</th><th>Juror</th></tr></thead><tbody>${body}</tbody></table>`
     : null;
-  const offset = Number(query.offset ?? 0);
-  const paging = html`<p class="more">${offset > 0 ? html`<a rel="prev" href="${link({ offset: Math.max(0, offset - PAGE_SIZE) })}">Previous</a> ` : ""}${
-    b.hasMore ? html`<a rel="next" href="${link({ offset: offset + PAGE_SIZE })}">Next</a>` : ""
-  }</p>`;
   return page({
     title: "Reputation",
     nav: "reputation",
     body: html`<h1>Reputation</h1>
 <p class="lede">${PERIOD_LABELS[b.period]}: ${b.periodStart ? instantText(b.periodStart) : "since the start"} to ${instantText(b.periodEnd)}. A role's score is the account's percentile on that role's board: traders by profit, creators by markets ended unchallenged, jurors by vote rewards (100 for the first, 100 / n for the last of n). Overall is the three scores added and divided by three, a role not taken counting 0.</p>
-${tabs("Role", ROLE_TABS, b.role, "role")}${tabs(
+${tabs("Role", ROLE_TABS, b.role, (role) => link({ role }))}${tabs(
   "Period",
   PERIOD_TABS.map((k) => [k, PERIOD_LABELS[k]] as const),
   b.period,
-  "period",
-)}${section(`${b.total} ranked`, "board", table, "Nobody is ranked in this period yet.")}${paging}`,
+  (period) => link({ period }),
+)}${section(`${b.total} ranked`, "board", table, "Nobody is ranked in this period yet.")}${offsetPaging(Number(query.offset ?? 0), PAGE_SIZE, b.hasMore, (offset) => link({ offset }))}`,
   });
 }
