@@ -20,6 +20,7 @@ import { openVenue } from "./domain/venue/open-venue";
 import { openResolution } from "./domain/lifecycle/service";
 import { Leaderboard } from "./domain/ranking/leaderboard";
 import { ReputationEventLog } from "./domain/ranking/reputation-events";
+import { CashFlowLog } from "./domain/ranking/cash-flows";
 import { distributorChain } from "./domain/release/distributor-chain";
 import { ParticipationRelease } from "./domain/release/release";
 import { TradeDayLog } from "./domain/release/trade-days";
@@ -98,6 +99,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         refreshMs: config.LEADERBOARD_REFRESH_MS,
       }),
       reputationEvents: new ReputationEventLog(db),
+      cashFlows: new CashFlowLog(db),
       participation: new ParticipationRelease({
         db,
         chain: distributorChain(config),

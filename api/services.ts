@@ -21,6 +21,7 @@ import type { PublishedLedger } from "./domain/ledger/published-ledger";
 import type { CreationDeps } from "./domain/creation/flow";
 import type { Leaderboard } from "./domain/ranking/leaderboard";
 import type { ReputationEventLog } from "./domain/ranking/reputation-events";
+import type { CashFlowLog } from "./domain/ranking/cash-flows";
 import type { ParticipationRelease } from "./domain/release/release";
 
 export interface Services {
@@ -56,6 +57,8 @@ export interface Services {
   leaderboard: Leaderboard;
   /** Each account's reputation events from the journal (GET /agents/me/reputation/events). */
   reputationEvents: ReputationEventLog;
+  /** Each account's trading cash flows from the journal (GET /discover/traders/{address}/pnl-history, deprecated). */
+  cashFlows: CashFlowLog;
   /** PM's participation release (docs/participation-release.md): lanes, claims, the distributor on chain. */
   participation: ParticipationRelease;
   /** Market creation (api/domain/creation, docs/market-creation.md): the negotiate flow's dependencies. */

@@ -145,10 +145,10 @@ function votingOf(state: PassState, account: Address, market: string): Voting {
 const held = (t: MarketTrading) => t.shares.some((s) => s !== 0n);
 
 /** Movements have a treasury leg (fees); no trader is this account, so the leg is simply not counted. */
-const NO_TREASURY = "0x000000000000000000000000000000000000fee0" as Address;
+export const NO_TREASURY = "0x000000000000000000000000000000000000fee0" as Address;
 
-/** The accounts whose trading an op is, lower-case. */
-function tradersOf(op: JournalOp): Address[] {
+/** The accounts whose trading an op is (MATCH, LMSR_TRADE, RESOLUTION_PAYOUT, VOID_REFUND), each once. */
+export function tradersOf(op: JournalOp): Address[] {
   switch (op.type) {
     case "MATCH":
       return op.maker === op.taker ? [op.maker] : [op.maker, op.taker];

@@ -24,6 +24,7 @@ import { getResolutionSources } from "./get-resolution-sources";
 import { getReputation } from "./get-reputation";
 import { getLeaderboard } from "./get-leaderboard";
 import { getTradingProfile } from "./get-trading-profile";
+import { getPnlHistory } from "./get-pnl-history";
 
 export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getFees,
@@ -39,6 +40,7 @@ export const DISCOVERY_OPERATIONS: AnyOperation[] = [
   getReputation,
   getLeaderboard,
   getTradingProfile,
+  getPnlHistory,
   listDiscoverMarkets,
   marketExists,
   listPendingResolution,

@@ -140,6 +140,28 @@ describe("GET /discover/leaderboard", () => {
     assert.equal((await board(`?category=${market.category}`)).measurement.scope, "committed_trading_category");
   });
 
+  it("answers the deprecated cash-flow history of each side of the fill, with its deprecation headers", async () => {
+    const res = await anon("GET", `/discover/traders/${bob}/pnl-history`);
+    const h = ok(res);
+    assert.deepEqual([h.method, h.total, h.netCashFlow, h.nextCursor], ["committed-cash-flow-v1", 1, (-5_500_000n - bobFee).toString(), null]);
+    const [fill] = h.points as Json[];
+    assert.deepEqual(
+      [fill.kind, fill.outcome, fill.shares, fill.cashFlow, fill.fee, fill.cumulative, fill.marketAddress],
+      ["buy", 1, (10n * SHARE).toString(), (-5_500_000n - bobFee).toString(), bobFee.toString(), (-5_500_000n - bobFee).toString(), market.address],
+    );
+    assert.match(res.headers.get("deprecation") ?? "", /^@\d+$/);
+    assert.match(res.headers.get("link") ?? "", /rel="deprecation"/);
+    const a = ok(await anon("GET", `/discover/traders/${alice}/pnl-history`)).points as Json[];
+    assert.deepEqual(
+      a.map((p) => [p.kind, p.outcome, p.cashFlow, p.fee, p.seq]),
+      [["buy", 0, "-4500000", "0", fill.seq]],
+    );
+    const none = ok(await anon("GET", `/discover/traders/0x${"12".repeat(20)}/pnl-history`));
+    assert.deepEqual([none.total, none.netCashFlow, none.points, none.nextCursor], [0, "0", [], null]);
+    problem(await anon("GET", `/discover/traders/${bob}/pnl-history?cursor=5`), 400, "INVALID_PAYLOAD");
+    problem(await anon("GET", `/discover/traders/${bob}/pnl-history?cursor=0`), 400, "INVALID_PAYLOAD");
+  });
+
   it("a pinned generation pages the same figures while trading goes on, here and after a restart", async () => {
     const pinned = await board("?sort=VOLUME");
     const generation = pinned.measurement.generation as string;

@@ -9,6 +9,7 @@ import { Registry } from "../../registry/registry";
 import { defineOperation } from "../../registry/types";
 import { buildAtomFeed } from "./feed";
 import { CHANGELOG_ENTRIES } from "./entries";
+import { OPERATIONS } from "../../operations";
 import { parseSignatureHeader, verifyFeedSignature } from "./signing";
 
 describe("signed change feed over real HTTP", () => {
@@ -52,7 +53,7 @@ describe("signed change feed over real HTTP", () => {
     }
   });
 
-  it("is an Atom feed with the hand-written entries", async () => {
+  it("is an Atom feed with the hand-written entries and one per deprecated operation", async () => {
     const { bytes, res } = await fetchFeed();
     assert.match(res.headers.get("content-type") ?? "", /^application\/atom\+xml/);
     const xml = bytes.toString("utf8");
@@ -60,7 +61,10 @@ describe("signed change feed over real HTTP", () => {
     // RFC 4287: feed id, title, updated, author; each entry id, title, updated.
     for (const tag of ["id", "title", "updated", "author"]) assert.match(xml.split("<entry>")[0], new RegExp(`<${tag}>`), `feed ${tag}`);
     const entries = xml.split("<entry>").slice(1);
-    assert.equal(entries.length, CHANGELOG_ENTRIES.length);
+    const deprecated = OPERATIONS.filter((op) => op.deprecation);
+    assert.ok(deprecated.length > 0, "the served registry holds a deprecated operation (the P&L history)");
+    assert.equal(entries.length, CHANGELOG_ENTRIES.length + deprecated.length);
+    for (const op of deprecated) assert.ok(xml.includes(`deprecation-${op.id}`), op.id);
     for (const e of entries) for (const tag of ["id", "title", "updated"]) assert.match(e, new RegExp(`<${tag}>[^<]+</${tag}>`));
     assert.match(xml, new RegExp(`<link rel="self" type="application/atom\\+xml" href="${svc.baseUrl.replace(/[.]/g, "\\.")}/changelog\\.atom"/>`));
   });

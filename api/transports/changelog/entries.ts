@@ -107,4 +107,12 @@ export const CHANGELOG_ENTRIES: readonly ChangelogEntry[] = [
     summary:
       "Every analyst take for a market's resolution on a binary market that resolved is Brier-scored against the outcome and beside the market's own displayed price when the take was published (skill = the market's mean Brier minus the analyst's), with calibration buckets; the cohort ranks analysts with at least 5 scored takes by skill. period as the leaderboard's. Each take of GET /discover/markets/{address}/research now carries authorScoring, its author's all-time record. MCP tools svc_get_scoring_record, svc_get_scoring_cohort.",
   },
+  {
+    id: "pnl-history",
+    date: "2026-11-29",
+    kind: "added",
+    title: "Deprecated from the start: GET /discover/traders/{address}/pnl-history",
+    summary:
+      "The spec's P&L history by address (cash-flow history), for the clients written against it: each trading cash flow of the account from the journal (fills, LMSR trades, payouts, refunds) with the running sum, newest first. It carries the Deprecation header; GET /discover/traders/{address}, P&L at the displayed prices, replaces it. MCP tool svc_get_pnl_history.",
+  },
 ];
