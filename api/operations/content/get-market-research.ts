@@ -51,7 +51,8 @@ export const getMarketResearch = defineOperation({
     const m = await requireMarket(ctx, params.address, query.chainId);
     const notes = await researchOfMarket(ctx.db, m.pk, RESEARCH_NOTES_SHOWN);
     const takes = await takesOfMarket(ctx.db, m.pk, TAKES_SHOWN);
-    const scoring = await analystScoring(ctx.db, ctx.clock.now());
+    // Every take's author record comes from one reading of the whole cohort: none is needed without a take.
+    const scoring = takes.takes.length > 0 ? await analystScoring(ctx.db, ctx.clock.now()) : new Map();
     const unscored = { ...UNSCORED, rank: null };
     return {
       marketAddress: m.address,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
 import { CASH_FLOW_KINDS } from "../../domain/ranking/cash-flows";
+import { catalogAddressesOf } from "../../domain/lifecycle/catalog-ids";
 import { addressParams, PUBLIC_READ } from "./common";
 import { iso, wei } from "./ranking-schemas";
 
@@ -61,14 +62,11 @@ export const getPnlHistory = defineOperation({
     const page = await call.services.cashFlows.page(params.address, before, query.limit);
     if (before !== null && before > page.total)
       throw new ApiError("INVALID_PAYLOAD", "the cursor is not a position of this account's history", { field: "cursor", location: "query" });
-    const ids = [...new Set(page.flows.map((f) => f.marketId.toString()))];
-    const rows = ids.length
-      ? await ctx.db.query<{ market_id: string; address: string }>(
-          `SELECT market_id::text AS market_id, address FROM markets WHERE chain_id = $1 AND settlement = 'committed' AND market_id = ANY($2::bigint[])`,
-          [ctx.config.CHAIN_ID, ids],
-        )
-      : [];
-    const addresses = new Map(rows.map((r) => [r.market_id, r.address]));
+    const addresses = await catalogAddressesOf(
+      ctx.db,
+      ctx.config.CHAIN_ID,
+      page.flows.map((f) => f.marketId),
+    );
     return {
       address: params.address,
       method: CASH_FLOW_METHOD,

@@ -1,21 +1,11 @@
 import { z } from "zod";
-import type { ServiceContext } from "../../context";
 import { membersOf, membershipOfAgent } from "../../domain/identity/links";
 import { REPUTATION_EVENT_KINDS, REPUTATION_ROLES } from "../../domain/ranking/reputation-events";
 import { ledgerAccountFor } from "../../domain/auth/ledger-account";
+import { catalogAddressesOf } from "../../domain/lifecycle/catalog-ids";
 import { defineOperation, KEY_READ_ACCESS } from "../../registry/types";
 
 const address = z.string().regex(/^0x[0-9a-f]{40}$/);
-
-/** Catalog addresses of committed-lane market ids. */
-async function addressesOf(ctx: ServiceContext, ids: readonly bigint[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await ctx.db.query<{ market_id: string; address: string }>(
-    `SELECT market_id::text AS market_id, address FROM markets WHERE chain_id = $1 AND market_id = ANY($2::bigint[])`,
-    [ctx.config.CHAIN_ID, [...new Set(ids.map(String))]],
-  );
-  return new Map(rows.map((r) => [r.market_id, r.address]));
-}
 
 /**
  * GET /agents/me/reputation/events: the spec's "own reputation events" (owner-gated; path ours). The key's own agent
@@ -69,8 +59,9 @@ export const listOwnReputationEvents = defineOperation({
       if (me) for (const m of await membersOf(ctx.db, me.identityId)) if (m.ledgerAccount.toLowerCase() !== own) accounts.push(m.ledgerAccount.toLowerCase());
     }
     const { events, total } = await call.services.reputationEvents.eventsOf(accounts, query);
-    const addresses = await addressesOf(
-      ctx,
+    const addresses = await catalogAddressesOf(
+      ctx.db,
+      ctx.config.CHAIN_ID,
       events.map((e) => e.marketId),
     );
     return {
