@@ -3,25 +3,51 @@
  * YES sells and NO buys (at 10000 - p). Price levels are arrays indexed by bps; each level is an intrusive FIFO
  * doubly-linked list, so insert, cancel and the head fill are O(1) and nothing is ever sorted.
  * Every mutation records the previous values in the engine's transaction log (see ./undo.ts).
+ *
+ * The book knows of an order only what it links and reads (`Resting`), and of the log only the three records it writes
+ * (`BookLog`), so the engine's records (./model.ts) and its log (./undo.ts) depend on the book, never the reverse.
  */
-import type { Level, Order } from "./model";
 import type { BookDepth, BookLevel } from "./types";
-import type { Undo } from "./undo";
+
+/** What the book links and reads of a resting order (the engine's Order). */
+export interface Resting<O> {
+  /** 0 = bid, 1 = ask (YES terms). */
+  readonly side: 0 | 1;
+  /** Price in YES terms. */
+  readonly y: number;
+  readonly rem: bigint;
+  prev: O | null;
+  next: O | null;
+}
+
+/** One price level: a FIFO list of resting orders. */
+export interface Level<O> {
+  head: O | null;
+  tail: O | null;
+  ep: number;
+}
+
+/** The transaction log's records the book writes before it changes a level, an order or its best prices. */
+export interface BookLog<O extends Resting<O>> {
+  saveLevel(lv: Level<O>): void;
+  saveOrder(o: O): void;
+  saveBook(book: Book<O>): void;
+}
 
 export const NO_BID = 0;
 export const NO_ASK = 10_000;
 
-export class Book {
-  readonly bids: (Level | undefined)[] = new Array(10_001);
-  readonly asks: (Level | undefined)[] = new Array(10_001);
+export class Book<O extends Resting<O>> {
+  readonly bids: (Level<O> | undefined)[] = new Array(10_001);
+  readonly asks: (Level<O> | undefined)[] = new Array(10_001);
   bestBid = NO_BID;
   bestAsk = NO_ASK;
   ep = 0;
 
-  constructor(private readonly u: Undo) {}
+  constructor(private readonly u: BookLog<O>) {}
 
   /** Appends a resting order at the back of its level. */
-  insert(o: Order): void {
+  insert(o: O): void {
     const arr = o.side === 0 ? this.bids : this.asks;
     let lv = arr[o.y];
     if (lv === undefined) arr[o.y] = lv = { head: null, tail: null, ep: 0 };
@@ -46,7 +72,7 @@ export class Book {
   }
 
   /** Unlinks a resting order; moves the best price when its level empties. */
-  remove(o: Order): void {
+  remove(o: O): void {
     const arr = o.side === 0 ? this.bids : this.asks;
     const lv = arr[o.y]!;
     this.u.saveLevel(lv);
@@ -79,7 +105,7 @@ export class Book {
 
   /** Aggregated levels in YES terms, best first. */
   depth(levels: number): BookDepth {
-    const side = (arr: (Level | undefined)[], start: number, step: number) => {
+    const side = (arr: (Level<O> | undefined)[], start: number, step: number) => {
       const out: BookLevel[] = [];
       for (let p = start; p > NO_BID && p < NO_ASK && out.length < levels; p += step) {
         let o = arr[p]?.head ?? null;
@@ -109,7 +135,7 @@ export class Book {
   }
 
   /** Every resting order, bids then asks, best price first, FIFO within a level. */
-  *orders(): Generator<Order> {
+  *orders(): Generator<O> {
     for (let p = this.bestBid; p > NO_BID; p--) for (let o = this.bids[p]?.head ?? null; o; o = o.next) yield o;
     for (let p = this.bestAsk; p < NO_ASK; p++) for (let o = this.asks[p]?.head ?? null; o; o = o.next) yield o;
   }

@@ -4,7 +4,7 @@
  */
 import type { Address, Hex } from "viem";
 import type { MarketLifecycle } from "../lifecycle";
-import type { Book } from "./book";
+import type { Book, Level as BookLevel } from "./book";
 import type { FeeModel, FinalSettlement, Lane, MarketStatus, OrderAction, OrderStatus, Outcome, PayoutReceipt, Pricing, TimeInForce } from "./types";
 
 export interface Bal {
@@ -53,7 +53,7 @@ export interface Market {
   readonly createdAt: number;
   status: MarketStatus;
   winningOutcome?: number;
-  readonly book: Book;
+  readonly book: Book<Order>;
   /** Outcome asset ids, one per outcome (2; ternary LMSR markets 3). */
   readonly assets: readonly bigint[];
   /** LMSR markets: pricing state (b, outstanding shares) and the pool. */
@@ -135,11 +135,8 @@ export interface Order {
   aNext?: Order | null;
 }
 
-export interface Level {
-  head: Order | null;
-  tail: Order | null;
-  ep: number;
-}
+/** A price level of a market's book. */
+export type Level = BookLevel<Order>;
 
 /**
  * An engine balance record: the Bal the book and undo log see, plus what the ledger mirror needs to copy it.

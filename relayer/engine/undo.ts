@@ -126,7 +126,7 @@ export class Undo {
         case BOOK: {
           const bestAsk = l[--i] as number;
           const bestBid = l[--i] as number;
-          const book = l[--i] as Book;
+          const book = l[--i] as Book<Order>;
           book.bestBid = bestBid;
           book.bestAsk = bestAsk;
           break;
@@ -220,7 +220,7 @@ export class Undo {
     this.n = n;
   }
 
-  saveBook(book: Book): void {
+  saveBook(book: Book<Order>): void {
     if (book.ep === this.ep) return;
     book.ep = this.ep;
     const l = this.log;
