@@ -18,7 +18,7 @@ import { createLocalAgent } from "../api/domain/auth/local-agents";
 import { connectRealtimeSources } from "../api/transports/delivery";
 import { MemoryReportLog } from "../api/transports/realtime/memory-sources";
 import { openSse, openWs } from "../api/transports/realtime/test-clients";
-import { createSubscription, enqueueDelivery } from "../api/transports/webhooks/store";
+import { createSubscription, enqueueDelivery } from "../api/domain/webhooks/store";
 import { z } from "zod";
 import { scriptEnv } from "./env";
 

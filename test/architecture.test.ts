@@ -4,7 +4,8 @@
  * what `npm start` starts and runs) imports nothing of test/; tests import no script but the stack's launcher
  * (scripts/stack/), which they share with `npm start`. Inside api/ (docs/api.md,
  * "Layers inside api/"), the domain and the platform sit below the transports, the operations and the composition
- * that wires them (services.ts, app.ts), and the platform below the domain and the registry: a lower layer takes what
+ * that wires them (services.ts, app.ts), the transports over the operations over the registry, and the platform below
+ * the domain and the registry: a lower layer takes what
  * it needs as arguments. Every import of every .ts file under the project's folders is read (static,
  * `export … from`, dynamic `import()` and `require()`) and each one that breaks a rule is reported with its file and
  * line.
@@ -50,6 +51,12 @@ const LAYERS = [
   },
   { from: ["api/platform"], forbidden: ["api/domain", "api/registry"], rule: "the platform must not import the domain or the registry" },
   { from: ["api/domain"], forbidden: ["api/registry"], rule: "the domain must not import the registry" },
+  {
+    from: ["api/registry"],
+    forbidden: ["api/transports", "api/operations"],
+    rule: "the registry must not import transports or operations",
+  },
+  { from: ["api/operations"], forbidden: ["api/transports"], rule: "operations must not import transports" },
   {
     from: ["api/services", "api/registry", "api/operations", "api/transports"],
     forbidden: ["api/open-services", "api/app", "api/service", "api/main"],
@@ -149,11 +156,13 @@ describe("dependency direction", () => {
       put("scripts/f.ts", `import { ok } from "./g";\nimport { api } from "../api/config";\n`);
       put("test/h.ts", `import type { T } from "../decoder/x";\n`);
       put("api/domain/i.ts", `import type { Services } from "../services";\nimport { a } from "../platform/a";\n`);
-      put("api/platform/j/k.ts", `\nimport { s } from "../../transports/webhooks/store.ts";\nimport type { P } from "../../domain/auth/principal";\n`);
+      put("api/platform/j/k.ts", `\nimport { s } from "../../transports/webhooks/worker.ts";\nimport type { P } from "../../domain/auth/principal";\n`);
       put("api/domain/l.test.ts", `import { startService } from "../service";\n`);
       put("api/domain/s.ts", `import type { AnyOperation } from "../registry/types";\n`);
       put("api/registry/t.ts", `import type { KeyPrincipal } from "../domain/auth/principal";\n`);
       put("api/services.ts", `import type { EventHub } from "./transports/realtime/hub";\nimport type { Venue } from "./domain/venue/types";\n`);
+      put("api/registry/v.ts", `import { mcpTools } from "../transports/mcp/tools";\nimport type { X } from "../operations/index";\n`);
+      put("api/operations/w/x.ts", `import { worker } from "../../transports/webhooks/worker";\nimport { ok } from "../../domain/webhooks/store";\n`);
       put("api/transports/u.ts", `import { createServices } from "../open-services";\nimport type { Services } from "../services";\n`);
       put("test/m.ts", `import { startChild } from "../scripts/stack/children";\n`);
       put("relayer/q.test.ts", `import { startChain } from "../scripts/stack/chain";\n`);
@@ -168,8 +177,11 @@ describe("dependency direction", () => {
         "api/domain/i.ts:1 the domain and the platform must not import transports, operations or the composition",
         "api/domain/s.ts:1 the domain must not import the registry",
         "api/e.ts:1 api must not import scripts",
+        "api/operations/w/x.ts:1 operations must not import transports",
         "api/platform/j/k.ts:2 the domain and the platform must not import transports, operations or the composition",
         "api/platform/j/k.ts:3 the platform must not import the domain or the registry",
+        "api/registry/v.ts:1 the registry must not import transports or operations",
+        "api/registry/v.ts:2 the registry must not import transports or operations",
         "api/services.ts:1 the services container names domain and platform types only",
         "api/transports/u.ts:1 the container's type, the registry, operations and transports must not import the composition",
         "decoder/c.ts:1 decoder must not import test",

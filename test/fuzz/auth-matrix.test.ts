@@ -21,7 +21,7 @@ import { GRANTS, SCOPES, tierAtLeast, type AgentTier, type Scope } from "../../a
 import { issueNonce } from "../../api/domain/auth/wallet-proof/nonces";
 import { proofMessage, type ProofKind } from "../../api/domain/auth/wallet-proof/templates";
 import { requiresKey, type AnyOperation } from "../../api/registry/types";
-import { toJsonSchema } from "../../api/transports/openapi/json-schema";
+import { toJsonSchema } from "../../api/registry/openapi/json-schema";
 import { bindingOf } from "../../api/transports/mcp/tools";
 import { challengeOf, mcpProofMessage } from "../../api/transports/mcp/wallet-proof";
 import type { KeyPrincipal } from "../../api/domain/auth/principal";

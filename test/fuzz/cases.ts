@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { fullPath } from "../../api/registry/registry";
 import type { AnyOperation } from "../../api/registry/types";
-import { toJsonSchema, type JsonSchema } from "../../api/transports/openapi/json-schema";
+import { toJsonSchema, type JsonSchema } from "../../api/registry/openapi/json-schema";
 import { bindingOf, type ToolBinding } from "../../api/transports/mcp/tools";
 import { asText, materialize, mutated, toJsonText, type Mutation } from "./hostile";
 import { validArb, type Hints } from "./json-arbitrary";

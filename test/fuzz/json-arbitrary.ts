@@ -1,12 +1,12 @@
 /**
  * fast-check arbitraries from an operation's request schemas: each zod schema is read through its JSON Schema export
- * (input form, the one requests are parsed from; api/transports/openapi/json-schema.ts), so any new operation is
+ * (input form, the one requests are parsed from; api/registry/openapi/json-schema.ts), so any new operation is
  * covered without code here. `validArb` builds values the schema's shape admits (refinements beyond JSON Schema, such
  * as a lot size, may still refuse them); `hints` put real ids (markets, webhooks, agents) in fields of those names so
  * valid cases reach the handlers, not only the 404s.
  */
 import fc from "fast-check";
-import type { JsonSchema } from "../../api/transports/openapi/json-schema";
+import type { JsonSchema } from "../../api/registry/openapi/json-schema";
 
 /** Real values to offer for fields of a given name (e.g. `market` -> the demo markets' addresses). */
 export type Hints = Record<string, readonly unknown[]>;

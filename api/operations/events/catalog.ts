@@ -4,8 +4,8 @@
  * docs/realtime.md and docs/webhooks.md say the same in prose; keep them in step.
  */
 import { API_BASE_PATH } from "../../platform/versioning/versions";
-import { STANDARD_RETRY_SCHEDULE_MS, JITTER } from "../../transports/webhooks/schedule";
-import { WEBHOOK_EVENT_TYPES } from "../../transports/webhooks/store";
+import { STANDARD_RETRY_SCHEDULE_MS, JITTER } from "../../domain/webhooks/schedule";
+import { WEBHOOK_EVENT_TYPES } from "../../domain/webhooks/store";
 
 export const CATALOG_VERSION = "2026-11-27";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { installSnippets, INSTALL_CLIENTS } from "../../transports/mcp/install-snippets";
+import { installSnippets, INSTALL_CLIENTS } from "./install-snippets";
 import { defineOperation } from "../../registry/types";
 import { CURRENT_VERSION, API_VERSIONS } from "../../platform/versioning/versions";
 import { creatorCapacityOf, creatorCapacitySchema } from "./creator-capacity";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { feedKey, SIGNATURE_HEADER } from "../../transports/changelog/signing";
+import { feedKey, SIGNATURE_HEADER } from "../../registry/changelog/signing";
 import { defineOperation } from "../../registry/types";
 
 /** GET /changelog/signing-key: the public key that verifies the change feed's X-Feed-Signature. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
-import { buildAtomFeed } from "../../transports/changelog/feed";
-import { feedKey, signatureHeader, SIGNATURE_HEADER } from "../../transports/changelog/signing";
+import { buildAtomFeed } from "../../registry/changelog/feed";
+import { feedKey, signatureHeader, SIGNATURE_HEADER } from "../../registry/changelog/signing";
 import { API_BASE_PATH } from "../../platform/versioning/versions";
 import { PUBLIC_READ } from "../discover/common";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { openApiFor } from "../../transports/openapi/document";
+import { openApiFor } from "../../registry/openapi/document";
 import { defineOperation } from "../../registry/types";
 
 /** GET /openapi.json: the OpenAPI 3.1 description, built from the registry (also served at the host root). */

@@ -2,9 +2,8 @@
  * Engine views and execution reports as the order-book API shows them: bigint as decimal strings, prices as
  * basis-point strings, instants as ISO 8601 (events keep the `execution:report` push shape, see schemas.ts).
  */
-import { COLLATERAL_ASSET, parseOutcomeAssetId, poolAccountOf } from "../../../decoder";
+import { COLLATERAL_ASSET, parseOutcomeAssetId, poolAccountOf, toJsonValue as jsonSafe } from "../../../decoder";
 import type { ExecutionReport, OrderView } from "../../../relayer/engine/types";
-import { jsonSafe } from "../../transports/realtime/types";
 import type { z } from "zod";
 import type { executionEventSchema, OrderResult } from "./schemas";
 

@@ -1,6 +1,6 @@
 import type { OwnedResource } from "../../registry/types";
 import { z } from "zod";
-import { WEBHOOK_EVENT_TYPES, type Subscription } from "../../transports/webhooks/store";
+import { WEBHOOK_EVENT_TYPES, type Subscription } from "../../domain/webhooks/store";
 
 /** Shared fields of the webhook-management operations: any key tier holding webhooks:manage. */
 export const MANAGE = { category: "webhooks", permission: "api-key-read", tier: "read-only", scopes: ["webhooks:manage"] } as const;

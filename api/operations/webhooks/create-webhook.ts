@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { checkTargetUrl } from "../../transports/webhooks/address-guard";
-import { createSubscription } from "../../transports/webhooks/store";
+import { checkTargetUrl } from "../../domain/webhooks/address-guard";
+import { createSubscription } from "../../domain/webhooks/store";
 import { ledgerAccountFor } from "../../domain/auth/ledger-account";
 import { eventTypesField, MANAGE, subscriptionSchema, subscriptionView } from "./common";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { subscriptionOf, subscriptionsOf } from "../../transports/webhooks/store";
+import { subscriptionOf, subscriptionsOf } from "../../domain/webhooks/store";
 import { MANAGE, subscriptionSchema, subscriptionView, webhookIdParams, OWN_WEBHOOK } from "./common";
 
 /** GET /webhooks: the agent's subscriptions. */

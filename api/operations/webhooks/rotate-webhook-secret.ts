@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../registry/types";
-import { rotateSecret } from "../../transports/webhooks/store";
+import { rotateSecret } from "../../domain/webhooks/store";
 import { MANAGE, subscriptionSchema, subscriptionView, webhookIdParams, OWN_WEBHOOK } from "./common";
 
 /** POST /webhooks/{webhookId}/rotate-secret: a new secret; the old ones keep signing for the grace period. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
-import { checkTargetUrl } from "../../transports/webhooks/address-guard";
-import { deleteSubscription, updateSubscription } from "../../transports/webhooks/store";
+import { checkTargetUrl } from "../../domain/webhooks/address-guard";
+import { deleteSubscription, updateSubscription } from "../../domain/webhooks/store";
 import { eventTypesField, MANAGE, subscriptionSchema, subscriptionView, webhookIdParams, OWN_WEBHOOK } from "./common";
 
 /** PATCH /webhooks/{webhookId}: URL, event types, description, enabled (re-enable after 410 or a pause). */

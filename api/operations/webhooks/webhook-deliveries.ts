@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation, Reply } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
-import { deliveryLog, enqueueDelivery, subscriptionOf } from "../../transports/webhooks/store";
+import { deliveryLog, enqueueDelivery, subscriptionOf } from "../../domain/webhooks/store";
 import { MANAGE, webhookIdParams, OWN_WEBHOOK } from "./common";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -3,8 +3,8 @@
  * The bytes depend only on the entries, the registry and the origin (no clock), so a feed is stable until something
  * changes and its detached signature with it.
  */
-import { fullPath } from "../../registry/registry";
-import type { ServedOperations } from "../../registry/types";
+import { fullPath } from "../registry";
+import type { ServedOperations } from "../types";
 import { API_BASE_PATH } from "../../platform/versioning/versions";
 import { CHANGELOG_ENTRIES, type ChangelogEntry } from "./entries";
 

@@ -8,7 +8,7 @@
 import { ERROR_CODES, type ErrorCode } from "../../platform/errors/codes";
 import { PROBLEM_CONTENT_TYPE } from "../../platform/errors/problem";
 import { API_BASE_PATH } from "../../platform/versioning/versions";
-import type { AnyOperation, ServedOperations } from "../../registry/types";
+import type { AnyOperation, ServedOperations } from "../types";
 import { API_VERSIONS, CURRENT_VERSION } from "../../platform/versioning/versions";
 import { objectShape, SchemaBook, type JsonSchema } from "./json-schema";
 

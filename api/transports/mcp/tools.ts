@@ -8,7 +8,7 @@
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { SchemaBook, type JsonSchema } from "../openapi/json-schema";
+import { SchemaBook, type JsonSchema } from "../../registry/openapi/json-schema";
 import { fullPath, type Registry } from "../../registry/registry";
 import type { AnyOperation } from "../../registry/types";
 import type { FieldError } from "../../platform/errors/invalid-payload";

@@ -6,7 +6,7 @@ import type { Hono } from "hono";
 import type { ServiceContext } from "../../context";
 import type { Registry } from "../../registry/registry";
 import { originOf } from "../rest/router";
-import { openApiFor } from "./document";
+import { openApiFor } from "../../registry/openapi/document";
 import { mountReferencePage } from "./reference-page";
 
 export function mountOpenApiDocuments(app: Hono, ctx: ServiceContext, registry: Registry): void {

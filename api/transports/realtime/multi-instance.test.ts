@@ -18,7 +18,7 @@ import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agent
 import { connectRealtimeSources } from "../delivery";
 import { MemoryReportLog } from "./memory-sources";
 import { openSse } from "./test-clients";
-import { enqueueDelivery } from "../webhooks/store";
+import { enqueueDelivery } from "../../domain/webhooks/store";
 import { dropServiceSchema } from "../../../test/support/db";
 
 // Postgres and Redis run locally here (house rules); both instances must share them.

@@ -6,7 +6,7 @@
 import type { Database } from "../../../relayer/db/client";
 import type { Clock } from "../../../relayer/clock";
 import { jsonSafe, type ExecutionReport, type ReportSource } from "../realtime/types";
-import { enqueueDelivery } from "./store";
+import { enqueueDelivery } from "../../domain/webhooks/store";
 import { cachedSubscriptions, type Sub } from "./subscription-cache";
 
 const SELECT_SUBS = `SELECT id, account FROM api_webhook_subscriptions WHERE status = 'enabled' AND account = ANY($1::text[]) AND event_types @> '["execution:report"]'::jsonb`;

@@ -6,7 +6,7 @@
  */
 import type { Database } from "../../../relayer/db/client";
 import type { LifecycleWebhook } from "../../domain/lifecycle/events";
-import { enqueueDelivery } from "./store";
+import { enqueueDelivery } from "../../domain/webhooks/store";
 import { cachedSubscriptions, type Sub } from "./subscription-cache";
 
 /** Queues every event for its subscriptions; returns how many deliveries were queued. */

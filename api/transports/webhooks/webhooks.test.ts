@@ -17,9 +17,9 @@ import { createLocalAgent, type LocalAgent } from "../../domain/auth/local-agent
 import { connectRealtimeSources } from "../delivery";
 import { MemoryReportLog } from "../realtime/memory-sources";
 import { WebhookWorker } from "./worker";
-import { retryDelay, parseRetryAfter, STANDARD_RETRY_SCHEDULE_MS } from "./schedule";
+import { retryDelay, parseRetryAfter, STANDARD_RETRY_SCHEDULE_MS } from "../../domain/webhooks/schedule";
 import { isBlockedAddress } from "../../platform/net/blocked-addresses";
-import { checkTargetUrl } from "./address-guard";
+import { checkTargetUrl } from "../../domain/webhooks/address-guard";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

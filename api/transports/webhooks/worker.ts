@@ -12,10 +12,10 @@ import https from "node:https";
 import type { Logger } from "pino";
 import type { Database } from "../../../relayer/db/client";
 import { movable, type Clock } from "../../../relayer/clock";
-import { guardedLookup } from "./address-guard";
-import { parseRetryAfter, retryDelay, STANDARD_RETRY_SCHEDULE_MS } from "./schedule";
-import { webhookHeaders } from "./signing";
-import { disableSubscription, liveSecrets, toSubscription, type SubscriptionRow } from "./store";
+import { guardedLookup } from "../../domain/webhooks/address-guard";
+import { parseRetryAfter, retryDelay, STANDARD_RETRY_SCHEDULE_MS } from "../../domain/webhooks/schedule";
+import { webhookHeaders } from "../../domain/webhooks/signing";
+import { disableSubscription, liveSecrets, toSubscription, type SubscriptionRow } from "../../domain/webhooks/store";
 
 export interface WebhookWorkerOptions {
   db: Database;

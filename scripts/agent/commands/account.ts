@@ -1,7 +1,7 @@
 /** pm-agent's account commands: register, login, logout, recover, whoami, and the hand-off to shells and MCP clients (env, mcp). */
 import { Option } from "commander";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { INSTALL_CLIENTS } from "../../../api/transports/mcp/install-snippets";
+import { INSTALL_CLIENTS } from "../../../api/operations/meta/install-snippets";
 import { AgentClient } from "../client";
 import { removeProfile } from "../credentials";
 import { type CliContext, type Json, UsageError } from "../context";
