@@ -24,6 +24,7 @@ import { CashFlowLog } from "./domain/ranking/cash-flows";
 import { distributorChain } from "./domain/release/distributor-chain";
 import { ParticipationRelease } from "./domain/release/release";
 import { TradeDayLog } from "./domain/release/trade-days";
+import { JournalFollower } from "./domain/ledger/journal-follower";
 import { deployedLedger, type PublishedLedger } from "./domain/ledger/published-ledger";
 import { FactoryFeeReader } from "./domain/creation/factory-fees";
 import { engineOutcomeOf } from "./domain/creation/engine-outcomes";
@@ -75,6 +76,9 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
     const onchain = openOnchainProjection(ctx);
     const resolution = openResolution(ctx);
     opened.push(() => resolution.close());
+    // One reader of the journal for the projections kept in memory (reputation events, cash flows, trade days).
+    const journal = new JournalFollower(db);
+    opened.push(() => journal.close());
     const services: Services = {
       windows,
       mailer,
@@ -98,12 +102,12 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         season: { start: config.LEADERBOARD_SEASON_START, end: config.LEADERBOARD_SEASON_END },
         refreshMs: config.LEADERBOARD_REFRESH_MS,
       }),
-      reputationEvents: new ReputationEventLog(db),
-      cashFlows: new CashFlowLog(db),
+      reputationEvents: new ReputationEventLog(journal),
+      cashFlows: new CashFlowLog(journal),
       participation: new ParticipationRelease({
         db,
         chain: distributorChain(config),
-        tradeDays: new TradeDayLog(db),
+        tradeDays: new TradeDayLog(journal),
         now,
         confirmations: config.PARTICIPATION_CONFIRMATIONS,
         delivery: config.PARTICIPATION_DELIVERY,
@@ -129,11 +133,13 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         if ((await queueLifecycleWebhooks(db, clock.now(), events)) > 0) webhooks.wake();
       },
     });
+    journal.start((err) => ctx.log.warn({ err }, "reading the journal for the in-memory projections failed; the next read retries"));
     return {
       services,
       delivery,
       async close() {
         disconnect();
+        await journal.close();
         await resolution.close();
         await venue.close();
         await webhooks.stop();

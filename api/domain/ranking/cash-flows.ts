@@ -9,8 +9,7 @@
  */
 import type { Address } from "viem";
 import { COLLATERAL_ASSET, movementsOf, parseOutcomeAssetId, type JournalOp } from "../../../decoder";
-import type { SqlRunner } from "../../../relayer/db/client";
-import { JournalFollower } from "../ledger/journal-follower";
+import type { JournalFollower } from "../ledger/journal-follower";
 import { NO_TREASURY, tradersOf } from "./trading-pass";
 
 export const CASH_FLOW_KINDS = ["buy", "sell", "payout", "refund"] as const;
@@ -70,8 +69,8 @@ export class CashFlowLog {
   readonly #byAccount = new Map<Address, CashFlow[]>();
   readonly #journal: JournalFollower;
 
-  constructor(db: SqlRunner) {
-    this.#journal = new JournalFollower(db, (seq, at, ops) => {
+  constructor(journal: JournalFollower) {
+    this.#journal = journal.follow((seq, at, ops) => {
       for (const op of ops)
         for (const { account, flow } of cashFlowsOf(seq, at, op)) {
           const list = this.#byAccount.get(account) ?? [];

@@ -9,8 +9,7 @@ import type { Address } from "viem";
 import type { JournalOp } from "../../../decoder/journal/ops";
 import { voteEscrowOf } from "../../../decoder/assets";
 import { OUTCOME_NONE } from "../../../decoder/journal/market-states";
-import type { SqlRunner } from "../../../relayer/db/client";
-import { JournalFollower } from "../ledger/journal-follower";
+import type { JournalFollower } from "../ledger/journal-follower";
 
 export const REPUTATION_EVENT_KINDS = [
   "market_created",
@@ -130,8 +129,8 @@ export class ReputationEventLog {
   readonly #parties: Parties = { creators: new Map(), challengers: new Map() };
   readonly #journal: JournalFollower;
 
-  constructor(db: SqlRunner) {
-    this.#journal = new JournalFollower(db, (seq, at, ops) => {
+  constructor(journal: JournalFollower) {
+    this.#journal = journal.follow((seq, at, ops) => {
       for (const ev of eventsOfEntry(this.#parties, seq, at, ops)) {
         const list = this.#byAccount.get(ev.account) ?? [];
         list.push(ev);

@@ -4,8 +4,7 @@
  * members (docs/participation-release.md). Kept in memory, following the journal.
  */
 import type { JournalOp } from "../../../decoder/journal/ops";
-import type { SqlRunner } from "../../../relayer/db/client";
-import { JournalFollower } from "../ledger/journal-follower";
+import type { JournalFollower } from "../ledger/journal-follower";
 import { dayOf } from "./program";
 
 export interface TradeRecord {
@@ -28,8 +27,8 @@ export class TradeDayLog {
   readonly #byAccount = new Map<string, TradeRecord>();
   readonly #journal: JournalFollower;
 
-  constructor(db: SqlRunner) {
-    this.#journal = new JournalFollower(db, (_seq, at, ops) => {
+  constructor(journal: JournalFollower) {
+    this.#journal = journal.follow((_seq, at, ops) => {
       for (const account of tradersOf(ops)) {
         const r = this.#byAccount.get(account);
         if (!r) this.#byAccount.set(account, { days: new Set([dayOf(at)]), lastAt: at });
