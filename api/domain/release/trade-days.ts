@@ -14,7 +14,7 @@ export interface TradeRecord {
 }
 
 /** The accounts (lower case) that traded in one journal entry's ops. */
-export function tradersOf(ops: readonly JournalOp[]): string[] {
+export function tradingAccountsOf(ops: readonly JournalOp[]): string[] {
   const out: string[] = [];
   for (const op of ops) {
     if (op.type === "MATCH") out.push(op.maker.toLowerCase(), op.taker.toLowerCase());
@@ -29,7 +29,7 @@ export class TradeDayLog {
 
   constructor(journal: JournalFollower) {
     this.#journal = journal.follow((_seq, at, ops) => {
-      for (const account of tradersOf(ops)) {
+      for (const account of tradingAccountsOf(ops)) {
         const r = this.#byAccount.get(account);
         if (!r) this.#byAccount.set(account, { days: new Set([dayOf(at)]), lastAt: at });
         else {
