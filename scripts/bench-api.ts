@@ -84,6 +84,9 @@ async function main(): Promise<void> {
     PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: dir,
+    // No chain here: an empty deployments dir, so a deployment left by an earlier `npm start` (its chain now stopped)
+    // does not make the demo markets read fees from a chain that is gone.
+    DEPLOYMENTS_DIR: join(dir, "deployments"),
     LOG_LEVEL: "silent",
     DATABASE_URL: ENV.DATABASE_URL,
     ...(schema ? { DATABASE_SCHEMA: schema } : {}),
