@@ -11,9 +11,11 @@ import { randomInt, randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
+import type { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { OPERATIONS } from "../../api/operations";
+import { MAX_CHAIN_ID } from "../../api/platform/schemas/chain-id";
 import type { AnyOperation } from "../../api/registry/types";
 import { stopTestService } from "../support/service";
 import { mcpCases, restBody, restCases, restUrl, type McpCase, type RestCase } from "./cases";
@@ -28,6 +30,22 @@ const SEED = process.env.FUZZ_SEED === "random" ? randomInt(2 ** 31) : Number(pr
 /** A file to follow a run in (the test runner shows output only at the end). */
 const TRACE = process.env.FUZZ_TRACE;
 const trace = (line: string) => TRACE && appendFileSync(TRACE, `${line}\n`);
+
+/** Every schema named `chainId` inside a request part (objects, arrays, optional and nullable wrappers), with its path. */
+function chainIdFields(schema: unknown, path: string, out: [string, z.ZodType][] = []): [string, z.ZodType][] {
+  const def = (schema as { _zod?: { def?: Record<string, unknown> } } | undefined)?._zod?.def;
+  if (!def) return out;
+  if (def.type === "object")
+    for (const [key, field] of Object.entries(def.shape as Record<string, z.ZodType>)) {
+      if (key === "chainId") out.push([`${path}.${key}`, field]);
+      else chainIdFields(field, `${path}.${key}`, out);
+    }
+  else if (def.type === "array") chainIdFields(def.element, `${path}[]`, out);
+  else if (def.type === "optional" || def.type === "nullable" || def.type === "default") chainIdFields(def.innerType, path, out);
+  else if (def.type === "pipe") chainIdFields(def.in, path, out);
+  else if (def.type === "union") for (const o of def.options as unknown[]) chainIdFields(o, path, out);
+  return out;
+}
 
 interface Tally {
   rest: number;
@@ -195,6 +213,23 @@ describe("schema fuzz of every registry operation (REST and MCP)", () => {
     assert.deepEqual(defects.slice(0, 25), [], `${defects.length} defects (seed ${SEED})`);
   });
 
+  it("bounds every chain id a request takes by the catalog's int4 column, so a larger one is a 400, never a query's 500", () => {
+    const unbounded: string[] = [];
+    let checked = 0;
+    for (const op of OPERATIONS as readonly AnyOperation[])
+      for (const part of ["params", "query", "body"] as const) {
+        // A query or path value arrives as text; a body's as a JSON number.
+        const tooLarge = part === "body" ? MAX_CHAIN_ID + 1 : String(MAX_CHAIN_ID + 1);
+        const largest = part === "body" ? MAX_CHAIN_ID : String(MAX_CHAIN_ID);
+        for (const [path, field] of chainIdFields(op.request[part], `${op.id} ${part}`)) {
+          checked++;
+          if (field.safeParse(tooLarge).success || !field.safeParse(largest).success) unbounded.push(path);
+        }
+      }
+    assert.ok(checked >= 5, `chain ids found in requests: ${checked}`);
+    assert.deepEqual(unbounded, []);
+  });
+
   it("answers the cases the fuzz found failing with problems (each was a 500, a bare status or a JSON-RPC error)", async () => {
     const get = async (path: string) => {
       const res = await fetch(new URL(path, f.t.svc.baseUrl), { headers: { authorization: `Bearer ${f.agent.apiKey}` } });
@@ -204,6 +239,15 @@ describe("schema fuzz of every registry operation (REST and MCP)", () => {
     const chain = await get(`/api/agent/v1/discover/market-states?marketAddress=${f.orderbookMarket}&chainId=1774598000565829`);
     assert.equal(chain.status, 400, JSON.stringify(chain.json));
     assert.equal(problemDefect(chain.status, chain.contentType, chain.json), null);
+    // The same in a body: a sweep of a market named with such a chain id (seed 703483966).
+    const sweep = await fetch(new URL("/api/agent/v1/sweep/execute", f.t.svc.baseUrl), {
+      method: "POST",
+      headers: { authorization: `Bearer ${f.agent.apiKey}`, "content-type": "application/json", "idempotency-key": randomUUID() },
+      body: JSON.stringify({ marketAddress: f.orderbookMarket, chainId: 4_084_592_596_916_130 }),
+    });
+    const swept = (await sweep.json()) as Record<string, unknown>;
+    assert.equal(sweep.status, 400, JSON.stringify(swept));
+    assert.equal(swept.code, "INVALID_PAYLOAD");
     // A request line over Node's 16 KiB header limit got a bare 431 from the HTTP server.
     const long = await get(`/api/agent/v1/time?q=${"a".repeat(20_000)}`);
     assert.equal(long.status, 431);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { chainIdQuery } from "../../platform/schemas/chain-id";
 import { defineOperation } from "../../registry/types";
 import { CLAIM_READ } from "./common";
 import { creatorFundsSummary, creatorMarkets, marketEntry } from "../../domain/lifecycle/creator-funds";
@@ -41,7 +42,7 @@ export const getCreatorFunds = defineOperation({
   path: "/trade/creator-funds",
   summary: "The caller's creator funds: market residuals and creation bonds",
   ...CLAIM_READ,
-  request: { query: z.strictObject({ chainId: z.coerce.number().int().positive().optional() }) },
+  request: { query: z.strictObject({ chainId: chainIdQuery.optional() }) },
   response: z.object({
     walletAddress: z.string(),
     chainId: z.number().int().nullable(),

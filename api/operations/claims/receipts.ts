@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { chainIdQuery } from "../../platform/schemas/chain-id";
 import { defineOperation } from "../../registry/types";
 import { receiptPage } from "../../domain/lifecycle/claims";
 import { claimReceiptSchema } from "../../domain/lifecycle/claim-views";
@@ -20,7 +21,7 @@ export const listClaimReceipts = defineOperation({
     query: z.strictObject({
       cursor: cursorField.optional(),
       limit: limitField,
-      chainId: z.coerce.number().int().positive().optional(),
+      chainId: chainIdQuery.optional(),
       marketAddress: evmAddress.optional(),
     }),
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { chainIdInput } from "../../platform/schemas/chain-id";
 import type { Address } from "viem";
 import { defineOperation } from "../../registry/types";
 import { ApiError } from "../../platform/errors/api-error";
@@ -132,7 +133,7 @@ export const executeSweep = defineOperation({
   request: {
     body: z.strictObject({
       marketAddress: evmAddress,
-      chainId: z.number().int().positive(),
+      chainId: chainIdInput,
     }),
   },
   response: sweepCompletionSchema,
