@@ -248,6 +248,17 @@ describe("schema fuzz of every registry operation (REST and MCP)", () => {
     const swept = (await sweep.json()) as Record<string, unknown>;
     assert.equal(sweep.status, 400, JSON.stringify(swept));
     assert.equal(swept.code, "INVALID_PAYLOAD");
+    // A NUL in a path (%00) was refused (400) but the call record kept the decoded path, which the database refused:
+    // the answer became 503 (seed 516759774, over MCP, whose tools carry ids in the path). Over REST and over MCP:
+    const nulPath = await fetch(new URL("/api/agent/v1/negotiate/%00%00/prepare-deploy", f.t.svc.baseUrl), {
+      method: "POST",
+      headers: { authorization: `Bearer ${f.agent.apiKey}`, "content-type": "application/json", "idempotency-key": randomUUID() },
+      body: "{}",
+    });
+    assert.equal(nulPath.status, 400, await nulPath.text());
+    const nulTool = await mcp.callTool({ name: "svc_negotiate_prepare_deploy", arguments: { id: "\u0000".repeat(1000), idempotencyKey: randomUUID() } });
+    assert.equal(nulTool.isError, true);
+    assert.equal((JSON.parse((nulTool.content as { text: string }[])[0]!.text) as { code: string }).code, "INVALID_PAYLOAD");
     // A request line over Node's 16 KiB header limit got a bare 431 from the HTTP server.
     const long = await get(`/api/agent/v1/time?q=${"a".repeat(20_000)}`);
     assert.equal(long.status, 431);

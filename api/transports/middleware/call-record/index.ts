@@ -19,6 +19,18 @@ import type { AnyOperation } from "../../../registry/types";
 import { persistCallOutcome, type CallRecordRow } from "./unit-of-work";
 import { recordInTick, runGroupCommitted } from "./group-commit";
 
+/**
+ * The request's path as the client sent it, still percent-encoded. `c.req.path` is decoded, so a `%00` in it became a
+ * NUL, which the record's text column cannot hold: the refusal of such a path (400, ../validate) then failed to commit
+ * and answered 503 (found by the schema fuzz over MCP, whose tools put their ids in the path).
+ */
+function pathAsSent(url: string): string {
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  if (start === -1) return "/";
+  const query = url.indexOf("?", start);
+  return query === -1 ? url.slice(start) : url.slice(start, query);
+}
+
 export function callRecord(op: AnyOperation, deps: { db: Database; clock: Clock }): MiddlewareHandler {
   const recordOf = (c: Context): CallRecordRow | null => {
     const principal = c.get("principal");
@@ -28,7 +40,7 @@ export function callRecord(op: AnyOperation, deps: { db: Database; clock: Clock 
           agentId: principal.agentId,
           operation: op.id,
           method: op.method,
-          path: c.req.path,
+          path: pathAsSent(c.req.url),
           surface: internalCallOf(c)?.surface ?? "rest",
           status: c.res.status,
           idempotencyKey: c.req.header("idempotency-key") ?? null,
