@@ -47,6 +47,23 @@ function chainIdFields(schema: unknown, path: string, out: [string, z.ZodType][]
   return out;
 }
 
+/**
+ * 503s this fixture causes and the contract documents: it runs no chain, so no USDC is deployed and a well-formed PM
+ * purchase is answered `503 SERVICE_UNAVAILABLE` (docs/pm-purchase.md; the contract lists it for POST /pm/buy). Found by
+ * random seeds 732215871 and 321217126, the first to send a valid purchase body. Matched on the answer's detail, so a
+ * 503 of another cause on the same operation (the database failing, say) is still a defect.
+ */
+const UNAVAILABLE_HERE: Readonly<Record<string, RegExp>> = { buyPm: /^no USDC is deployed on chain \d+/ };
+
+/** Whether a 5xx answer is one the fixture's missing parts cause and the contract documents (UNAVAILABLE_HERE). */
+function unavailableHere(op: AnyOperation, status: number, body: unknown): boolean {
+  const expected = UNAVAILABLE_HERE[op.id];
+  const problem = body as { code?: unknown; detail?: unknown } | null;
+  return (
+    status === 503 && expected !== undefined && problem?.code === "SERVICE_UNAVAILABLE" && typeof problem.detail === "string" && expected.test(problem.detail)
+  );
+}
+
 interface Tally {
   rest: number;
   mcp: number;
@@ -105,7 +122,7 @@ describe("schema fuzz of every registry operation (REST and MCP)", () => {
   ): Promise<Snapshot | null> {
     const tally = tallies.get(op.id)!;
     const where = `${surface} ${op.id} ${what} -> ${status} ${clip(body)}`;
-    if (status >= 500) {
+    if (status >= 500 && !unavailableHere(op, status, body)) {
       fiveXx++;
       defects.push(`5xx: ${where}`);
     }
