@@ -27,7 +27,7 @@ import { systemClock } from "../relayer/clock";
 import { createLocalAgent, type LocalAgent } from "../api/domain/auth/local-agents";
 import { openSse, openWs } from "../api/transports/realtime/test-clients";
 import { z } from "zod";
-import { scriptEnv } from "./env";
+import { benchServiceEnv, scriptEnv } from "./env";
 import { startReference } from "./bench-api-reference";
 
 const ENV = scriptEnv({
@@ -83,11 +83,7 @@ async function main(): Promise<void> {
   const config = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",
-    DATA_DIR: dir,
-    // No chain here: an empty deployments dir, so a deployment left by an earlier `npm start` (its chain now stopped)
-    // does not make the demo markets read fees from a chain that is gone.
-    DEPLOYMENTS_DIR: join(dir, "deployments"),
-    LOG_LEVEL: "silent",
+    ...benchServiceEnv(dir),
     DATABASE_URL: ENV.DATABASE_URL,
     ...(schema ? { DATABASE_SCHEMA: schema } : {}),
     PGLITE_THREAD: ENV.PGLITE_THREAD,

@@ -22,7 +22,7 @@ import { startService } from "../api/service";
 import { systemClock } from "../relayer/clock";
 import { createLocalAgent } from "../api/domain/auth/local-agents";
 import { setCreatorTier } from "../api/domain/creation/creator-admin";
-import { scriptEnv } from "./env";
+import { benchServiceEnv, scriptEnv } from "./env";
 
 const ENV = scriptEnv({
   BENCH_MARKETS: z.coerce.number().int().positive().default(1_000),
@@ -48,10 +48,7 @@ async function main(): Promise<void> {
   const config = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",
-    DATA_DIR: dir,
-    // No chain here: an empty deployments dir makes the fee defaults the deployment's schedule, not a chain read
-    DEPLOYMENTS_DIR: join(dir, "deployments"),
-    LOG_LEVEL: "silent",
+    ...benchServiceEnv(dir),
     DATABASE_URL: undefined,
     INDEXER_ENABLED: "false",
     SEED_DEMO_MARKETS: "false",

@@ -20,7 +20,7 @@ import { MemoryReportLog } from "../api/transports/realtime/memory-sources";
 import { openSse, openWs } from "../api/transports/realtime/test-clients";
 import { createSubscription, enqueueDelivery } from "../api/domain/webhooks/store";
 import { z } from "zod";
-import { scriptEnv } from "./env";
+import { benchServiceEnv, scriptEnv } from "./env";
 
 const ENV = scriptEnv({
   BENCH_CLIENTS: z.coerce.number().int().positive().default(50),
@@ -41,11 +41,7 @@ async function main(): Promise<void> {
   const svc = await startService(
     loadConfig({
       PORT: "0",
-      DATA_DIR: dir,
-      // No chain here: an empty deployments dir, so a deployment left by an earlier `npm start` (its chain now stopped)
-      // does not make the demo markets read fees from a chain that is gone.
-      DEPLOYMENTS_DIR: join(dir, "deployments"),
-      LOG_LEVEL: "silent",
+      ...benchServiceEnv(dir),
       WEBHOOKS_ALLOW_PRIVATE: "true",
       WEBHOOKS_POLL_MS: "3600000",
       RATE_LIMIT_IP_PER_MINUTE: "100000",

@@ -2,11 +2,10 @@
  * Dependencies point one way (docs/stack.md, the architecture's "parts"): `api -> relayer -> decoder`,
  * `indexer -> decoder`, `scripts -> anything`, and the decoder imports nothing of ours. The product (the service and
  * what `npm start` starts and runs) imports nothing of test/; tests import no script but the stack's launcher
- * (scripts/stack/), which they share with `npm start`. Inside api/ (docs/api.md,
- * "Layers inside api/"), the domain and the platform sit below the transports, the operations and the composition
- * that wires them (services.ts, app.ts), the transports over the operations over the registry, and the platform below
- * the domain and the registry: a lower layer takes what
- * it needs as arguments. Every import of every .ts file under the project's folders is read (static,
+ * (scripts/stack/), which they share with `npm start`. Inside api/ (docs/api.md, "Layers inside api/"), the domain
+ * and the platform sit below the transports, the operations and the composition that wires them (services.ts,
+ * app.ts), the transports over the operations over the registry, and the platform below the domain and the registry:
+ * a lower layer takes what it needs as arguments. Every import of every .ts file under the project's folders is read (static,
  * `export … from`, dynamic `import()` and `require()`) and each one that breaks a rule is reported with its file and
  * line.
  */
