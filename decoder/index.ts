@@ -6,7 +6,7 @@
  */
 export * from "./assets";
 export * from "./errors";
-export { bigintReplacer, stringifyJson, toJsonValue, bigintReviver, bigintFields, type BigintFieldOf } from "./json";
+export { bigintReplacer, stringifyJson, toJsonValue, bigintParser, bigintFields, type BigintFieldOf } from "./json";
 export type { Movement, LedgerEntry } from "./ledger/movement";
 export { INT256_MIN, INT256_MAX } from "./ledger/movement";
 export { LedgerState } from "./ledger/state";

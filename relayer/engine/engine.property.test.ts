@@ -138,10 +138,31 @@ function fingerprint(e: Engine): string {
   });
 }
 
+/** Each book's levels as its resting orders add up (YES terms: a NO buy at p is an ask at 10000 - p), best first. */
+function restingLevels(e: Engine, m: bigint): { bids: [number, bigint][]; asks: [number, bigint][] } {
+  const bids = new Map<number, bigint>();
+  const asks = new Map<number, bigint>();
+  for (const a of e.accounts())
+    for (const o of e.openOrders(a)) {
+      if (BigInt(o.marketId) !== m) continue;
+      const yes = o.outcome === 0;
+      const side = (o.action === "buy") === yes ? bids : asks;
+      const y = yes ? o.priceBps : 10_000 - o.priceBps;
+      side.set(y, (side.get(y) ?? 0n) + o.remainingSize);
+    }
+  return { bids: [...bids].sort((x, y) => y[0] - x[0]), asks: [...asks].sort((x, y) => x[0] - y[0]) };
+}
+
 function checkInvariants(e: Engine): void {
   for (const m of MARKETS) {
     const mv = e.market(m)!;
     if (mv.bestBidBps !== null && mv.bestAskBps !== null) assert.ok(mv.bestBidBps < mv.bestAskBps, `book ${m} crossed`);
+    // The book's levels and best prices (found through its level bitmap) against the resting orders themselves.
+    const want = restingLevels(e, m);
+    const depth = e.book(m, 10_000)!;
+    assert.deepEqual({ bids: depth.bids.map((l) => [l.priceBps, l.size]), asks: depth.asks.map((l) => [l.priceBps, l.size]) }, want, `book ${m} levels`);
+    assert.equal(mv.bestBidBps, want.bids[0]?.[0] ?? null, `best bid of ${m}`);
+    assert.equal(mv.bestAskBps, want.asks[0]?.[0] ?? null, `best ask of ${m}`);
   }
   for (const m of LMSR_MARKETS) {
     const mv = e.market(m)!;

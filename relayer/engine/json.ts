@@ -1,6 +1,6 @@
 /**
  * The JSON forms the journal stores (docs/journal.md): engine commands, decoder journal ops and execution reports.
- * Bigint fields travel as decimal strings (decoder/json.ts) and are revived by field name on the way back; each
+ * Bigint fields travel as decimal strings (decoder/json.ts) and are turned back into bigint by field name on the way back; each
  * list of names is checked by the compiler against its type, the ops' in the decoder beside the op definitions
  * (OP_BIGINT_FIELDS), so a stored value always revives to exactly the value that was written.
  */
@@ -9,7 +9,7 @@ import {
   CreditReason,
   OP_BIGINT_FIELDS,
   bigintFields,
-  bigintReviver,
+  bigintParser,
   decodePayload,
   encodePayload,
   stringifyJson,
@@ -17,15 +17,15 @@ import {
 } from "../../decoder";
 import type { Command, ExecutionReport } from "./types";
 
-const reviveCommand = bigintReviver(bigintFields<Command>()("amount", "marketId", "size", "seed", "shares", "budget", "limit"));
-const reviveOp = bigintReviver(OP_BIGINT_FIELDS);
-const reviveReport = bigintReviver(bigintFields<ExecutionReport>()("size", "filledSize", "remainingSize", "fillSize", "fee"));
+const parseCommand = bigintParser(bigintFields<Command>()("amount", "marketId", "size", "seed", "shares", "budget", "limit"));
+const parseOps = bigintParser(OP_BIGINT_FIELDS);
+const parseReport = bigintParser(bigintFields<ExecutionReport>()("size", "filledSize", "remainingSize", "fillSize", "fee"));
 
 export function commandToJson(c: Command): string {
   return stringifyJson(c);
 }
 export function commandFromJson(s: string): Command {
-  return JSON.parse(s, reviveCommand) as Command;
+  return parseCommand(s) as Command;
 }
 /**
  * From this many ops on, an entry's ops are stored as one PMJ5 payload (base64) in a JSON object, `{"pmj5":"…"}`,
@@ -56,7 +56,7 @@ export function opsFromJson(s: string): JournalOp[] {
     const { pmj5 } = JSON.parse(s) as { pmj5: string };
     return decodePayload(new Uint8Array(Buffer.from(pmj5, "base64"))).ops;
   }
-  return JSON.parse(s, reviveOp) as JournalOp[];
+  return parseOps(s) as JournalOp[];
 }
 /**
  * Whether `ops` are the ops stored as `stored` (the rebuild's determinism check), compared in the stored text's own
@@ -114,5 +114,5 @@ export function reportToJson(r: ExecutionReport): string {
   return stringifyJson(r);
 }
 export function reportFromJson(s: string): ExecutionReport {
-  return JSON.parse(s, reviveReport) as ExecutionReport;
+  return parseReport(s) as ExecutionReport;
 }

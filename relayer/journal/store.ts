@@ -96,14 +96,19 @@ export async function readOpsFrom(db: SqlRunner, afterSeq: number, limit = 5000)
   return rows.map((r) => ({ seq: num(r.seq), at: num(r.at), ops: String(r.ops) }));
 }
 
-/** Every entry in order, page by page (for rebuilds). */
+/**
+ * Every entry in order, page by page (for rebuilds). The next page is asked for before this one is handed out, so the
+ * database reads it while the caller replays this one.
+ */
 export async function* readAll(db: SqlRunner, afterSeq = 0, pageSize = 5000): AsyncGenerator<StoredEntry> {
-  let from = afterSeq;
+  let page = await readFrom(db, afterSeq, pageSize);
   for (;;) {
-    const page = await readFrom(db, from, pageSize);
+    const next = page.length < pageSize ? null : readFrom(db, page[page.length - 1].seq, pageSize);
+    // A caller that stops early never awaits it: its failure must not become an unhandled rejection then.
+    next?.catch(() => undefined);
     for (const e of page) yield e;
-    if (page.length < pageSize) return;
-    from = page[page.length - 1].seq;
+    if (next === null) return;
+    page = await next;
   }
 }
 
