@@ -155,11 +155,12 @@ export class Exchange {
 
   /** Rebuilds the engine from the journal (determinism-checked) and opens the writer after its last entry. */
   static async open(opts: ExchangeOptions): Promise<Exchange> {
+    const started = performance.now(); // a duration for the operator's log, not a time the engine reads
     const { engine, lastSeq, lastAt } = await rebuildEngine(opts.db, opts.engineConfig);
     const writer = await JournalWriter.open(opts.db);
     if (writer.nextSeq !== lastSeq + 1)
       throw new Error(`the journal grew during the rebuild (another writer?): next seq ${writer.nextSeq}, replayed ${lastSeq}`);
-    opts.log?.info({ entries: lastSeq }, "exchange rebuilt from the journal");
+    opts.log?.info({ entries: lastSeq, replayMs: Math.round(performance.now() - started) }, "exchange rebuilt from the journal");
     const exchange = new Exchange(opts, engine, writer, lastAt);
     exchange.#expiryTimer.arm();
     exchange.#lifecycleTimer.arm();
