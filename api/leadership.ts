@@ -6,11 +6,18 @@
  * just before the service's opens), advertises its URL, and from then on checks its lock session on every poll: a
  * leader whose session is gone exits (code 75) rather than risk a second writer, and its supervisor restarts it as a
  * follower.
+ *
+ * While it follows, it keeps an engine replayed from the committed journal, caught up on every poll, and hands it to
+ * the exchange when it takes over: the new leader replays only the entries committed since its last poll instead of
+ * the whole journal (about 40,000 entries/s here, so seconds for a long journal).
  */
 import type { Logger } from "pino";
 import { ConfigError, type Config } from "./config";
 import { openLeaderLock, type LeaderLock } from "./platform/leader/leader-lock";
 import { startFollower } from "./transports/forward/follower";
+import { openDatabase } from "../relayer/db/client";
+import { JournalReplay } from "../relayer/exchange/journal-replay";
+import { engineConfigOf } from "./domain/venue/open-venue";
 
 /** The exit code of a leader that lost its lock session (EX_TEMPFAIL: restart me). */
 export const LOST_LEADERSHIP_EXIT = 75;
@@ -21,6 +28,8 @@ export interface Leadership {
   waitedMs: number;
   /** Closes the follower's listener; the service calls it right before it listens on the same port. */
   beforeListen: () => Promise<void>;
+  /** The engine the follower kept replayed from the journal (none when it never followed, or its replay failed). */
+  replay?: JournalReplay;
   /** Advertises the service's URL and watches the lock session; `onLost` runs once if it is gone. */
   lead(url: string, onLost: () => void): Promise<void>;
 }
@@ -39,21 +48,26 @@ export async function acquireLeadership(config: Config, log: Logger, nowMs: () =
   const lock = openLeaderLock(config.DATABASE_URL, config.DATABASE_SCHEMA);
   const started = nowMs();
   let closeFollower = async () => {};
+  let replay: JournalReplay | undefined;
   if (!(await lock.tryAcquire())) {
     const follower = await startFollower({ host: config.HOST, port: config.PORT, lock, nowMs });
     closeFollower = () => follower.close();
     log.info({ port: follower.port }, "another instance owns the exchange: following it");
     onFollowing(follower.port);
+    const warm = await warmReplay(config, log);
     for (;;) {
+      warm.catchUp();
       await new Promise((r) => setTimeout(r, config.LEADER_POLL_MS));
       if (await lock.tryAcquire().catch(() => false)) break;
     }
-    log.info({ forwarded: follower.forwarded() }, "the exchange's lock is ours: taking over");
+    replay = await warm.handOver();
+    log.info({ forwarded: follower.forwarded(), replayedTo: replay?.lastSeq ?? 0 }, "the exchange's lock is ours: taking over");
   }
   const waitedMs = nowMs() - started;
   return {
     lock,
     waitedMs,
+    replay,
     beforeListen: () => closeFollower(),
     async lead(url, onLost) {
       await lock.advertise(url, nowMs());
@@ -65,6 +79,40 @@ export async function acquireLeadership(config: Config, log: Logger, nowMs: () =
         });
       }, config.LEADER_POLL_MS);
       timer.unref();
+    },
+  };
+}
+
+/**
+ * A follower's engine, replayed from the journal on its own connection: `catchUp` starts a read of what was committed
+ * since (none while one runs), `handOver` waits for the read in hand and closes the connection. A read that fails (the
+ * leader still migrating a new database, Postgres restarting) is tried again at the next poll; an entry that does not
+ * replay ends it, and the take-over replays the whole journal, which fails the same way, loudly.
+ */
+async function warmReplay(config: Config, log: Logger): Promise<{ catchUp(): void; handOver(): Promise<JournalReplay | undefined> }> {
+  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
+  const replay = new JournalReplay(engineConfigOf(config));
+  let reading: Promise<void> | null = null;
+  return {
+    catchUp() {
+      if (reading || replay.failed) return;
+      reading = replay
+        .catchUp(db)
+        .then(
+          () => {},
+          (err: unknown) => {
+            if (replay.failed) log.error({ err }, "the warm replay of the journal stopped: a take-over will replay it whole");
+            else log.debug({ err }, "the warm replay could not read the journal now; next poll");
+          },
+        )
+        .finally(() => {
+          reading = null;
+        });
+    },
+    async handOver() {
+      await reading;
+      await db.close();
+      return replay.failed ? undefined : replay;
     },
   };
 }

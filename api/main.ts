@@ -23,7 +23,7 @@ async function main(): Promise<void> {
         (port) => console.log(JSON.stringify({ event: "service-following", port })),
       )
     : null;
-  const service = await startService(config, { publish: true, beforeListen: leadership?.beforeListen });
+  const service = await startService(config, { publish: true, beforeListen: leadership?.beforeListen, replay: leadership?.replay });
   if (leadership) {
     await leadership.lead(instanceUrl(config, service.port), () => {
       // Another instance may own the exchange now: never write beside it (docs/scale-out.md).
@@ -43,6 +43,8 @@ async function main(): Promise<void> {
       mcpUrl: service.mcpUrl,
       data: service.ctx.db.location,
       ...(leadership ? { leader: true, waitedMs: leadership.waitedMs } : {}),
+      // What the start replayed: the whole journal, or a promoted follower only the entries after its warm replay.
+      journal: service.services.venue.exchange.opened,
       ...(demo ? { demoKey: demo.apiKey } : {}),
       ...(maker ? { marketMakerKey: maker.apiKey } : {}),
     }),

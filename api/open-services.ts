@@ -17,6 +17,7 @@ import { createTradeLanes } from "./domain/trading/trade-lanes";
 import { engineAllowanceSource } from "./domain/venue/allowance";
 import { engineDataSource } from "./domain/venue/engine-data-source";
 import { openVenue } from "./domain/venue/open-venue";
+import type { JournalReplay } from "../relayer/exchange/journal-replay";
 import { openResolution } from "./domain/lifecycle/service";
 import { Leaderboard } from "./domain/ranking/leaderboard";
 import { ReputationEventLog } from "./domain/ranking/reputation-events";
@@ -42,6 +43,8 @@ export interface CreateServicesOptions {
   publish: boolean;
   /** The published ledger to serve proofs from; default: the CommittedLedger of deployments/<chainId>.json. */
   publishedLedger?: PublishedLedger;
+  /** A follower's warm replay of the journal, handed over at a take-over (api/leadership.ts). */
+  replay?: JournalReplay;
 }
 
 /** The services, the delivery transports beside them, and the one way to close them. */
@@ -71,7 +74,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
     const webhooks = new WebhookWorker({ db, clock, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE, pollMs: config.WEBHOOKS_POLL_MS });
     opened.push(() => webhooks.stop());
     // The committed venue: exchange rebuilt from the journal, batcher, demo markets.
-    const venue = await openVenue(ctx, { publish: opts.publish });
+    const venue = await openVenue(ctx, { publish: opts.publish, replay: opts.replay });
     opened.push(() => venue.close());
     const onchain = openOnchainProjection(ctx);
     const resolution = openResolution(ctx);

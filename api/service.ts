@@ -17,6 +17,7 @@ import { answerClientErrors } from "./transports/http-client-errors";
 import { createApp } from "./app";
 import { API_BASE_PATH } from "./platform/versioning/versions";
 import type { Services } from "./services";
+import type { JournalReplay } from "../relayer/exchange/journal-replay";
 import { createServices, type OpenServices } from "./open-services";
 import type { Delivery } from "./transports/delivery";
 import type { Registry } from "./registry/registry";
@@ -55,6 +56,8 @@ export interface StartServiceOptions {
   publish?: boolean;
   /** Runs right before the server listens, after the exchange is open (a promoted follower frees the port). */
   beforeListen?: () => Promise<void>;
+  /** A promoted follower's warm replay of the journal: the exchange replays only the entries after it. */
+  replay?: JournalReplay;
 }
 
 export async function startService(config: Config, opts: StartServiceOptions = {}): Promise<RunningService> {
@@ -88,7 +91,12 @@ export async function startService(config: Config, opts: StartServiceOptions = {
   const ctx: ServiceContext = { config, db, clock, log };
   let opened: OpenServices;
   try {
-    opened = await createServices(ctx, { redisPrefix: opts.redisPrefix, publish: opts.publish === true, publishedLedger: opts.publishedLedger });
+    opened = await createServices(ctx, {
+      redisPrefix: opts.redisPrefix,
+      publish: opts.publish === true,
+      publishedLedger: opts.publishedLedger,
+      replay: opts.replay,
+    });
   } catch (err) {
     await db.close();
     throw err;

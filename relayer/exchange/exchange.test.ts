@@ -5,7 +5,7 @@ import { manualClock, systemClock } from "../clock";
 import type { Database } from "../db/client";
 import type { ExecutionReport } from "../engine";
 import { readFrom } from "../journal";
-import { DeterminismError, Exchange, type Submitted } from "./exchange";
+import { DeterminismError, Exchange, JournalReplay, type Submitted } from "./exchange";
 import { expectAccepted, runEngineConfig, setupCommands, traderOf, tradeCommands } from "./trading-run";
 
 const TRADERS = 4;
@@ -84,6 +84,45 @@ describe("Exchange (journal-backed single writer)", () => {
     assert.equal(lastStored.seq, r.reports[0].seq, "report seqs continue gap-free after the rebuild");
     expectAccepted(await again.submit(tradeCommands(41, TRADERS)[1]));
     await again.close();
+  });
+
+  it("opens on a warm replay by replaying only the entries after it, to the same engine as a cold open", async () => {
+    // A follower's replay: caught up while another exchange writes, then handed over with a tail still to read.
+    const writer = await Exchange.open({ db, clock, engineConfig: runEngineConfig });
+    await runTrades(writer, 200, 10);
+    const warm = new JournalReplay(runEngineConfig);
+    assert.ok((await warm.catchUp(db)) > 0);
+    assert.equal(await warm.catchUp(db), 0, "nothing new: nothing replayed");
+    const replayedTo = warm.lastSeq;
+    await runTrades(writer, 210, 5);
+    const next = writer.nextSeq;
+    const root = await writer.engine.ledger.root();
+    await writer.close();
+
+    const opened = await Exchange.open({ db, clock, engineConfig: runEngineConfig, replay: warm });
+    assert.deepEqual(
+      { warm: opened.opened.warm, entries: opened.opened.entries, replayedEntries: opened.opened.replayedEntries },
+      { warm: true, entries: next - 1, replayedEntries: next - 1 - replayedTo },
+    );
+    assert.equal(opened.engine, warm.engine, "the warm engine itself is the exchange's");
+    assert.equal(await opened.engine.ledger.root(), root);
+    expectAccepted(await opened.submit(tradeCommands(215, TRADERS)[0]));
+    await opened.close();
+
+    // Set aside, and the whole journal replayed: a replay ahead of the journal, one of another configuration, a failed one.
+    const ahead = new JournalReplay(runEngineConfig);
+    await ahead.catchUp(db);
+    ahead.lastSeq += 1;
+    const other = new JournalReplay({ ...runEngineConfig, treasury: traderOf(3) });
+    const failed = new JournalReplay(runEngineConfig);
+    failed.failed = new DeterminismError(1, "a test's");
+    for (const replay of [ahead, other, failed]) {
+      const cold = await Exchange.open({ db, clock, engineConfig: runEngineConfig, replay });
+      assert.equal(cold.opened.warm, false);
+      assert.equal(cold.opened.replayedEntries, cold.opened.entries);
+      assert.notEqual(cold.engine, replay.engine);
+      await cold.close();
+    }
   });
 
   it("refuses to open when a stored entry no longer replays to its ops (determinism guard)", async () => {

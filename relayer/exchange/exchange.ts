@@ -4,7 +4,8 @@
  * acknowledged only after the group-commit transaction that holds it committed.
  *
  * Restart = `Exchange.open`: a fresh Engine replays every journal entry's command with its stored `at`, and each
- * replayed command must produce exactly the stored ops (determinism guard; a difference stops the open loudly).
+ * replayed command must produce exactly the stored ops (determinism guard; a difference stops the open loudly). A
+ * follower instance's warm replay (./journal-replay.ts) can be handed in; then only the entries after it are replayed.
  *
  * When a journal write fails, memory is ahead of the database (the failed commands were applied to the engine but
  * never acknowledged). The exchange then refuses new commands (SERVICE_UNAVAILABLE), rebuilds a new engine from the
@@ -20,12 +21,10 @@ import type { Database } from "../db/client";
 import type { Clock } from "../clock";
 import {
   Engine,
-  commandFromJson,
   commandToJson,
   opsToJson,
   reportFromJson,
   reportToJson,
-  sameOps,
   type Applied,
   type Command,
   type EngineConfig,
@@ -34,8 +33,12 @@ import {
   type RejectCode,
 } from "../engine";
 import { openUnit, type CommitUnit } from "../db/group-commit";
-import { JournalWriter, readAll, reportsOf as storedReportsOf } from "../journal";
+import { JournalWriter, lastEntrySeq, reportsOf as storedReportsOf } from "../journal";
 import { DeadlineTimer } from "./deadline-timer";
+import { DeterminismError, JournalReplay } from "./journal-replay";
+import { stringifyJson } from "../../decoder";
+
+export { DeterminismError, JournalReplay } from "./journal-replay";
 
 export interface ExchangeLog {
   info(obj: object, msg?: string): void;
@@ -63,17 +66,12 @@ export interface ExchangeOptions {
    * (default true): one timer, like GTD expiry. Tests on a manual clock turn it off and call `advanceLifecycleDue()`.
    */
   lifecycleTimer?: boolean;
-}
-
-/** A journal entry replayed to different ops than were stored: the engine is not deterministic over its journal. */
-export class DeterminismError extends Error {
-  constructor(
-    readonly seq: number,
-    detail: string,
-  ) {
-    super(`journal entry ${seq} does not replay: ${detail}`);
-    this.name = "DeterminismError";
-  }
+  /**
+   * An engine already replayed through part of this journal (a follower's warm replay, ./journal-replay.ts): the open
+   * replays only the entries after it. One that failed, was built with another configuration or is ahead of the
+   * journal (a database restored to an earlier point) is set aside and the whole journal replayed.
+   */
+  replay?: JournalReplay;
 }
 
 /**
@@ -97,25 +95,33 @@ const unavailable = (message: string): Unavailable => ({ ok: false, code: "SERVI
 
 const quiet: ExchangeLog = { info() {}, warn() {}, error() {} };
 
+/** What `Exchange.open` replayed: every entry (`entries`), or only those after a warm replay's (`replayedEntries`). */
+export interface OpenStats {
+  entries: number;
+  replayedEntries: number;
+  warm: boolean;
+  replayMs: number;
+}
+
+/** Whether a handed-over replay can be continued: not failed, the same engine configuration, not ahead of the journal. */
+async function usableReplay(opts: ExchangeOptions, replay: JournalReplay): Promise<boolean> {
+  const why =
+    replay.failed !== null
+      ? `it failed: ${replay.failed.message}`
+      : stringifyJson(replay.config) !== stringifyJson(opts.engineConfig)
+        ? "it was built with another engine configuration"
+        : replay.lastSeq > (await lastEntrySeq(opts.db))
+          ? "it is ahead of the journal"
+          : null;
+  if (why !== null) opts.log?.warn({ replayedTo: replay.lastSeq }, `the warm replay is set aside (${why}): replaying the whole journal`);
+  return why === null;
+}
+
 /** Replays the whole journal into a fresh engine; returns it with the last seq and `at`. */
-export async function rebuildEngine(db: Database, config: EngineConfig): Promise<{ engine: Engine; lastSeq: number; lastAt: number }> {
-  const engine = new Engine(config);
-  let lastSeq = 0;
-  let lastAt = 0;
-  for await (const e of readAll(db)) {
-    if (e.seq !== lastSeq + 1) throw new DeterminismError(e.seq, `the journal has a gap after entry ${lastSeq}`);
-    let applied: Applied;
-    try {
-      applied = engine.apply(commandFromJson(e.command), e.at);
-    } catch (err) {
-      throw new DeterminismError(e.seq, `the engine failed on the stored command: ${(err as Error).message}`);
-    }
-    if (!applied.ok) throw new DeterminismError(e.seq, `the engine refused the stored command: ${applied.code} ${applied.message}`);
-    if (!sameOps(e.ops, applied.ops)) throw new DeterminismError(e.seq, `ops ${opsToJson(applied.ops)} differ from the stored ${e.ops}`);
-    lastSeq = e.seq;
-    lastAt = e.at;
-  }
-  return { engine, lastSeq, lastAt };
+export async function rebuildEngine(db: Database, config: EngineConfig): Promise<JournalReplay> {
+  const replay = new JournalReplay(config);
+  await replay.catchUp(db);
+  return replay;
 }
 
 export class Exchange {
@@ -132,7 +138,14 @@ export class Exchange {
   readonly #opts: ExchangeOptions;
   readonly #log: ExchangeLog;
 
-  private constructor(opts: ExchangeOptions, engine: Engine, writer: JournalWriter, lastAt: number) {
+  private constructor(
+    opts: ExchangeOptions,
+    engine: Engine,
+    writer: JournalWriter,
+    lastAt: number,
+    /** What the open replayed (the service's ready line reports it). */
+    readonly opened: OpenStats,
+  ) {
     this.#opts = opts;
     this.#log = opts.log ?? quiet;
     this.#engine = engine;
@@ -156,12 +169,16 @@ export class Exchange {
   /** Rebuilds the engine from the journal (determinism-checked) and opens the writer after its last entry. */
   static async open(opts: ExchangeOptions): Promise<Exchange> {
     const started = performance.now(); // a duration for the operator's log, not a time the engine reads
-    const { engine, lastSeq, lastAt } = await rebuildEngine(opts.db, opts.engineConfig);
+    const warm = opts.replay !== undefined && (await usableReplay(opts, opts.replay)) ? opts.replay : null;
+    const replay = warm ?? new JournalReplay(opts.engineConfig);
+    const replayed = await replay.catchUp(opts.db);
+    const { engine, lastSeq, lastAt } = replay;
     const writer = await JournalWriter.open(opts.db);
     if (writer.nextSeq !== lastSeq + 1)
       throw new Error(`the journal grew during the rebuild (another writer?): next seq ${writer.nextSeq}, replayed ${lastSeq}`);
-    opts.log?.info({ entries: lastSeq, replayMs: Math.round(performance.now() - started) }, "exchange rebuilt from the journal");
-    const exchange = new Exchange(opts, engine, writer, lastAt);
+    const stats: OpenStats = { entries: lastSeq, replayedEntries: replayed, warm: warm !== null, replayMs: Math.round(performance.now() - started) };
+    opts.log?.info(stats, "exchange rebuilt from the journal");
+    const exchange = new Exchange(opts, engine, writer, lastAt, stats);
     exchange.#expiryTimer.arm();
     exchange.#lifecycleTimer.arm();
     return exchange;

@@ -6,7 +6,8 @@
  * clientOrderId until acknowledged. Mid-flow the leader is SIGKILLed: the follower takes over, the killed instance
  * comes back as a follower, and the flow goes on. Afterwards every acknowledged order is in the journal exactly once,
  * and an execution stream read through the instances, reconnecting with Last-Event-ID whenever its instance went
- * away, has every report of a fresh read, in order, none twice.
+ * away, has every report of a fresh read, in order, none twice. The follower kept the journal replayed while it
+ * followed, so at the take-over it replayed only the entries committed since its last poll, not the whole journal.
  * Needs DATABASE_URL (skipped on PGlite: one embedded database has one process).
  */
 import { strict as assert } from "node:assert";
@@ -230,6 +231,11 @@ describe("fault: two instances on one Postgres, the leader killed mid-flow", { s
     a.proc.kill("SIGKILL");
     await Promise.race([b.leading, sleep(120_000).then(() => assert.fail(`b did not take over: ${b.output.join("").slice(-2000)}`))]);
     const takeOverMs = Math.round(performance.now() - killedAt);
+    const readyLine = b.output
+      .join("")
+      .split("\n")
+      .find((l) => l.includes('"event":"service-ready"'));
+    const journal = (JSON.parse(readyLine ?? "{}") as Json).journal as { entries: number; replayedEntries: number; warm: boolean; replayMs: number };
     const a2 = startInstance("a2", portA); // the killed instance comes back, now as the follower
     assert.equal(await Promise.race([a2.role, sleep(120_000).then(() => "none")]), "follower");
     await sleep(3_000);
@@ -263,6 +269,7 @@ describe("fault: two instances on one Postgres, the leader killed mid-flow", { s
       acknowledged: acked.size,
       acknowledgedBeforeKill: beforeKill,
       takeOverMs,
+      takeOverJournal: journal,
       firstAckAfterKillMs: firstAckAfterKill === null ? null : Math.round(firstAckAfterKill),
       streamReports: stream.ids.length,
       streamReconnects: stream.reconnects(),
@@ -274,6 +281,9 @@ describe("fault: two instances on one Postgres, the leader killed mid-flow", { s
     assert.ok(beforeKill > 0 && acked.size > beforeKill, "orders were acknowledged before and after the kill");
     assert.equal(statuses.get("500") ?? 0, 0);
     assert.ok(takeOverMs <= TAKE_OVER_LIMIT_MS, `take-over took ${takeOverMs} ms (limit ${TAKE_OVER_LIMIT_MS})`);
+    // The follower's warm replay was handed over: the new leader replayed a tail of the journal, not all of it.
+    assert.equal(journal?.warm, true, `the take-over did not use the warm replay: ${readyLine}`);
+    assert.ok(journal.entries > 0 && journal.replayedEntries < journal.entries, `replayed ${journal.replayedEntries} of ${journal.entries} entries`);
     assert.equal(lost, 0);
     assert.equal(doubled, 0);
     assert.ok(stream.ids.length > 0, "the stream carried reports");

@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Address } from "viem";
-import { Exchange } from "../../../relayer/exchange/exchange";
+import { Exchange, type JournalReplay } from "../../../relayer/exchange/exchange";
 import { openBatcher } from "../../../relayer/batcher/config";
 import type { Batcher } from "../../../relayer/batcher";
 import { FILL_ALLOWANCE_PERIOD_MS, type EngineConfig } from "../../../relayer/engine";
@@ -26,6 +26,8 @@ import type { Venue, VenueMarket } from "./types";
 export interface OpenVenueOptions {
   /** Publish batches to the chain's CommittedLedger when deployments/<chainId>.json names one (default true). */
   publish?: boolean;
+  /** An engine already replayed through part of the journal (a follower's, at a take-over): only the rest is replayed. */
+  replay?: JournalReplay;
 }
 
 /** The engine's configuration; it must not change between runs on one journal (the rebuild replays with it). */
@@ -45,6 +47,7 @@ export async function openVenue(ctx: ServiceContext, opts: OpenVenueOptions = {}
     engineConfig: engineConfigOf(config),
     log: ctx.log.child({ part: "exchange" }),
     onCommitted: (ops) => batcher?.noteAppended(ops),
+    replay: opts.replay,
   });
   const closers: (() => Promise<void> | void)[] = [() => exchange.close()];
   try {

@@ -1,0 +1,65 @@
+/**
+ * An engine kept level with the committed journal by replaying it: from its start once, then only what was committed
+ * since (`catchUp`). `Exchange.open` builds one on a restart; a follower instance keeps one warm while another instance
+ * leads and hands it over when it takes the lock, so a take-over replays only the tail (docs/scale-out.md).
+ * Every entry is checked: its command, applied with its stored `at`, must produce exactly its stored ops.
+ */
+import type { SqlRunner } from "../db/client";
+import { Engine, commandFromJson, opsToJson, sameOps, type Applied, type EngineConfig } from "../engine";
+import { readAll } from "../journal";
+
+/** A journal entry replayed to different ops than were stored: the engine is not deterministic over its journal. */
+export class DeterminismError extends Error {
+  constructor(
+    readonly seq: number,
+    detail: string,
+  ) {
+    super(`journal entry ${seq} does not replay: ${detail}`);
+    this.name = "DeterminismError";
+  }
+}
+
+export class JournalReplay {
+  readonly engine: Engine;
+  /** The last entry applied (0: none) and its `at`. */
+  lastSeq = 0;
+  lastAt = 0;
+  /** Set when an entry did not replay: the engine must not be used then. */
+  failed: Error | null = null;
+
+  constructor(readonly config: EngineConfig) {
+    this.engine = new Engine(config);
+  }
+
+  /** Applies every entry committed after `lastSeq`, in order; returns how many. Throws DeterminismError for one that does not replay. */
+  async catchUp(db: SqlRunner): Promise<number> {
+    if (this.failed) throw this.failed;
+    let applied = 0;
+    try {
+      for await (const e of readAll(db, this.lastSeq)) {
+        this.apply(e.seq, e.at, e.command, e.ops);
+        applied++;
+      }
+    } catch (err) {
+      // A read that failed leaves the entries applied so far good (each is applied whole), so a later catch-up goes on
+      // from there; an entry that did not replay leaves an engine that must not be used.
+      if (err instanceof DeterminismError) this.failed = err;
+      throw err;
+    }
+    return applied;
+  }
+
+  private apply(seq: number, at: number, command: string, ops: string): void {
+    if (seq !== this.lastSeq + 1) throw new DeterminismError(seq, `the journal has a gap after entry ${this.lastSeq}`);
+    let result: Applied;
+    try {
+      result = this.engine.apply(commandFromJson(command), at);
+    } catch (err) {
+      throw new DeterminismError(seq, `the engine failed on the stored command: ${(err as Error).message}`);
+    }
+    if (!result.ok) throw new DeterminismError(seq, `the engine refused the stored command: ${result.code} ${result.message}`);
+    if (!sameOps(ops, result.ops)) throw new DeterminismError(seq, `ops ${opsToJson(result.ops)} differ from the stored ${ops}`);
+    this.lastSeq = seq;
+    this.lastAt = at;
+  }
+}
