@@ -93,13 +93,22 @@ async function warmReplay(config: Config, log: Logger): Promise<{ catchUp(): voi
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
   const replay = new JournalReplay(engineConfigOf(config));
   let reading: Promise<void> | null = null;
+  let caughtUp = false;
+  const started = performance.now(); // a duration for the operator's log
   return {
     catchUp() {
       if (reading || replay.failed) return;
       reading = replay
         .catchUp(db)
         .then(
-          () => {},
+          () => {
+            if (caughtUp) return;
+            caughtUp = true;
+            log.info(
+              { entries: replay.lastSeq, replayMs: Math.round(performance.now() - started) },
+              "the journal is replayed warm: a take-over replays only what comes after",
+            );
+          },
           (err: unknown) => {
             if (replay.failed) log.error({ err }, "the warm replay of the journal stopped: a take-over will replay it whole");
             else log.debug({ err }, "the warm replay could not read the journal now; next poll");
