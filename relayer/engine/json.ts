@@ -1,8 +1,8 @@
 /**
  * The JSON forms the journal stores (docs/journal.md): engine commands, decoder journal ops and execution reports.
- * Bigint fields travel as decimal strings (decoder/json.ts) and are turned back into bigint by field name on the way back; each
- * list of names is checked by the compiler against its type, the ops' in the decoder beside the op definitions
- * (OP_BIGINT_FIELDS), so a stored value always revives to exactly the value that was written.
+ * Bigint fields travel as decimal strings (decoder/json.ts) and are turned back into bigint by field name on the way
+ * back; each list of names is checked by the compiler against its type, the ops' in the decoder beside the op
+ * definitions (OP_BIGINT_FIELDS), so a stored value always reads back as exactly the value that was written.
  */
 import {
   COLLATERAL_ASSET,
