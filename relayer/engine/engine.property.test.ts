@@ -4,14 +4,15 @@
  * to the locks of the resting orders, an uncrossed book, untouched state after a rejection, engine balances equal
  * to the mirrored LedgerState, solvent LMSR pools (the committed ledger is binary: the pool covers every winning share and every
  * void refund, and settling never fails), and a replay of the emitted ops through the PMJ5 codec from empty giving
- * the same root.
+ * the same root. Twice per sequence, at drawn steps, a twin is restored from the engine's snapshot (the second time from
+ * the twin's own): from then on it must answer every command exactly as the engine does, and end with the same state.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { COLLATERAL_ASSET, SUPPLY_ACCOUNT, outcomeAssetId, poolAccountOf, stringifyJson, type JournalOp, type OutcomeIndex } from "../../decoder";
 import { Engine } from "./engine";
-import { A, B, C, TREASURY, config, replayRoot } from "./test-helpers";
+import { A, B, C, TREASURY, config, replayRoot, restored } from "./test-helpers";
 import type { Command, OrderSpec } from "./types";
 
 const D = ("0x" + "d".repeat(40)) as typeof A;
@@ -204,12 +205,16 @@ describe("engine property: random command sequences", () => {
       fc.asyncProperty(
         fc.array(fc.tuple(stepArb, fc.integer({ min: 0, max: 3_000 })), { minLength: STEPS, maxLength: STEPS }),
         fc.array(fc.constantFrom(0, 1, 2, null), { minLength: 4, maxLength: 4 }),
-        async (steps, finals) => {
-          const e = new Engine(config({ enabled: true, freePerPeriod: 6, periodMs: 60_000 }));
+        fc.tuple(fc.nat(STEPS - 1), fc.nat(STEPS - 1)),
+        fc.constantFrom(undefined, 3),
+        async (steps, finals, twinAt, keepFinished) => {
+          const e = new Engine({ ...config({ enabled: true, freePerPeriod: 6, periodMs: 60_000 }), ...(keepFinished ? { keepFinished } : {}) });
           const ops: JournalOp[] = [];
           let at = 0;
+          let twin: Engine | null = null;
           const run = (c: Command) => {
             const r = e.apply(c, at);
+            if (twin) assert.equal(stringifyJson(twin.apply(c, at)), stringifyJson(r), `the restored twin answered ${c.type} differently`);
             if (r.ok) ops.push(...r.ops);
             return r;
           };
@@ -250,6 +255,8 @@ describe("engine property: random command sequences", () => {
           const seqs = new Map<string, number>();
           for (const [i, [step, dt]] of steps.entries()) {
             at += dt;
+            if (i === Math.min(...twinAt)) twin = restored(e);
+            else if (i === Math.max(...twinAt)) twin = restored(twin!);
             // Markets close only near the end of a sequence, so most commands trade.
             const cmd = step.k === "resolve" && i < STEPS - 20 ? toCommand({ k: "credits", acct: 0 }, at) : toCommand(step, at);
             commands++;
@@ -289,6 +296,8 @@ describe("engine property: random command sequences", () => {
           for (const asset of ASSETS) assert.equal(e.ledger.totalOf(asset), 0n, `asset ${asset} not conserved`);
           for (const a of e.accounts()) for (const asset of ASSETS) assert.equal(e.ledger.balanceOf(a, asset), e.balance(a, asset).total);
           assert.equal(await replayRoot(ops), await e.ledger.root());
+          assert.equal(twin!.snapshot(), e.snapshot(), "the twin ends in the engine's state");
+          assert.equal(await twin!.ledger.root(), await e.ledger.root());
           void TREASURY;
         },
       ),

@@ -16,6 +16,7 @@ import { lmsrQuote, lmsrQuoteForCost } from "./lmsr-trade";
 import { orderById } from "./orders";
 import { Refusal } from "./rejection";
 import { retireFinished } from "./retention";
+import { restoreInto, snapshotOf, type EngineSnapshot } from "./snapshot";
 import { EngineState } from "./state";
 import type {
   Accepted,
@@ -80,6 +81,21 @@ export class Engine {
 
   get config(): EngineConfig {
     return this.#s.config;
+  }
+
+  /**
+   * The engine's state as JSON text (./snapshot.ts), taken between two commands. `Engine.fromSnapshot` under the same
+   * configuration gives an engine that answers every later command exactly as this one would.
+   */
+  snapshot(): string {
+    return JSON.stringify(snapshotOf(this.#s)); // no bigint is left in it: one would throw here, not go out wrong
+  }
+
+  /** An engine restored from `snapshot()` text; throws (SnapshotError) for another version or configuration. */
+  static fromSnapshot(config: EngineConfig, text: string): Engine {
+    const e = new Engine(config);
+    restoreInto(e.#s, JSON.parse(text) as EngineSnapshot);
+    return e;
   }
 
   /**

@@ -7,6 +7,7 @@
  * minus the collateral the supply holds for outstanding order-book sets and the void's rounding dust); a refused
  * command changes nothing. At the end: the expected final state and verdict, both escrows and the pool at zero, every
  * ballot revealed and checked by the decoder's BallotBook, and the journal replayed through PMJ5 gives the root.
+ * Part-way through each life, at a drawn command, the engine is swapped for one restored from its snapshot (a restart).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -26,7 +27,7 @@ import {
 } from "../../decoder";
 import { challengeBy, creatorResolveBy, keeperWindowEndsAt, tally, voteEndsAt, type Verdict } from "../lifecycle";
 import { Engine } from "./engine";
-import { config, replayRoot } from "./test-helpers";
+import { config, replayRoot, restored } from "./test-helpers";
 import type { Command } from "./types";
 
 const acct = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
@@ -60,6 +61,8 @@ const caseArb = fc.record({
   other: fc.nat(2),
   votes: fc.array(fc.nat(2), { minLength: 5, maxLength: 5 }),
   override: fc.constantFrom<Verdict>(0, 1, "void"),
+  /** Before this command (counted from the first), the engine is swapped for one restored from its snapshot. */
+  restoreAt: fc.nat(30),
 });
 
 const salt = (n: number): Hex => `0x${n.toString(16).padStart(64, "0")}`;
@@ -69,7 +72,8 @@ describe("engine lifecycle property: every path of the graph", () => {
     const seen = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(caseArb, async (k) => {
-        const e = new Engine(config());
+        let e = new Engine(config());
+        let commands = 0;
         const ops: JournalOp[] = [];
         const committed = !k.onchain;
         const outcomes = k.onchain && k.ternary && k.lmsr ? 3 : 2;
@@ -77,6 +81,7 @@ describe("engine lifecycle property: every path of the graph", () => {
         let voidDust = 0n;
         let ballots = 0;
         const run = (c: Command, at: number, must = true) => {
+          if (commands++ === k.restoreAt) e = restored(e);
           const before = must ? null : stringifyJson([e.lifecycles(), e.accounts().map((a) => e.balances(a))]);
           const r = e.apply(c, at);
           if (r.ok) {
@@ -233,6 +238,7 @@ describe("engine lifecycle property: every path of the graph", () => {
         const revealed = new BallotBook().check(ops);
         assert.deepEqual([revealed.revealsChecked, revealed.failures], [ballots, []]);
         assert.equal(await replayRoot(ops), await e.ledger.root());
+        restored(e); // a final market (settlement, receipts, what the creator collected) restores too
         seen.set(k.path, (seen.get(k.path) ?? 0) + 1);
       }),
       {

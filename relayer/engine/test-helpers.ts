@@ -74,6 +74,17 @@ export function setup(
   };
 }
 
+/** A copy of `e` through its snapshot text (what a restart restores); the copy must snapshot to the same text. */
+export function restored(e: Engine): Engine {
+  const text = e.snapshot();
+  const copy = Engine.fromSnapshot(e.config, text);
+  assert.equal(copy.snapshot(), text, "a restored engine snapshots to the same text");
+  // What the snapshot text does not hold but derives: the markets' links to their lifecycles, the ledger mirror.
+  for (const lc of e.lifecycles()) assert.deepEqual(copy.market(BigInt(lc.marketId)), e.market(BigInt(lc.marketId)), `market ${lc.marketId}`);
+  assert.deepEqual(copy.ledger.entries(), e.ledger.entries(), "the ledger mirror");
+  return copy;
+}
+
 /**
  * The root an auditor gets: the ops go through the PMJ5 wire format (encoded in batches of `batch` ops, decoded
  * back) and are applied from an empty ledger by the decoder.
