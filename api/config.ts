@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { DEPLOYMENTS_DIR, deploymentFile } from "../decoder/deployment";
 import { DEV_DEPLOYER_KEY, DEV_OPERATOR_KEY, DEV_TREASURY_ADDRESS } from "../relayer/dev-accounts";
+import { DEFAULT_SNAPSHOT_EVERY } from "../relayer/exchange/snapshot-every";
 import { isLocalChain } from "../relayer/local-chain";
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -64,6 +65,11 @@ export const configSchema = z.object({
     .default(DEV_TREASURY_ADDRESS),
   BATCH_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   BATCH_MAX_OPS: z.coerce.number().int().min(1).default(500),
+  /**
+   * An engine snapshot after every this many journal entries and at a clean stop, so a start replays only what came
+   * after the newest (docs/journal.md "Snapshots"). 0 turns snapshots off: none stored, none restored.
+   */
+  ENGINE_SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(DEFAULT_SNAPSHOT_EVERY),
   PONDER_PORT: port.default(42069),
   /** How often the indexer polls the chain for new blocks (ms); passed to Ponder's pollingInterval. */
   PONDER_POLLING_MS: z.coerce.number().int().min(10).max(60_000).default(100),

@@ -91,26 +91,31 @@ export async function acquireLeadership(config: Config, log: Logger, nowMs: () =
  */
 async function warmReplay(config: Config, log: Logger): Promise<{ catchUp(): void; handOver(): Promise<JournalReplay | undefined> }> {
   const db = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: config.DATABASE_SCHEMA });
-  const replay = new JournalReplay(engineConfigOf(config));
+  const engineConfig = engineConfigOf(config);
+  // Built at the first read (from the newest engine snapshot, when snapshots are on): the leader may still be
+  // migrating a new database.
+  let replay: JournalReplay | null = null;
+  const started = (): Promise<JournalReplay> =>
+    replay ? Promise.resolve(replay) : JournalReplay.start(db, engineConfig, { log, snapshots: config.ENGINE_SNAPSHOT_EVERY > 0 }).then((r) => (replay = r));
   let reading: Promise<void> | null = null;
   let caughtUp = false;
-  const started = performance.now(); // a duration for the operator's log
+  const startedAt = performance.now(); // a duration for the operator's log
   return {
     catchUp() {
-      if (reading || replay.failed) return;
-      reading = replay
-        .catchUp(db)
+      if (reading || replay?.failed) return;
+      reading = started()
+        .then((r) => r.catchUp(db).then(() => r))
         .then(
-          () => {
+          (r) => {
             if (caughtUp) return;
             caughtUp = true;
             log.info(
-              { entries: replay.lastSeq, replayMs: Math.round(performance.now() - started) },
+              { entries: r.lastSeq, snapshotSeq: r.snapshotSeq, replayMs: Math.round(performance.now() - startedAt) },
               "the journal is replayed warm: a take-over replays only what comes after",
             );
           },
           (err: unknown) => {
-            if (replay.failed) log.error({ err }, "the warm replay of the journal stopped: a take-over will replay it whole");
+            if (replay?.failed) log.error({ err }, "the warm replay of the journal stopped: a take-over will replay it whole");
             else log.debug({ err }, "the warm replay could not read the journal now; next poll");
           },
         )
@@ -121,7 +126,7 @@ async function warmReplay(config: Config, log: Logger): Promise<{ catchUp(): voi
     async handOver() {
       await reading;
       await db.close();
-      return replay.failed ? undefined : replay;
+      return replay && !replay.failed ? replay : undefined;
     },
   };
 }

@@ -69,13 +69,15 @@ describe("Exchange (journal-backed single writer)", () => {
   });
 
   it("a restart rebuilds the same engine (root, balances, report seqs) and continues the journal", async () => {
-    const ex = await Exchange.open({ db, clock, engineConfig: runEngineConfig });
+    // Snapshots off: the whole journal is replayed (the snapshot test below restores instead).
+    const ex = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 0 });
     await runTrades(ex, 1, 40);
     const root = await ex.engine.ledger.root();
     const balances = ex.engine.ledger.entries();
     const next = ex.nextSeq;
     await ex.close();
-    const again = await Exchange.open({ db, clock, engineConfig: runEngineConfig });
+    const again = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 0 });
+    assert.deepEqual([again.opened.snapshotSeq, again.opened.replayedEntries], [null, next - 1]);
     assert.equal(again.nextSeq, next);
     assert.equal(await again.engine.ledger.root(), root);
     assert.deepEqual(again.engine.ledger.entries(), balances);
@@ -117,12 +119,54 @@ describe("Exchange (journal-backed single writer)", () => {
     const failed = new JournalReplay(runEngineConfig);
     failed.failed = new DeterminismError(1, "a test's");
     for (const replay of [ahead, other, failed]) {
-      const cold = await Exchange.open({ db, clock, engineConfig: runEngineConfig, replay });
+      const cold = await Exchange.open({ db, clock, engineConfig: runEngineConfig, replay, snapshotEvery: 0 });
       assert.equal(cold.opened.warm, false);
       assert.equal(cold.opened.replayedEntries, cold.opened.entries);
       assert.notEqual(cold.engine, replay.engine);
       await cold.close();
     }
+  });
+
+  it("stores engine snapshots while running and at close; an open restores the newest and replays only what follows", async () => {
+    const warnings: string[] = [];
+    const log = { info() {}, error() {}, warn: (_o: object, msg?: string) => warnings.push(msg ?? "") };
+    const ex = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 7, log });
+    const first = ex.nextSeq;
+    for (let i = 0; i < 10; i++) await runTrades(ex, 300 + i, 1);
+    const root = await ex.engine.ledger.root();
+    const next = ex.nextSeq;
+    await ex.close();
+    const seqs = (await db.query<{ seq: string }>(`SELECT seq::text FROM engine_snapshots ORDER BY seq`)).map((r) => Number(r.seq));
+    // The newest two are kept: one taken while running (every 7 entries, one store at a time), and the close's.
+    assert.equal(seqs.length, 2);
+    assert.ok(seqs[0]! >= first + 6 && seqs[0]! < next - 1, `taken while running: after entry ${seqs[0]} (entries ${first}..${next - 1})`);
+    assert.equal(seqs[1], next - 1);
+
+    // The clean close stored the state after the last entry: nothing is replayed.
+    const again = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 7, log });
+    assert.deepEqual([again.opened.snapshotSeq, again.opened.replayedEntries, again.nextSeq], [next - 1, 0, next]);
+    assert.equal(await again.engine.ledger.root(), root);
+    await runTrades(again, 310, 2);
+    const state = again.engine.snapshot();
+    await again.close();
+    // Restored or replayed whole, the same engine.
+    const cold = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 0 });
+    assert.equal(cold.opened.replayedEntries, next + 3);
+    assert.equal(cold.engine.snapshot(), state);
+    await cold.close();
+
+    // Set aside with a warning, and the whole journal replayed: one taken under another configuration, and one whose
+    // entry's text changed since (here to an equal command, so the journal still replays).
+    const other = await Exchange.open({ db, clock, engineConfig: { ...runEngineConfig, keepFinished: 3 }, snapshotEvery: 7, log });
+    assert.deepEqual([other.opened.snapshotSeq, other.opened.replayedEntries], [null, next + 3]);
+    await other.close();
+    assert.match(warnings.join("\n"), /snapshot is set aside/);
+    await db.query(`UPDATE journal_entries SET command = (command::text || ' ')::json WHERE seq = $1`, [next + 3]);
+    const changed = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 7, log });
+    assert.deepEqual([changed.opened.snapshotSeq, changed.opened.replayedEntries], [null, next + 3]);
+    assert.equal(changed.engine.snapshot(), state);
+    await changed.close();
+    assert.equal(warnings.length, 2);
   });
 
   it("refuses to open when a stored entry no longer replays to its ops (determinism guard)", async () => {
@@ -134,7 +178,7 @@ describe("Exchange (journal-backed single writer)", () => {
     ]);
     try {
       await assert.rejects(
-        Exchange.open({ db, clock, engineConfig: runEngineConfig }),
+        Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 0 }),
         (err: unknown) => err instanceof DeterminismError && err.seq === Number(e.seq),
       );
     } finally {

@@ -33,12 +33,14 @@ import {
   type RejectCode,
 } from "../engine";
 import { openUnit, type CommitUnit } from "../db/group-commit";
-import { JournalWriter, lastEntrySeq, reportsOf as storedReportsOf } from "../journal";
+import { JournalWriter, lastEntrySeq, reportsOf as storedReportsOf, saveSnapshot } from "../journal";
 import { DeadlineTimer } from "./deadline-timer";
 import { DeterminismError, JournalReplay } from "./journal-replay";
+import { DEFAULT_SNAPSHOT_EVERY } from "./snapshot-every";
 import { stringifyJson } from "../../decoder";
 
 export { DeterminismError, JournalReplay } from "./journal-replay";
+export { DEFAULT_SNAPSHOT_EVERY } from "./snapshot-every";
 
 export interface ExchangeLog {
   info(obj: object, msg?: string): void;
@@ -72,6 +74,12 @@ export interface ExchangeOptions {
    * journal (a database restored to an earlier point) is set aside and the whole journal replayed.
    */
   replay?: JournalReplay;
+  /**
+   * Store an engine snapshot after every this many journal entries, and at close (docs/journal.md "Snapshots"), so a
+   * start replays only the entries after the newest one. Default DEFAULT_SNAPSHOT_EVERY; 0 turns snapshots off: none
+   * is stored, and none restored (a start then replays, and checks, the whole journal).
+   */
+  snapshotEvery?: number;
 }
 
 /**
@@ -95,11 +103,15 @@ const unavailable = (message: string): Unavailable => ({ ok: false, code: "SERVI
 
 const quiet: ExchangeLog = { info() {}, warn() {}, error() {} };
 
-/** What `Exchange.open` replayed: every entry (`entries`), or only those after a warm replay's (`replayedEntries`). */
+/**
+ * What `Exchange.open` replayed: of the journal's `entries`, only those after a warm replay's or the restored
+ * snapshot's (`snapshotSeq`) were replayed (`replayedEntries`).
+ */
 export interface OpenStats {
   entries: number;
   replayedEntries: number;
   warm: boolean;
+  snapshotSeq: number | null;
   replayMs: number;
 }
 
@@ -117,12 +129,17 @@ async function usableReplay(opts: ExchangeOptions, replay: JournalReplay): Promi
   return why === null;
 }
 
-/** Replays the whole journal into a fresh engine; returns it with the last seq and `at`. */
-export async function rebuildEngine(db: Database, config: EngineConfig): Promise<JournalReplay> {
-  const replay = new JournalReplay(config);
+/**
+ * Replays the journal into a fresh engine (after its newest usable snapshot, unless `snapshots` is false); returns it
+ * with the last seq and `at`.
+ */
+export async function rebuildEngine(db: Database, config: EngineConfig, opts: { log?: ExchangeLog; snapshots?: boolean } = {}): Promise<JournalReplay> {
+  const replay = await JournalReplay.start(db, config, opts);
   await replay.catchUp(db);
   return replay;
 }
+
+const snapshotsOn = (opts: ExchangeOptions): boolean => (opts.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY) > 0;
 
 export class Exchange {
   #engine: Engine;
@@ -131,6 +148,9 @@ export class Exchange {
   #unavailable: string | null = null;
   #recovering: Promise<void> | null = null;
   #closed = false;
+  /** The entry of the newest snapshot stored or restored (0: none), and the store in flight. */
+  #snapshotSeq: number;
+  #snapshotWrite: Promise<void> | null = null;
   readonly #expiryTimer: DeadlineTimer;
   readonly #lifecycleTimer: DeadlineTimer;
   readonly #listeners = new Set<(reports: ExecutionReport[]) => void>();
@@ -151,6 +171,7 @@ export class Exchange {
     this.#engine = engine;
     this.#writer = writer;
     this.#lastAt = lastAt;
+    this.#snapshotSeq = opened.snapshotSeq ?? 0;
     const active = () => !this.#closed && !this.unavailable; // a rebuild re-arms when it is done
     this.#expiryTimer = new DeadlineTimer(
       opts.clock,
@@ -170,13 +191,19 @@ export class Exchange {
   static async open(opts: ExchangeOptions): Promise<Exchange> {
     const started = performance.now(); // a duration for the operator's log, not a time the engine reads
     const warm = opts.replay !== undefined && (await usableReplay(opts, opts.replay)) ? opts.replay : null;
-    const replay = warm ?? new JournalReplay(opts.engineConfig);
-    const replayed = await replay.catchUp(opts.db);
+    const replay = warm ?? (await rebuildEngine(opts.db, opts.engineConfig, { log: opts.log, snapshots: snapshotsOn(opts) }));
+    const replayed = warm ? await replay.catchUp(opts.db) : replay.lastSeq - (replay.snapshotSeq ?? 0);
     const { engine, lastSeq, lastAt } = replay;
     const writer = await JournalWriter.open(opts.db);
     if (writer.nextSeq !== lastSeq + 1)
       throw new Error(`the journal grew during the rebuild (another writer?): next seq ${writer.nextSeq}, replayed ${lastSeq}`);
-    const stats: OpenStats = { entries: lastSeq, replayedEntries: replayed, warm: warm !== null, replayMs: Math.round(performance.now() - started) };
+    const stats: OpenStats = {
+      entries: lastSeq,
+      replayedEntries: replayed,
+      warm: warm !== null,
+      snapshotSeq: replay.snapshotSeq,
+      replayMs: Math.round(performance.now() - started),
+    };
     opts.log?.info(stats, "exchange rebuilt from the journal");
     const exchange = new Exchange(opts, engine, writer, lastAt, stats);
     exchange.#expiryTimer.arm();
@@ -259,15 +286,17 @@ export class Exchange {
     };
     // In a call's commit unit the result is answered now, the reports go out once the unit committed.
     const unit = openUnit(opts.unit);
+    const appended = writer.append(entry, unit ?? undefined);
+    this.#snapshotIfDue(appended);
     if (unit) {
-      writer.append(entry, unit).then(
+      appended.then(
         () => this.#committed(opCount, applied.reports, applied.events),
         (err) => this.#fail(writer, err),
       );
       return applied;
     }
     try {
-      await writer.append(entry);
+      await appended;
     } catch (err) {
       this.#fail(writer, err);
       return unavailable(`the command could not be made durable: ${(err as Error).message}`);
@@ -326,6 +355,42 @@ export class Exchange {
     this.#lifecycleTimer.clear();
     await this.#writer.drain();
     await this.#recovering;
+    await this.#snapshotWrite;
+    // The state at close, so the next start replays nothing; not after a failed write (memory may be ahead then).
+    const last = this.#writer.nextSeq - 1;
+    if (snapshotsOn(this.#opts) && this.#unavailable === null && !this.#writer.failed && last > this.#snapshotSeq)
+      await this.#storeSnapshot(last, this.#takeSnapshot(), Promise.resolve());
+  }
+
+  /**
+   * After every `snapshotEvery` entries: the engine's state after the entry just appended, taken now (between two
+   * commands) and stored once that entry committed. A failed commit drops it; one store at a time.
+   */
+  #snapshotIfDue(appended: Promise<number>): void {
+    const every = this.#opts.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
+    const seq = this.#writer.nextSeq - 1;
+    if (every <= 0 || seq - this.#snapshotSeq < every || this.#snapshotWrite) return;
+    this.#snapshotSeq = seq;
+    this.#snapshotWrite = this.#storeSnapshot(seq, this.#takeSnapshot(), appended).finally(() => {
+      this.#snapshotWrite = null;
+    });
+  }
+
+  /** The engine's snapshot text and how long taking it held the event loop (the commands waited that long). */
+  #takeSnapshot(): { body: string; takeMs: number } {
+    const started = performance.now(); // a duration for the operator's log
+    const body = this.#engine.snapshot();
+    return { body, takeMs: Math.round(performance.now() - started) };
+  }
+
+  async #storeSnapshot(seq: number, { body, takeMs }: { body: string; takeMs: number }, committed: Promise<unknown>): Promise<void> {
+    try {
+      await committed;
+      await saveSnapshot(this.#opts.db, seq, body, this.#opts.clock.now());
+      this.#log.info({ seq, bytes: body.length, takeMs }, "engine snapshot stored");
+    } catch (err) {
+      this.#log.warn({ err, seq }, "engine snapshot not stored: the next start replays from the one before");
+    }
   }
 
   #fail(writer: JournalWriter, err: unknown): void {
@@ -338,7 +403,10 @@ export class Exchange {
       while (!this.#closed) {
         try {
           await writer.drain();
-          const { engine, lastSeq, lastAt } = await rebuildEngine(this.#opts.db, this.#opts.engineConfig);
+          const { engine, lastSeq, lastAt } = await rebuildEngine(this.#opts.db, this.#opts.engineConfig, {
+            log: this.#log,
+            snapshots: snapshotsOn(this.#opts),
+          });
           const next = await JournalWriter.open(this.#opts.db);
           if (next.nextSeq !== lastSeq + 1) throw new Error("the journal grew during the rebuild");
           this.#engine = engine;

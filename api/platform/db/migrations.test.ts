@@ -75,8 +75,9 @@ describe("the service's migrations", () => {
           .filter((v) => !ONE_FOLDER_LAYOUT.some((id) => id.startsWith(v))),
       );
       const rows = await reopened.query<{ version: string; name: string }>(`SELECT version, name FROM schema_migrations ORDER BY version`);
+      // The old rows, as they were (later migrations of either folder may sort between them).
       assert.deepEqual(
-        rows.slice(0, ONE_FOLDER_LAYOUT.length).map((r) => `${r.version}_${r.name}`),
+        rows.map((r) => `${r.version}_${r.name}`).filter((id) => ONE_FOLDER_LAYOUT.includes(id)),
         ONE_FOLDER_LAYOUT,
       );
       assert.deepEqual(await reopened.query(`SELECT value FROM service_meta WHERE key = 'chain'`), [{ value: "8453" }]);
