@@ -5,7 +5,10 @@
  *   {"bench":"journal","db":"postgres","commandsPerSec":…,"p99Ms":…,...}
  *   {"bench":"journal-replay","db":"postgres","entries":…,"entriesPerSec":…,"seconds":…}
  *        a restart of the same journal: `Exchange.open` replaying every entry (determinism-checked) into a fresh engine
- *   {"bench":"journal","db":"pglite",...} and its "journal-replay" line
+ *   {"bench":"journal-snapshot","db":"postgres","entries":…,"bytes":…,"takeMs":…,"openMs":…,"replayedEntries":0}
+ *        the same restart from an engine snapshot stored at the clean stop (docs/journal.md "Snapshots"): `takeMs` is how
+ *        long taking it held the event loop, `openMs` the open that restored it
+ *   {"bench":"journal","db":"pglite",...} and its two other lines
  * Postgres: DATABASE_URL, else postgres://root@127.0.0.1:5432/test, in its own schema dropped afterwards.
  * PGlite: a temporary data directory (on disk, as in production), removed afterwards.
  * Bounded: BENCH_COMMANDS commands (default 40,000; PGlite half) from BENCH_SUBMITTERS concurrent submitters (256).
@@ -33,7 +36,8 @@ const COMMANDS = ENV.BENCH_COMMANDS;
 
 async function bench(name: "postgres" | "pglite", db: Database, commands: number): Promise<void> {
   await migrateService(db);
-  const ex = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig });
+  // Snapshots off for the run and the replay: the figures compare with those before snapshots existed.
+  const ex = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig, snapshotEvery: 0 });
   for (const c of setupCommands(TRADERS, systemClock.now())) expectAccepted(await ex.submit(c));
   const pairs = Math.floor(commands / 2);
   const latencies = new Float64Array(pairs * 2);
@@ -75,8 +79,12 @@ async function bench(name: "postgres" | "pglite", db: Database, commands: number
   // A restart: the whole journal replayed into a fresh engine, every entry's ops checked (what a restart and a
   // leader's take-over wait for before the first order, docs/scale-out.md).
   const r0 = performance.now();
-  const reopened = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig, expiryTimer: false, lifecycleTimer: false });
+  const quiet = { expiryTimer: false, lifecycleTimer: false } as const;
+  const reopened = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig, snapshotEvery: 0, ...quiet });
   const replaySeconds = (performance.now() - r0) / 1000;
+  const t1 = performance.now();
+  const bytes = reopened.engine.snapshot().length;
+  const takeMs = performance.now() - t1;
   await reopened.close();
   console.log(
     JSON.stringify({
@@ -85,6 +93,26 @@ async function bench(name: "postgres" | "pglite", db: Database, commands: number
       entries: Number(n),
       entriesPerSec: Math.round(Number(n) / replaySeconds),
       seconds: Math.round(replaySeconds * 100) / 100,
+    }),
+  );
+
+  // The same restart from the snapshot a clean stop stores.
+  await (await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig, ...quiet })).close();
+  const o0 = performance.now();
+  const restored = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig, ...quiet });
+  const openMs = performance.now() - o0;
+  await restored.close();
+  if (restored.opened.snapshotSeq !== Number(n)) throw new Error(`the open restored ${restored.opened.snapshotSeq}, not the snapshot after entry ${n}`);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  console.log(
+    JSON.stringify({
+      bench: "journal-snapshot",
+      db: name,
+      entries: Number(n),
+      bytes,
+      takeMs: round(takeMs),
+      openMs: round(openMs),
+      replayedEntries: restored.opened.replayedEntries,
     }),
   );
 }

@@ -39,7 +39,11 @@ const BENCHES: readonly BenchSmoke[] = [
     script: "bench:journal",
     file: "scripts/bench-journal.ts",
     env: { BENCH_COMMANDS: "1000", BENCH_SUBMITTERS: "16" },
-    lines: { journal: ["commandsPerSec", "p99Ms"], "journal-replay": ["entries", "entriesPerSec", "seconds"] },
+    lines: {
+      journal: ["commandsPerSec", "p99Ms"],
+      "journal-replay": ["entries", "entriesPerSec", "seconds"],
+      "journal-snapshot": ["entries", "bytes", "takeMs", "openMs", "replayedEntries"],
+    },
   },
   { script: "bench:engine", file: "scripts/bench-engine.ts", env: { BENCH_ENGINE_OPS: "5000" }, lines: { engine: ["opsPerSec", "p99Us"] } },
   { script: "bench:indexer", file: "scripts/bench-indexer.ts", env: { TRADES: "3" }, lines: { indexer: ["p50Ms", "p99Ms"] } },

@@ -40,7 +40,6 @@ import { DEFAULT_SNAPSHOT_EVERY } from "./snapshot-every";
 import { stringifyJson } from "../../decoder";
 
 export { DeterminismError, JournalReplay } from "./journal-replay";
-export { DEFAULT_SNAPSHOT_EVERY } from "./snapshot-every";
 
 export interface ExchangeLog {
   info(obj: object, msg?: string): void;
@@ -359,7 +358,7 @@ export class Exchange {
     // The state at close, so the next start replays nothing; not after a failed write (memory may be ahead then).
     const last = this.#writer.nextSeq - 1;
     if (snapshotsOn(this.#opts) && this.#unavailable === null && !this.#writer.failed && last > this.#snapshotSeq)
-      await this.#storeSnapshot(last, this.#takeSnapshot(), Promise.resolve());
+      await this.#storeSnapshot(last, Promise.resolve());
   }
 
   /**
@@ -371,20 +370,21 @@ export class Exchange {
     const seq = this.#writer.nextSeq - 1;
     if (every <= 0 || seq - this.#snapshotSeq < every || this.#snapshotWrite) return;
     this.#snapshotSeq = seq;
-    this.#snapshotWrite = this.#storeSnapshot(seq, this.#takeSnapshot(), appended).finally(() => {
+    this.#snapshotWrite = this.#storeSnapshot(seq, appended).finally(() => {
       this.#snapshotWrite = null;
     });
   }
 
-  /** The engine's snapshot text and how long taking it held the event loop (the commands waited that long). */
-  #takeSnapshot(): { body: string; takeMs: number } {
-    const started = performance.now(); // a duration for the operator's log
-    const body = this.#engine.snapshot();
-    return { body, takeMs: Math.round(performance.now() - started) };
-  }
-
-  async #storeSnapshot(seq: number, { body, takeMs }: { body: string; takeMs: number }, committed: Promise<unknown>): Promise<void> {
+  /**
+   * Takes the engine's snapshot at once (the state after entry `seq`: this runs up to its first await synchronously)
+   * and stores it once `committed` resolves. It never throws: a state too large for one string, a failed commit or
+   * store only costs the next start a longer replay. `takeMs` is how long the commands waited for the taking.
+   */
+  async #storeSnapshot(seq: number, committed: Promise<unknown>): Promise<void> {
     try {
+      const started = performance.now(); // a duration for the operator's log
+      const body = this.#engine.snapshot();
+      const takeMs = Math.round(performance.now() - started);
       await committed;
       await saveSnapshot(this.#opts.db, seq, body, this.#opts.clock.now());
       this.#log.info({ seq, bytes: body.length, takeMs }, "engine snapshot stored");

@@ -1,7 +1,7 @@
 /**
  * The committed venue inside a running service: demo markets tradable in the engine, LMSR quote/prepare through
  * /trade, the starting grant and fill allowance, engine-backed depth and holders, catalog trades, and a restart that
- * rebuilds the same books without granting or seeding twice.
+ * restores the same engine from the snapshot the stop stored, without granting or seeding twice.
  */
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
@@ -267,7 +267,12 @@ describe("committed venue in the service", () => {
     const account = agent.ledgerAccount.toLowerCase() as Address;
     const before = t.svc.services.venue!.exchange.engine.balances(account);
     const count = (await apiClient(t)("GET", "/discover/markets?pageSize=100")).json.markets.length;
+    const state = t.svc.services.venue!.exchange.engine.snapshot();
     t = await restartTestService(t);
+    // The clean stop stored the engine's snapshot: the start restored it and replayed nothing (docs/journal.md "Snapshots").
+    const { opened, engine: restored } = t.svc.services.venue!.exchange;
+    assert.deepEqual([opened.snapshotSeq, opened.replayedEntries], [opened.entries, 0]);
+    assert.equal(restored.snapshot(), state);
     assert.deepEqual(t.svc.services.venue!.exchange.engine.balances(account), before);
     assert.equal((await apiClient(t)("GET", "/discover/markets?pageSize=100")).json.markets.length, count);
     const call = apiClient(t, agent.apiKey);
