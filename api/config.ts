@@ -69,7 +69,7 @@ export const configSchema = z.object({
    * An engine snapshot after every this many journal entries and at a clean stop, so a start replays only what came
    * after the newest (docs/journal.md "Snapshots"). 0 turns snapshots off: none stored, none restored.
    */
-  ENGINE_SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(DEFAULT_SNAPSHOT_EVERY),
+  SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(DEFAULT_SNAPSHOT_EVERY),
   PONDER_PORT: port.default(42069),
   /** How often the indexer polls the chain for new blocks (ms); passed to Ponder's pollingInterval. */
   PONDER_POLLING_MS: z.coerce.number().int().min(10).max(60_000).default(100),

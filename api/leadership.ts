@@ -96,7 +96,7 @@ async function warmReplay(config: Config, log: Logger): Promise<{ catchUp(): voi
   // migrating a new database.
   let replay: JournalReplay | null = null;
   const started = (): Promise<JournalReplay> =>
-    replay ? Promise.resolve(replay) : JournalReplay.start(db, engineConfig, { log, snapshots: config.ENGINE_SNAPSHOT_EVERY > 0 }).then((r) => (replay = r));
+    replay ? Promise.resolve(replay) : JournalReplay.start(db, engineConfig, { log, snapshots: config.SNAPSHOT_EVERY > 0 }).then((r) => (replay = r));
   let reading: Promise<void> | null = null;
   let caughtUp = false;
   const startedAt = performance.now(); // a duration for the operator's log

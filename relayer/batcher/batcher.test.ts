@@ -7,7 +7,7 @@ import { committedLedgerAbi } from "../../generated/abis";
 import { openTestDatabase } from "../../test/support/db";
 import { freePort } from "../../test/support/ports";
 import type { Database } from "../db/client";
-import { JournalWriter, opsToJson } from "../journal";
+import { JournalWriter, opsFromJson, opsToJson, readAll } from "../journal";
 import { Batcher, BatcherStoppedError, StaleBatchError, type BatcherOptions } from "./batcher";
 import { LedgerChain } from "./chain";
 import { deployLedger, FIRST_LEDGER_ADDRESS, OPERATOR_KEY, startChain, TREASURY } from "../../scripts/stack/chain";
@@ -441,5 +441,57 @@ describe("Batcher: an entry larger than a batch (a market's finality paying ever
       rows.map((b) => [true, true, b.opCount]),
     );
     assert.equal(await (await Batcher.open(options)).publishOnce(), null, "nothing left after a restart");
+  });
+
+  it("starts from the ledger snapshot of its last rows, even one taken inside a split entry, and sets a wrong one aside", async () => {
+    const holder = (i: number) => `0x${(0x6000 + i).toString(16).padStart(40, "0")}` as Address;
+    const entries: JournalOp[][] = [[credit(alice, 3n)], Array.from({ length: 90 }, (_, i) => credit(holder(i), 500n + BigInt(i))), [credit(bob, 4n)]];
+    const w = await JournalWriter.open(db);
+    await Promise.all(entries.map((ops, i) => w.append({ at: i, command: `{"j":${i}}`, ops: opsToJson(ops), opCount: ops.length, reports: [] })));
+    const all: JournalOp[] = []; // the journal's every op: the earlier test's entries too
+    for await (const e of readAll(db)) all.push(...opsFromJson(e.ops));
+    const rebuilt: Record<string, unknown>[] = [];
+    const warned: string[] = [];
+    const log = {
+      info: (o: object, msg?: string) => msg?.startsWith("the ledger after") && rebuilt.push(o as never),
+      warn: (_o: object, m?: string) => warned.push(m ?? ""),
+      error() {},
+    };
+    const options: BatcherOptions = {
+      db,
+      rpcUrl: chain.rpcUrl,
+      ledger,
+      operatorKey: OPERATOR_KEY,
+      treasury: TREASURY,
+      intervalMs: 50,
+      maxOps: 1_000,
+      maxPayloadBytes: 600,
+      backoff: fastBackoff,
+      snapshotEvery: 1,
+      log,
+    };
+    const first = (await (await Batcher.open(options)).publishOnce())!;
+    const [snap] = await db.query<{ nonce: string; cursor_taken: number; cursor_total: number }>(
+      `SELECT nonce::text, cursor_taken, cursor_total FROM ledger_snapshots`,
+    );
+    assert.equal(snap?.nonce, first.nonce.toString(), "the snapshot of the row just built (the only one kept)");
+    assert.ok(snap!.cursor_taken < snap!.cursor_total, "taken inside the split entry");
+    // A new process restores it and applies no op; it continues inside the entry.
+    const again = await Batcher.open(options);
+    assert.deepEqual(rebuilt.at(-1), { lastBatch: first.nonce.toString(), snapshotNonce: first.nonce.toString(), opsApplied: 0 });
+    const next = (await again.publishOnce())!;
+    assert.equal(next.firstSeq, first.lastSeq, "the next batch starts inside the same entry");
+    // A snapshot whose balances do not give its row's root is set aside: the whole journal is read instead.
+    await db.query(`UPDATE ledger_snapshots SET balances = '[]'`);
+    const third = await Batcher.open(options);
+    assert.match(warned.join("\n"), /set aside/);
+    assert.equal(rebuilt.at(-1)!.snapshotNonce, null);
+    for (let b = await third.publishOnce(); b; b = await third.publishOnce());
+    await third.stop();
+    const h = await new LedgerChain(chain.rpcUrl, ledger, OPERATOR_KEY).head();
+    assert.equal(h.root, await rootOf(all));
+    // stop() stored the ledger after the last row: the next start applies nothing.
+    await Batcher.open(options);
+    assert.deepEqual(rebuilt.at(-1), { lastBatch: h.nonce.toString(), snapshotNonce: h.nonce.toString(), opsApplied: 0 });
   });
 });

@@ -23,6 +23,7 @@ import { systemClock, type Clock } from "../clock";
 import { batchOf, listBatches, readAll, readFrom, type BatchRecord } from "../journal/store";
 import { opsFromJson } from "../journal";
 import { LedgerChain, type ChainHead } from "./chain";
+import { latestLedgerSnapshot, saveLedgerSnapshot, type Cursor } from "./ledger-snapshots";
 
 export interface BatcherLog {
   info(obj: object, msg?: string): void;
@@ -56,6 +57,12 @@ export interface BatcherOptions {
   receiptTimeoutMs?: number;
   requestTimeoutMs?: number;
   log?: BatcherLog;
+  /**
+   * Store the ledger after a batch row once the rows since the last snapshot cover this many journal entries, and at
+   * stop (docs/journal.md "Snapshots"), so a start applies only the later rows' ops. 0 or unset: none stored (one
+   * stored before is still used: it is checked against its row's root).
+   */
+  snapshotEvery?: number;
 }
 
 /** The chain holds a different history than this batch assumes; the batcher stops. */
@@ -85,37 +92,51 @@ export class BatcherStoppedError extends Error {
 export const DEFAULT_MAX_PAYLOAD_BYTES = 320_000;
 
 /**
- * Where the published ops end: entry `seq`, of whose `total` ops the first `taken` are in batches. Batches cover the
- * journal's ops back to back, so the sum of the rows' op_count fixes it (nothing else needs to be stored).
+ * The ledger after every batch row and where those rows end (Cursor: batches cover the journal's ops back to back, so
+ * the sum of the rows' op_count fixes it), rebuilt at open or after a failed build: from the newest ledger snapshot
+ * that gives its row's root (./ledger-snapshots.ts) and the ops of the rows after it, else from every op of the
+ * journal up to the last row.
  */
-interface Cursor {
-  seq: number;
-  taken: number;
-  total: number;
-}
-
-/** The ledger after every batch row and where those rows end, rebuilt from the journal (open, or after a failed build). */
-async function tipFromJournal(db: Database, treasury: Address, tipRow: BatchRecord | null): Promise<{ tip: LedgerState; cursor: Cursor }> {
-  const tip = new LedgerState();
-  const cursor: Cursor = { seq: 0, taken: 0, total: 0 };
-  if (!tipRow) return { tip, cursor };
-  const [{ n }] = await db.query<{ n: string }>(`SELECT coalesce(sum(op_count), 0)::text AS n FROM ledger_batches`);
+async function tipFromJournal(
+  db: Database,
+  treasury: Address,
+  tipRow: BatchRecord | null,
+  log: BatcherLog,
+): Promise<{ tip: LedgerState; cursor: Cursor; snapshotNonce: bigint | null }> {
+  if (!tipRow) return { tip: new LedgerState(), cursor: { seq: 0, taken: 0, total: 0 }, snapshotNonce: null };
+  let from = await latestLedgerSnapshot(db, tipRow.nonce);
+  if (from && "mismatch" in from) {
+    log.warn({ nonce: from.mismatch.toString() }, "the ledger snapshot does not give its batch's root: set aside, rebuilding from the whole journal");
+    from = null;
+  }
+  const tip = from?.ledger ?? new LedgerState();
+  const cursor: Cursor = from ? { ...from.cursor } : { seq: 0, taken: 0, total: 0 };
+  const [{ n }] = await db.query<{ n: string }>(`SELECT coalesce(sum(op_count), 0)::text AS n FROM ledger_batches WHERE nonce > $1`, [
+    (from?.nonce ?? 0n).toString(),
+  ]);
   let left = Number(n);
-  for await (const e of readAll(db)) {
+  // The entry the snapshot's row ended inside, if it did, is read again for its remaining ops.
+  const skipIn = cursor.taken < cursor.total ? cursor.seq : -1;
+  for await (const e of readAll(db, skipIn > 0 ? cursor.seq - 1 : cursor.seq)) {
     if (e.seq > tipRow.lastSeq) break;
-    const take = Math.min(e.opCount, left);
-    if (take < e.opCount && e.seq !== tipRow.lastSeq)
-      throw new Error(`the batches cover ${n} ops, which end inside entry ${e.seq}, before batch ${tipRow.nonce}'s last`);
-    if (take > 0) applyOps(tip, opsFromJson(e.ops).slice(0, take), { treasury });
+    const skip = e.seq === skipIn ? cursor.taken : 0;
+    const take = Math.min(e.opCount - skip, left);
+    if (skip + take < e.opCount && e.seq !== tipRow.lastSeq)
+      throw new Error(`the batches cover ${n} more ops, which end inside entry ${e.seq}, before batch ${tipRow.nonce}'s last`);
+    if (take > 0) applyOps(tip, opsFromJson(e.ops).slice(skip, skip + take), { treasury });
     left -= take;
-    Object.assign(cursor, { seq: e.seq, taken: take, total: e.opCount });
+    Object.assign(cursor, { seq: e.seq, taken: skip + take, total: e.opCount });
   }
   if (left !== 0 || cursor.seq !== tipRow.lastSeq)
     throw new Error(`the batches cover ${n} ops, but the journal up to entry ${tipRow.lastSeq} does not hold them`);
   const root = await tip.root();
   if (!same(root, tipRow.root))
     throw new Error(`the journal up to entry ${tipRow.lastSeq} gives root ${root}, but batch ${tipRow.nonce} recorded ${tipRow.root}`);
-  return { tip, cursor };
+  log.info(
+    { lastBatch: tipRow.nonce.toString(), snapshotNonce: from ? from.nonce.toString() : null, opsApplied: Number(n) },
+    "the ledger after the last batch is rebuilt",
+  );
+  return { tip, cursor, snapshotNonce: from?.nonce ?? null };
 }
 
 const quiet: BatcherLog = { info() {}, warn() {}, error() {} };
@@ -146,12 +167,16 @@ export class Batcher {
   #pendingOps = 0;
   /** Whether the chain's head was compared with the confirmed rows since open (see #catchUp). */
   #headChecked = false;
+  /** The row of the newest ledger snapshot stored or restored, and the entry its ops end in (0: none). */
+  #snapshotNonce: bigint | null;
+  #snapshotSeq: number;
 
   private constructor(
     private readonly opts: BatcherOptions,
     tip: LedgerState,
     tipRow: BatchRecord | null,
     cursor: Cursor,
+    snapshotNonce: bigint | null,
   ) {
     this.#db = opts.db;
     this.#clock = opts.clock ?? systemClock;
@@ -160,6 +185,8 @@ export class Batcher {
     this.#tip = tip;
     this.#tipRow = tipRow;
     this.#cursor = cursor;
+    this.#snapshotNonce = snapshotNonce;
+    this.#snapshotSeq = snapshotNonce === null ? 0 : cursor.seq;
     this.chain = new LedgerChain(opts.rpcUrl, opts.ledger, opts.operatorKey, {
       fromBlock: opts.fromBlock,
       receiptTimeoutMs: opts.receiptTimeoutMs,
@@ -171,8 +198,8 @@ export class Batcher {
   static async open(opts: BatcherOptions): Promise<Batcher> {
     const [last] = await opts.db.query<Record<string, unknown>>(`${SELECT} ORDER BY ledger_batches.nonce DESC LIMIT 1`);
     const tipRow = last ? batchOf(last) : null;
-    const { tip, cursor } = await tipFromJournal(opts.db, opts.treasury, tipRow);
-    return new Batcher(opts, tip, tipRow, cursor);
+    const { tip, cursor, snapshotNonce } = await tipFromJournal(opts.db, opts.treasury, tipRow, opts.log ?? quiet);
+    return new Batcher(opts, tip, tipRow, cursor, snapshotNonce);
   }
 
   /** Why the batcher stopped for good (a stale batch), or null. */
@@ -232,6 +259,22 @@ export class Batcher {
     this.#wake?.();
     await this.#loop;
     await this.#running;
+    // The ledger after the last row, so the next start applies nothing.
+    if ((this.opts.snapshotEvery ?? 0) > 0 && this.#tipRow && this.#tipRow.nonce !== this.#snapshotNonce) await this.#storeSnapshot();
+  }
+
+  /** The ledger after the last row (#tip, #tipRow and #cursor agree between builds); a failure is only logged. */
+  async #storeSnapshot(): Promise<void> {
+    const tip = this.#tip;
+    const row = this.#tipRow;
+    if (!tip || !row) return;
+    try {
+      await saveLedgerSnapshot(this.#db, row.nonce, this.#cursor, tip, this.#clock.now());
+      this.#snapshotNonce = row.nonce;
+      this.#snapshotSeq = this.#cursor.seq;
+    } catch (err) {
+      this.#log.warn({ err, nonce: row.nonce.toString() }, "ledger snapshot not stored: the next start applies more ops");
+    }
   }
 
   async #publishOnce(): Promise<BatchRecord | null> {
@@ -311,7 +354,7 @@ export class Batcher {
    * ledger per batch); a failed build drops the tip, and the next one rebuilds it from the journal.
    */
   async #build(): Promise<BatchRecord | null> {
-    if (!this.#tip) ({ tip: this.#tip, cursor: this.#cursor } = await tipFromJournal(this.#db, this.opts.treasury, this.#tipRow));
+    if (!this.#tip) ({ tip: this.#tip, cursor: this.#cursor } = await tipFromJournal(this.#db, this.opts.treasury, this.#tipRow, this.#log));
     const tip = this.#tip;
     this.#tip = null; // until this build is done: a throw below leaves it to be rebuilt
     const prev = this.#tipRow;
@@ -372,6 +415,8 @@ export class Batcher {
     this.#more = full || ops.length >= this.opts.maxOps;
     this.#tipRow = batchOf(row);
     this.#log.info({ nonce: nonce.toString(), firstSeq, lastSeq, ops: ops.length, bytes: payloadBytes.length }, "batch built");
+    const every = this.opts.snapshotEvery ?? 0;
+    if (every > 0 && cursor.seq - this.#snapshotSeq >= every) await this.#storeSnapshot();
     return this.#tipRow;
   }
 

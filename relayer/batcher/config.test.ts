@@ -10,18 +10,20 @@ const config: BatcherConfig = {
   operatorKey: DEV_OPERATOR_KEY,
   intervalMs: 750,
   maxOps: 42,
+  snapshotEvery: 900,
   ledger: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
   fromBlock: 7n,
   treasury: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
 };
 
 describe("batcher configuration", () => {
-  it("takes interval, batch size, RPC, operator, ledger and treasury from the config the service passes in", async () => {
+  it("takes interval, batch size, snapshot spacing, RPC, operator, ledger and treasury from the config the service passes in", async () => {
     const db = await openTestDatabase();
     try {
       const opts = batcherOptionsFrom(db, config);
       assert.equal(opts.intervalMs, 750);
       assert.equal(opts.maxOps, 42);
+      assert.equal(opts.snapshotEvery, 900);
       assert.equal(opts.rpcUrl, "http://127.0.0.1:9");
       assert.equal(opts.fromBlock, 7n);
       assert.equal(opts.treasury, "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc");

@@ -22,6 +22,8 @@ export const batcherConfigSchema = z.object({
   intervalMs: z.number().int().min(50),
   /** A batch is published early once this many operations are pending. */
   maxOps: z.number().int().min(1),
+  /** Journal entries between two ledger snapshots (0: none; docs/journal.md "Snapshots"). */
+  snapshotEvery: z.number().int().min(0).optional(),
   /** The CommittedLedger's address. */
   ledger: address.transform((v) => v as `0x${string}`),
   /** The ledger's deployment block: where the search for landed batches starts. */
@@ -55,6 +57,7 @@ export function batcherOptionsFrom(db: Database, config: BatcherConfig, log?: Ba
     treasury: c.treasury,
     intervalMs: c.intervalMs,
     maxOps: c.maxOps,
+    snapshotEvery: c.snapshotEvery,
     log,
   };
 }

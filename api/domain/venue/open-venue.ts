@@ -48,7 +48,7 @@ export async function openVenue(ctx: ServiceContext, opts: OpenVenueOptions = {}
     log: ctx.log.child({ part: "exchange" }),
     onCommitted: (ops) => batcher?.noteAppended(ops),
     replay: opts.replay,
-    snapshotEvery: config.ENGINE_SNAPSHOT_EVERY,
+    snapshotEvery: config.SNAPSHOT_EVERY,
   });
   const closers: (() => Promise<void> | void)[] = [() => exchange.close()];
   try {
