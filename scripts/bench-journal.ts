@@ -83,7 +83,7 @@ async function bench(name: "postgres" | "pglite", db: Database, commands: number
   const reopened = await Exchange.open({ db, clock: systemClock, engineConfig: runEngineConfig, snapshotEvery: 0, ...quiet });
   const replaySeconds = (performance.now() - r0) / 1000;
   const t1 = performance.now();
-  const bytes = reopened.engine.snapshot().length;
+  const bytes = reopened.engine.snapshot().reduce((n, part) => n + part.length, 0);
   const takeMs = performance.now() - t1;
   await reopened.close();
   console.log(

@@ -16,7 +16,7 @@ import { lmsrQuote, lmsrQuoteForCost } from "./lmsr-trade";
 import { orderById } from "./orders";
 import { Refusal } from "./rejection";
 import { retireFinished } from "./retention";
-import { restoreInto, snapshotOf, type EngineSnapshot } from "./snapshot";
+import { restoreInto, snapshotFromParts, snapshotOf, snapshotParts } from "./snapshot";
 import { EngineState } from "./state";
 import type {
   Accepted,
@@ -84,17 +84,18 @@ export class Engine {
   }
 
   /**
-   * The engine's state as JSON text (./snapshot.ts), taken between two commands. `Engine.fromSnapshot` under the same
-   * configuration gives an engine that answers every later command exactly as this one would.
+   * The engine's state as JSON texts (./snapshot.ts: a head and parts of at most SNAPSHOT_PART_RECORDS records), taken
+   * between two commands. `Engine.fromSnapshot` under the same configuration gives an engine that answers every later
+   * command exactly as this one would.
    */
-  snapshot(): string {
-    return JSON.stringify(snapshotOf(this.#s)); // no bigint is left in it: one would throw here, not go out wrong
+  snapshot(): string[] {
+    return snapshotParts(snapshotOf(this.#s)); // no bigint is left in it: one would throw here, not go out wrong
   }
 
-  /** An engine restored from `snapshot()` text; throws (SnapshotError) for another version or configuration. */
-  static fromSnapshot(config: EngineConfig, text: string): Engine {
+  /** An engine restored from `snapshot()`'s texts; throws (SnapshotError) for another version or configuration. */
+  static fromSnapshot(config: EngineConfig, parts: readonly string[]): Engine {
     const e = new Engine(config);
-    restoreInto(e.#s, JSON.parse(text) as EngineSnapshot);
+    restoreInto(e.#s, snapshotFromParts(parts));
     return e;
   }
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { stringifyJson } from "../../decoder";
 import { Engine } from "./engine";
-import { SnapshotError } from "./snapshot";
+import { SnapshotError, snapshotFromParts, snapshotParts } from "./snapshot";
 import { A, B, M, SHARE, config, restored, setup } from "./test-helpers";
 import type { Command } from "./types";
 
@@ -19,7 +19,7 @@ describe("engine snapshots", () => {
     const kept = s.place(B, { outcome: 0, action: "buy", priceBps: 100, size: SHARE, tif: "IOC", clientOrderId: "kept" }).result.orderId;
     // 131,072 orders move the window once (./retention.ts CHUNK): A's IOCs finish at once and are forgotten.
     for (let i = 0; i < 131_100; i++) s.place(A, { outcome: 0, action: "buy", priceBps: 100, size: SHARE, tif: "IOC" });
-    const { base } = JSON.parse(s.e.snapshot()) as { base: number };
+    const { base } = JSON.parse(s.e.snapshot()[0]!) as { base: number };
     assert.ok(base > Number(kept.slice(2)), `the window starts at ${base}`);
     const copy = restored(s.e);
     for (const id of [old, gtd, kept]) assert.deepEqual(copy.order(id), s.e.order(id));
@@ -36,18 +36,20 @@ describe("engine snapshots", () => {
       assert.equal(stringifyJson(copy.apply(c, at)), stringifyJson(r), c.type);
     }
     assert.equal(copy.order(gtd)?.status, "expired");
-    assert.equal(copy.snapshot(), s.e.snapshot());
+    assert.deepEqual(copy.snapshot(), s.e.snapshot());
   });
 
-  it("are refused under another engine configuration or layout version", () => {
+  it("are refused under another engine configuration or layout version, with a part missing, or not fitting together", () => {
     const s = setup();
-    const text = s.e.snapshot();
-    assert.throws(() => Engine.fromSnapshot({ ...config(), keepFinished: 7 }, text), SnapshotError);
-    assert.throws(() => Engine.fromSnapshot(config({ enabled: true }), text), /configuration/);
-    const other = JSON.stringify({ ...JSON.parse(text), version: 0 });
-    assert.throws(() => Engine.fromSnapshot(s.e.config, other), /version 0/);
-    const broken = JSON.parse(text) as { markets: { bids: [number, number[]][] }[] };
+    s.place(A, { outcome: 0, action: "buy", priceBps: 4_000, size: SHARE });
+    const x = snapshotFromParts(s.e.snapshot());
+    const parts = snapshotParts(x);
+    assert.throws(() => Engine.fromSnapshot({ ...config(), keepFinished: 7 }, parts), SnapshotError);
+    assert.throws(() => Engine.fromSnapshot(config({ enabled: true }), parts), /configuration/);
+    assert.throws(() => Engine.fromSnapshot(s.e.config, snapshotParts({ ...x, version: 0 })), /version 0/);
+    assert.throws(() => Engine.fromSnapshot(s.e.config, parts.slice(0, -1)), /the head says/);
+    const broken = structuredClone(x);
     broken.markets[0]!.bids.push([10, [999]]);
-    assert.throws(() => Engine.fromSnapshot(s.e.config, JSON.stringify(broken)), /order 999/);
+    assert.throws(() => Engine.fromSnapshot(s.e.config, snapshotParts(broken)), /order 999/);
   });
 });

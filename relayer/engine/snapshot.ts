@@ -264,6 +264,41 @@ export function snapshotOf(s: EngineState): EngineSnapshot {
   };
 }
 
+/**
+ * Records per part of a snapshot's text. A part is one JSON string, and V8 caps a string near 512 MB: as one text, a
+ * snapshot could hold at most about 1.5 million orders. Parts of 50,000 records are about 17 MB of orders each.
+ */
+export const SNAPSHOT_PART_RECORDS = 50_000;
+
+const SECTIONS = ["accounts", "markets", "lifecycles", "orders", "expiries"] as const;
+type Section = (typeof SECTIONS)[number];
+
+/**
+ * The snapshot as JSON texts: the head (everything but the record lists, with each list's length), then each list in
+ * parts of at most `perPart` records, `{"<list>":[...]}`, in order.
+ */
+export function snapshotParts(x: EngineSnapshot, perPart = SNAPSHOT_PART_RECORDS): string[] {
+  const { accounts, markets, lifecycles, orders, expiries, ...head } = x;
+  const lists: Record<Section, unknown[]> = { accounts, markets, lifecycles, orders, expiries };
+  const counts = Object.fromEntries(SECTIONS.map((k) => [k, lists[k].length]));
+  const parts = [JSON.stringify({ ...head, counts })];
+  for (const k of SECTIONS) for (let i = 0; i < lists[k].length; i += perPart) parts.push(JSON.stringify({ [k]: lists[k].slice(i, i + perPart) }));
+  return parts;
+}
+
+/** The snapshot from its parts (snapshotParts); throws SnapshotError when a list does not add up to its length. */
+export function snapshotFromParts(parts: readonly string[]): EngineSnapshot {
+  if (parts.length === 0) throw new SnapshotError("no parts");
+  const { counts, ...head } = JSON.parse(parts[0]) as Omit<EngineSnapshot, Section> & { counts: Record<Section, number> };
+  const lists: Record<Section, unknown[]> = { accounts: [], markets: [], lifecycles: [], orders: [], expiries: [] };
+  for (let i = 1; i < parts.length; i++) {
+    const part = JSON.parse(parts[i]!) as Partial<Record<Section, unknown[]>>;
+    for (const k of SECTIONS) for (const r of part[k] ?? []) lists[k].push(r);
+  }
+  for (const k of SECTIONS) if (lists[k].length !== counts?.[k]) throw new SnapshotError(`${lists[k].length} ${k} in the parts, the head says ${counts?.[k]}`);
+  return { ...head, ...lists } as EngineSnapshot;
+}
+
 /** A snapshot that cannot be restored: another version or configuration, or records that do not fit together. */
 export class SnapshotError extends Error {
   constructor(message: string) {

@@ -152,7 +152,7 @@ describe("Exchange (journal-backed single writer)", () => {
     // Restored or replayed whole, the same engine.
     const cold = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 0 });
     assert.equal(cold.opened.replayedEntries, next + 3);
-    assert.equal(cold.engine.snapshot(), state);
+    assert.deepEqual(cold.engine.snapshot(), state);
     await cold.close();
 
     // Set aside with a warning, and the whole journal replayed: one taken under another configuration, and one whose
@@ -164,9 +164,19 @@ describe("Exchange (journal-backed single writer)", () => {
     await db.query(`UPDATE journal_entries SET command = (command::text || ' ')::json WHERE seq = $1`, [next + 3]);
     const changed = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 7, log });
     assert.deepEqual([changed.opened.snapshotSeq, changed.opened.replayedEntries], [null, next + 3]);
-    assert.equal(changed.engine.snapshot(), state);
-    await changed.close();
+    assert.deepEqual(changed.engine.snapshot(), state);
+    await changed.close(); // stores the state after that entry again, for its new text
     assert.equal(warnings.length, 2);
+    const restoredAgain = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 7, log });
+    assert.deepEqual([restoredAgain.opened.snapshotSeq, restoredAgain.opened.replayedEntries], [next + 3, 0]);
+    await restoredAgain.close();
+    // A part missing: set aside too.
+    await db.query(`DELETE FROM engine_snapshot_parts WHERE seq = $1 AND part = 1`, [next + 3]);
+    const reopened = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 7, log });
+    assert.deepEqual([reopened.opened.snapshotSeq, reopened.opened.replayedEntries], [null, next + 3]);
+    assert.match(warnings.at(-1)!, /set aside/);
+    assert.deepEqual(reopened.engine.snapshot(), state);
+    await reopened.close();
   });
 
   it("refuses to open when a stored entry no longer replays to its ops (determinism guard)", async () => {

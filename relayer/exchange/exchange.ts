@@ -383,11 +383,12 @@ export class Exchange {
   async #storeSnapshot(seq: number, committed: Promise<unknown>): Promise<void> {
     try {
       const started = performance.now(); // a duration for the operator's log
-      const body = this.#engine.snapshot();
+      const parts = this.#engine.snapshot();
       const takeMs = Math.round(performance.now() - started);
       await committed;
-      await saveSnapshot(this.#opts.db, seq, body, this.#opts.clock.now());
-      this.#log.info({ seq, bytes: body.length, takeMs }, "engine snapshot stored");
+      await saveSnapshot(this.#opts.db, seq, parts, this.#opts.clock.now());
+      const bytes = parts.reduce((n, p) => n + p.length, 0);
+      this.#log.info({ seq, bytes, parts: parts.length, takeMs }, "engine snapshot stored");
     } catch (err) {
       this.#log.warn({ err, seq }, "engine snapshot not stored: the next start replays from the one before");
     }

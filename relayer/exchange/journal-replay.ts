@@ -53,13 +53,14 @@ export class JournalReplay {
    */
   static async start(db: SqlRunner, config: EngineConfig, opts: { log?: ReplayLog; snapshots?: boolean } = {}): Promise<JournalReplay> {
     if (opts.snapshots === false) return new JournalReplay(config);
-    const snap = await latestSnapshot(db, await lastEntrySeq(db));
+    const snap = await latestSnapshot(db, await lastEntrySeq(db)).catch((err: Error) => err);
     if (snap === null) return new JournalReplay(config);
     try {
+      if (snap instanceof Error) throw snap;
       if (!snap.matchesJournal) throw new Error(`journal entry ${snap.seq} is not the one it was taken after`);
-      return new JournalReplay(config, { engine: Engine.fromSnapshot(config, snap.body), seq: snap.seq, at: snap.at });
+      return new JournalReplay(config, { engine: Engine.fromSnapshot(config, snap.parts), seq: snap.seq, at: snap.at });
     } catch (err) {
-      opts.log?.warn({ err, snapshotSeq: snap.seq }, "the engine snapshot is set aside: replaying the whole journal");
+      opts.log?.warn({ err }, "the engine snapshot is set aside: replaying the whole journal");
       return new JournalReplay(config);
     }
   }

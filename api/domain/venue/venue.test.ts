@@ -272,7 +272,7 @@ describe("committed venue in the service", () => {
     // The clean stop stored the engine's snapshot: the start restored it and replayed nothing (docs/journal.md "Snapshots").
     const { opened, engine: restored } = t.svc.services.venue!.exchange;
     assert.deepEqual([opened.snapshotSeq, opened.replayedEntries], [opened.entries, 0]);
-    assert.equal(restored.snapshot(), state);
+    assert.deepEqual(restored.snapshot(), state);
     assert.deepEqual(t.svc.services.venue!.exchange.engine.balances(account), before);
     assert.equal((await apiClient(t)("GET", "/discover/markets?pageSize=100")).json.markets.length, count);
     const call = apiClient(t, agent.apiKey);
