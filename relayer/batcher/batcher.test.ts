@@ -50,6 +50,19 @@ async function rootOf(ops: JournalOp[]): Promise<Hex> {
 }
 
 const fastBackoff = { initialMs: 5, maxMs: 40 };
+
+/** A batcher of the test operator on `chain`'s ledger, publishing every 50 ms with fast retries. */
+const optionsOn = (db: Database, chain: { rpcUrl: string }, ledger: Address, extra: Partial<BatcherOptions>): BatcherOptions => ({
+  db,
+  rpcUrl: chain.rpcUrl,
+  ledger,
+  operatorKey: OPERATOR_KEY,
+  treasury: TREASURY,
+  intervalMs: 50,
+  maxOps: 5,
+  backoff: fastBackoff,
+  ...extra,
+});
 const ZERO = `0x${"00".repeat(32)}` as Hex;
 
 describe("Batcher on a real Hardhat node", () => {
@@ -57,17 +70,7 @@ describe("Batcher on a real Hardhat node", () => {
   let ledger: Address;
   let db: Database;
   const published: JournalOp[] = [];
-  const options = (extra: Partial<BatcherOptions> = {}): BatcherOptions => ({
-    db,
-    rpcUrl: chain.rpcUrl,
-    ledger,
-    operatorKey: OPERATOR_KEY,
-    treasury: TREASURY,
-    intervalMs: 50,
-    maxOps: 5,
-    backoff: fastBackoff,
-    ...extra,
-  });
+  const options = (extra: Partial<BatcherOptions> = {}): BatcherOptions => optionsOn(db, chain, ledger, extra);
   const head = () => new LedgerChain(chain.rpcUrl, ledger, OPERATOR_KEY).head();
 
   before(async () => {
@@ -383,6 +386,9 @@ describe("Batcher: an entry larger than a batch (a market's finality paying ever
     await db.close();
     await chain.stop();
   });
+  /** Payloads of at most this many bytes: an entry of a hundred credits spans several batches. */
+  const budget = 600;
+  const splitting = (extra: Partial<BatcherOptions>): BatcherOptions => optionsOn(db, chain, ledger, { maxOps: 1_000, maxPayloadBytes: budget, ...extra });
 
   it("splits it at op boundaries under the byte budget, resumes a split after a restart, and replays to the same roots", async () => {
     const holder = (i: number) => `0x${(0x5000 + i).toString(16).padStart(40, "0")}` as Address;
@@ -395,20 +401,8 @@ describe("Batcher: an entry larger than a batch (a market's finality paying ever
     const w = await JournalWriter.open(db);
     await Promise.all(entries.map((ops, i) => w.append({ at: i, command: `{"i":${i}}`, ops: opsToJson(ops), opCount: ops.length, reports: [] })));
     const all = entries.flat();
-    const budget = 600;
     const seen: bigint[] = [];
-    const options: BatcherOptions = {
-      db,
-      rpcUrl: chain.rpcUrl,
-      ledger,
-      operatorKey: OPERATOR_KEY,
-      treasury: TREASURY,
-      intervalMs: 50,
-      maxOps: 1_000,
-      maxPayloadBytes: budget,
-      backoff: fastBackoff,
-      onConfirmed: (b) => seen.push(b.nonce),
-    };
+    const options = splitting({ onConfirmed: (b) => seen.push(b.nonce) });
     const rows = [];
     const first = await (await Batcher.open(options)).publishOnce();
     rows.push(first!);
@@ -457,19 +451,7 @@ describe("Batcher: an entry larger than a batch (a market's finality paying ever
       warn: (_o: object, m?: string) => warned.push(m ?? ""),
       error() {},
     };
-    const options: BatcherOptions = {
-      db,
-      rpcUrl: chain.rpcUrl,
-      ledger,
-      operatorKey: OPERATOR_KEY,
-      treasury: TREASURY,
-      intervalMs: 50,
-      maxOps: 1_000,
-      maxPayloadBytes: 600,
-      backoff: fastBackoff,
-      snapshotEvery: 1,
-      log,
-    };
+    const options = splitting({ snapshotEvery: 1, log });
     const first = (await (await Batcher.open(options)).publishOnce())!;
     const [snap] = await db.query<{ nonce: string; cursor_taken: number; cursor_total: number }>(
       `SELECT nonce::text, cursor_taken, cursor_total FROM ledger_snapshots`,

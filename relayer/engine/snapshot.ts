@@ -185,9 +185,9 @@ function levelsSnap(levels: Book<Order>["bids"]): [number, number[]][] {
   return out;
 }
 
-function marketSnap(m: Market): MarketSnap {
-  const x: MarketSnap = {
-    id: m.idStr,
+/** The fields a market's record and its snapshot share, in the record's order (./markets.ts builds it so). */
+function marketTerms(m: Market | MarketSnap) {
+  return {
     pricing: m.pricing,
     outcomes: m.outcomes,
     feeModel: m.feeModel,
@@ -196,6 +196,13 @@ function marketSnap(m: Market): MarketSnap {
     winningsExitFeeBps: m.winningsExitFeeBps,
     createdAt: m.createdAt,
     status: m.status,
+  };
+}
+
+function marketSnap(m: Market): MarketSnap {
+  const x: MarketSnap = {
+    id: m.idStr,
+    ...marketTerms(m),
     assets: m.assets.map(dec),
     closeAt: m.closeAt,
     bids: levelsSnap(m.book.bids),
@@ -340,14 +347,7 @@ export function restoreInto(s: EngineState, x: EngineSnapshot): void {
     const mkt: Market = {
       id,
       idStr: m.id,
-      pricing: m.pricing,
-      outcomes: m.outcomes,
-      feeModel: m.feeModel,
-      takerFeeBps: m.takerFeeBps,
-      sellExitFeeBps: m.sellExitFeeBps,
-      winningsExitFeeBps: m.winningsExitFeeBps,
-      createdAt: m.createdAt,
-      status: m.status,
+      ...marketTerms(m),
       book: new Book(s.u),
       assets: m.assets.map(big),
       lmsr: l && { b: big(l.b), q: l.q.map(big), funder: l.funder, pool: l.pool, seed: big(l.seed) },
