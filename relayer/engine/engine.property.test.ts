@@ -308,6 +308,7 @@ describe("engine property: random command sequences", () => {
     );
     assert.ok(commands >= 10_000, `only ${commands} commands`);
     assert.ok(fills > 500, `only ${fills} fills: the generator does not exercise matching`);
-    assert.ok(lmsrTrades > 150 && lmsrSettles >= RUNS, "the generator does not exercise the LMSR markets");
+    // 157–183 over seven seeds; one random seed (ENGINE_PROPERTY_SEED) drew 145, so the floor leaves room.
+    assert.ok(lmsrTrades > 100 && lmsrSettles >= RUNS, "the generator does not exercise the LMSR markets");
   });
 });
