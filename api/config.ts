@@ -66,8 +66,9 @@ export const configSchema = z.object({
   BATCH_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   BATCH_MAX_OPS: z.coerce.number().int().min(1).default(500),
   /**
-   * An engine snapshot after every this many journal entries and at a clean stop, so a start replays only what came
-   * after the newest (docs/journal.md "Snapshots"). 0 turns snapshots off: none stored, none restored.
+   * Snapshots of the engine and of the batcher's ledger after every this many journal entries and at a clean stop, so
+   * a start replays only what came after the newest (docs/journal.md "Snapshots"). 0 turns them off: no engine
+   * snapshot stored or restored, no ledger snapshot stored.
    */
   SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(DEFAULT_SNAPSHOT_EVERY),
   PONDER_PORT: port.default(42069),

@@ -95,7 +95,7 @@ async function warmReplay(config: Config, log: Logger): Promise<{ catchUp(): voi
   // Built at the first read (from the newest engine snapshot, when snapshots are on): the leader may still be
   // migrating a new database.
   let replay: JournalReplay | null = null;
-  const started = (): Promise<JournalReplay> =>
+  const startedReplay = (): Promise<JournalReplay> =>
     replay ? Promise.resolve(replay) : JournalReplay.start(db, engineConfig, { log, snapshots: config.SNAPSHOT_EVERY > 0 }).then((r) => (replay = r));
   let reading: Promise<void> | null = null;
   let caughtUp = false;
@@ -103,7 +103,7 @@ async function warmReplay(config: Config, log: Logger): Promise<{ catchUp(): voi
   return {
     catchUp() {
       if (reading || replay?.failed) return;
-      reading = started()
+      reading = startedReplay()
         .then((r) => r.catchUp(db).then(() => r))
         .then(
           (r) => {

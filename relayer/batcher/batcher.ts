@@ -17,13 +17,13 @@
  *   transaction harmless: the contract rejects a second commit of the same nonce.
  */
 import { bytesToHex, type Address, type Hex } from "viem";
-import { applyOps, journalCommitmentOf, LedgerState, PayloadBuilder, payloadHashOf, ZERO_HASH, type JournalOp } from "../../decoder";
+import { applyOps, journalCommitmentOf, type LedgerState, PayloadBuilder, payloadHashOf, ZERO_HASH, type JournalOp } from "../../decoder";
 import type { Database } from "../db/client";
 import { systemClock, type Clock } from "../clock";
-import { batchOf, listBatches, readAll, readFrom, type BatchRecord } from "../journal/store";
+import { batchOf, listBatches, readFrom, type BatchRecord } from "../journal/store";
 import { opsFromJson } from "../journal";
 import { LedgerChain, type ChainHead } from "./chain";
-import { latestLedgerSnapshot, saveLedgerSnapshot, type Cursor } from "./ledger-snapshots";
+import { saveLedgerSnapshot, tipFromJournal, type Cursor } from "./tip";
 
 export interface BatcherLog {
   info(obj: object, msg?: string): void;
@@ -90,54 +90,6 @@ export class BatcherStoppedError extends Error {
  * 16,777,216 gas since Osaka (EIP-7825). 320 kB stays near 12.5M, under the cap with a margin.
  */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 320_000;
-
-/**
- * The ledger after every batch row and where those rows end (Cursor: batches cover the journal's ops back to back, so
- * the sum of the rows' op_count fixes it), rebuilt at open or after a failed build: from the newest ledger snapshot
- * that gives its row's root (./ledger-snapshots.ts) and the ops of the rows after it, else from every op of the
- * journal up to the last row.
- */
-async function tipFromJournal(
-  db: Database,
-  treasury: Address,
-  tipRow: BatchRecord | null,
-  log: BatcherLog,
-): Promise<{ tip: LedgerState; cursor: Cursor; snapshotNonce: bigint | null }> {
-  if (!tipRow) return { tip: new LedgerState(), cursor: { seq: 0, taken: 0, total: 0 }, snapshotNonce: null };
-  let from = await latestLedgerSnapshot(db, tipRow.nonce);
-  if (from && "mismatch" in from) {
-    log.warn({ nonce: from.mismatch.toString() }, "the ledger snapshot does not give its batch's root: set aside, rebuilding from the whole journal");
-    from = null;
-  }
-  const tip = from?.ledger ?? new LedgerState();
-  const cursor: Cursor = from ? { ...from.cursor } : { seq: 0, taken: 0, total: 0 };
-  const [{ n }] = await db.query<{ n: string }>(`SELECT coalesce(sum(op_count), 0)::text AS n FROM ledger_batches WHERE nonce > $1`, [
-    (from?.nonce ?? 0n).toString(),
-  ]);
-  let left = Number(n);
-  // The entry the snapshot's row ended inside, if it did, is read again for its remaining ops.
-  const skipIn = cursor.taken < cursor.total ? cursor.seq : -1;
-  for await (const e of readAll(db, skipIn > 0 ? cursor.seq - 1 : cursor.seq)) {
-    if (e.seq > tipRow.lastSeq) break;
-    const skip = e.seq === skipIn ? cursor.taken : 0;
-    const take = Math.min(e.opCount - skip, left);
-    if (skip + take < e.opCount && e.seq !== tipRow.lastSeq)
-      throw new Error(`the batches cover ${n} more ops, which end inside entry ${e.seq}, before batch ${tipRow.nonce}'s last`);
-    if (take > 0) applyOps(tip, opsFromJson(e.ops).slice(skip, skip + take), { treasury });
-    left -= take;
-    Object.assign(cursor, { seq: e.seq, taken: skip + take, total: e.opCount });
-  }
-  if (left !== 0 || cursor.seq !== tipRow.lastSeq)
-    throw new Error(`the batches cover ${n} ops, but the journal up to entry ${tipRow.lastSeq} does not hold them`);
-  const root = await tip.root();
-  if (!same(root, tipRow.root))
-    throw new Error(`the journal up to entry ${tipRow.lastSeq} gives root ${root}, but batch ${tipRow.nonce} recorded ${tipRow.root}`);
-  log.info(
-    { lastBatch: tipRow.nonce.toString(), snapshotNonce: from ? from.nonce.toString() : null, opsApplied: Number(n) },
-    "the ledger after the last batch is rebuilt",
-  );
-  return { tip, cursor, snapshotNonce: from?.nonce ?? null };
-}
 
 const quiet: BatcherLog = { info() {}, warn() {}, error() {} };
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());

@@ -3,9 +3,10 @@
  * synchronously (so commands are totally ordered by the order of `submit` calls), appended to the journal, and
  * acknowledged only after the group-commit transaction that holds it committed.
  *
- * Restart = `Exchange.open`: a fresh Engine replays every journal entry's command with its stored `at`, and each
- * replayed command must produce exactly the stored ops (determinism guard; a difference stops the open loudly). A
- * follower instance's warm replay (./journal-replay.ts) can be handed in; then only the entries after it are replayed.
+ * Restart = `Exchange.open`: an Engine restored from the newest engine snapshot (or a fresh one) replays every later
+ * journal entry's command with its stored `at`, and each replayed command must produce exactly the stored ops
+ * (determinism guard; a difference stops the open loudly). A follower instance's warm replay (./journal-replay.ts) can
+ * be handed in instead. The exchange stores snapshots every `snapshotEvery` entries and at close.
  *
  * When a journal write fails, memory is ahead of the database (the failed commands were applied to the engine but
  * never acknowledged). The exchange then refuses new commands (SERVICE_UNAVAILABLE), rebuilds a new engine from the
@@ -138,7 +139,8 @@ export async function rebuildEngine(db: Database, config: EngineConfig, opts: { 
   return replay;
 }
 
-const snapshotsOn = (opts: ExchangeOptions): boolean => (opts.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY) > 0;
+const snapshotEvery = (opts: ExchangeOptions): number => opts.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
+const snapshotsOn = (opts: ExchangeOptions): boolean => snapshotEvery(opts) > 0;
 
 export class Exchange {
   #engine: Engine;
@@ -366,7 +368,7 @@ export class Exchange {
    * commands) and stored once that entry committed. A failed commit drops it; one store at a time.
    */
   #snapshotIfDue(appended: Promise<number>): void {
-    const every = this.#opts.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
+    const every = snapshotEvery(this.#opts);
     const seq = this.#writer.nextSeq - 1;
     if (every <= 0 || seq - this.#snapshotSeq < every || this.#snapshotWrite) return;
     this.#snapshotSeq = seq;

@@ -53,10 +53,10 @@ export class JournalReplay {
    */
   static async start(db: SqlRunner, config: EngineConfig, opts: { log?: ReplayLog; snapshots?: boolean } = {}): Promise<JournalReplay> {
     if (opts.snapshots === false) return new JournalReplay(config);
-    const snap = await latestSnapshot(db, await lastEntrySeq(db)).catch((err: Error) => err);
-    if (snap === null) return new JournalReplay(config);
+    const last = await lastEntrySeq(db);
     try {
-      if (snap instanceof Error) throw snap;
+      const snap = await latestSnapshot(db, last);
+      if (snap === null) return new JournalReplay(config);
       if (!snap.matchesJournal) throw new Error(`journal entry ${snap.seq} is not the one it was taken after`);
       return new JournalReplay(config, { engine: Engine.fromSnapshot(config, snap.parts), seq: snap.seq, at: snap.at });
     } catch (err) {
