@@ -79,8 +79,8 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
     const onchain = openOnchainProjection(ctx);
     const resolution = openResolution(ctx);
     opened.push(() => resolution.close());
-    // One reader of the journal for the projections kept in memory (reputation events, cash flows, trade days).
-    const journal = new JournalFollower(db);
+    // One reader of the journal for the account histories (reputation events, cash flows, trade days).
+    const journal = new JournalFollower(db, (err) => ctx.log.warn({ err }, "projecting the journal into the account histories failed; the next read retries"));
     opened.push(() => journal.close());
     const services: Services = {
       windows,
@@ -105,12 +105,12 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         season: { start: config.LEADERBOARD_SEASON_START, end: config.LEADERBOARD_SEASON_END },
         refreshMs: config.LEADERBOARD_REFRESH_MS,
       }),
-      reputationEvents: new ReputationEventLog(journal),
-      cashFlows: new CashFlowLog(journal),
+      reputationEvents: new ReputationEventLog(db, journal),
+      cashFlows: new CashFlowLog(db, journal),
       participation: new ParticipationRelease({
         db,
         chain: distributorChain(config),
-        tradeDays: new TradeDayLog(journal),
+        tradeDays: new TradeDayLog(db, journal),
         now,
         confirmations: config.PARTICIPATION_CONFIRMATIONS,
         delivery: config.PARTICIPATION_DELIVERY,
@@ -136,7 +136,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         if ((await queueLifecycleWebhooks(db, clock.now(), events)) > 0) webhooks.wake();
       },
     });
-    journal.start((err) => ctx.log.warn({ err }, "reading the journal for the in-memory projections failed; the next read retries"));
+    journal.start();
     return {
       services,
       delivery,

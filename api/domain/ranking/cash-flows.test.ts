@@ -1,12 +1,12 @@
 /**
  * The deprecated cash-flow history on journal ops written by hand: each side of each kind of fill, LMSR trades with
- * their fee, payouts and refunds, and the pages of an account's list.
+ * their fee, payouts and refunds (the rows and their pages: api/domain/ledger/account-histories.test.ts).
  */
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import type { Address } from "viem";
 import type { JournalOp } from "../../../decoder/journal/ops";
-import { type CashFlow, cashFlowsOf, pageOf } from "./cash-flows";
+import { cashFlowsOf } from "./cash-flows";
 
 const MAKER = "0x00000000000000000000000000000000000000a1" as Address;
 const TAKER = "0x00000000000000000000000000000000000000b1" as Address;
@@ -65,26 +65,5 @@ describe("cash flows", () => {
     ]);
     assert.deepEqual(flows({ type: "BOND_LOCK", marketId: M, account: MAKER, amount: 50n }), []);
     assert.deepEqual(flows({ type: "CREDIT", account: MAKER, assetId: 0n, amount: 50n, reason: 0 }), []);
-  });
-
-  it("pages an account's flows newest first by a stable position", () => {
-    const list: CashFlow[] = [1, 2, 3, 4, 5].map((seq) => ({
-      seq,
-      at: seq,
-      marketId: M,
-      kind: "buy",
-      outcome: 0,
-      shares: 1n,
-      cashFlow: -1n,
-      fee: 0n,
-      cumulative: -BigInt(seq),
-    }));
-    const first = pageOf(list, null, 2);
-    assert.deepEqual([first.flows.map((f) => f.seq), first.next, first.total, first.net], [[5, 4], 3, 5, -5n]);
-    const second = pageOf(list, first.next, 2);
-    assert.deepEqual([second.flows.map((f) => f.seq), second.next], [[3, 2], 1]);
-    const last = pageOf(list, second.next, 2);
-    assert.deepEqual([last.flows.map((f) => f.seq), last.next], [[1], null]);
-    assert.deepEqual(pageOf([], null, 2), { flows: [], next: null, total: 0, net: 0n });
   });
 });

@@ -9,7 +9,8 @@
  */
 import type { Address } from "viem";
 import { COLLATERAL_ASSET, movementsOf, parseOutcomeAssetId, type JournalOp } from "../../../decoder";
-import type { JournalFollower } from "../ledger/journal-follower";
+import type { SqlRunner } from "../../../relayer/db/client";
+import type { FollowedEntry, JournalFollower, PageWrite } from "../ledger/journal-follower";
 import { NO_TREASURY, tradersOf } from "./trading-pass";
 
 export const CASH_FLOW_KINDS = ["buy", "sell", "payout", "refund"] as const;
@@ -64,37 +65,108 @@ export function cashFlowsOf(seq: number, at: number, op: JournalOp): { account: 
   });
 }
 
-/** Every account's cash flows, kept up to date with the journal on each read. */
-export class CashFlowLog {
-  readonly #byAccount = new Map<Address, CashFlow[]>();
-  readonly #journal: JournalFollower;
+const FLOW_COLUMNS = "seq::text, at::text, market_id::text, kind, outcome, shares::text, cash_flow::text, fee::text, cumulative::text";
 
-  constructor(journal: JournalFollower) {
-    this.#journal = journal.follow((seq, at, ops) => {
-      for (const op of ops)
-        for (const { account, flow } of cashFlowsOf(seq, at, op)) {
-          const list = this.#byAccount.get(account) ?? [];
-          const cumulative = (list.at(-1)?.cumulative ?? 0n) + flow.cashFlow;
-          list.push({ ...flow, cumulative });
-          this.#byAccount.set(account, list);
-        }
-    });
+interface FlowRow {
+  seq: string;
+  at: string;
+  market_id: string;
+  kind: CashFlowKind;
+  outcome: number | null;
+  shares: string;
+  cash_flow: string;
+  fee: string;
+  cumulative: string;
+}
+
+const flowOf = (r: FlowRow): CashFlow => ({
+  seq: Number(r.seq),
+  at: Number(r.at),
+  marketId: BigInt(r.market_id),
+  kind: r.kind,
+  outcome: r.outcome,
+  shares: BigInt(r.shares),
+  cashFlow: BigInt(r.cash_flow),
+  fee: BigInt(r.fee),
+  cumulative: BigInt(r.cumulative),
+});
+
+/**
+ * Every account's cash flows, as rows of `account_cash_flows` (migration 393) that the journal follower writes. An
+ * account's positions are 0, 1, 2... in journal order: stable, so they are the history's page cursor.
+ */
+export class CashFlowLog {
+  constructor(
+    private readonly db: SqlRunner,
+    private readonly journal: JournalFollower,
+  ) {
+    journal.follow({ prepare: async (page) => appendFlows(page) });
   }
 
-  /** A page of the account's cash flows (`pageOf`), the journal read up to now first. */
-  async page(account: string, before: number | null, limit: number) {
-    await this.#journal.catchUp();
-    return pageOf(this.#byAccount.get(account.toLowerCase() as Address) ?? [], before, limit);
+  /**
+   * An account's cash flows newest first, the journal projected up to now first: the `limit` before position `before`
+   * (from the newest when null), the position to read on from (null at its first flow), how many it has, and their sum.
+   */
+  async page(account: string, before: number | null, limit: number): Promise<{ flows: CashFlow[]; next: number | null; total: number; net: bigint }> {
+    await this.journal.catchUp();
+    const a = account.toLowerCase();
+    const [newest] = await this.db.query<{ pos: number; cumulative: string }>(
+      `SELECT pos, cumulative::text FROM account_cash_flows WHERE account = $1 ORDER BY pos DESC LIMIT 1`,
+      [a],
+    );
+    const total = newest ? newest.pos + 1 : 0;
+    const end = Math.min(before ?? total, total);
+    const start = Math.max(0, end - limit);
+    const rows =
+      end > start
+        ? await this.db.query<FlowRow>(`SELECT ${FLOW_COLUMNS} FROM account_cash_flows WHERE account = $1 AND pos >= $2 AND pos < $3 ORDER BY pos DESC`, [
+            a,
+            start,
+            end,
+          ])
+        : [];
+    return { flows: rows.map(flowOf), next: start > 0 ? start : null, total, net: newest ? BigInt(newest.cumulative) : 0n };
   }
 }
 
-/**
- * An account's cash flows newest first: the `limit` before position `before` (all of them when null), the position
- * to read on from (null at its first flow), how many it has, and their sum. Positions are stable: an account's list
- * only grows, in journal order, and is rebuilt the same from the journal after a restart.
- */
-export function pageOf(list: readonly CashFlow[], before: number | null, limit: number) {
-  const end = Math.min(before ?? list.length, list.length);
-  const start = Math.max(0, end - limit);
-  return { flows: list.slice(start, end).reverse(), next: start > 0 ? start : null, total: list.length, net: list.at(-1)?.cumulative ?? 0n };
+/** Appends a page's cash flows to each account's list, after the last position and running sum it has. */
+function appendFlows(page: readonly FollowedEntry[]): PageWrite {
+  const flows = page.flatMap((e) => e.ops.flatMap((op) => cashFlowsOf(e.seq, e.at, op)));
+  return async (tx) => {
+    if (flows.length === 0) return;
+    const accounts = [...new Set(flows.map((f) => f.account))];
+    const tails = new Map<string, { pos: number; cumulative: bigint }>();
+    const rows = await tx.query<{ account: string; pos: number; cumulative: string }>(
+      // One index probe per account (a DISTINCT ON over the accounts would read their whole histories).
+      `SELECT a.account, t.pos, t.cumulative::text FROM unnest($1::text[]) AS a(account)
+         CROSS JOIN LATERAL (SELECT pos, cumulative FROM account_cash_flows f WHERE f.account = a.account ORDER BY pos DESC LIMIT 1) t`,
+      [accounts],
+    );
+    for (const r of rows) tails.set(r.account, { pos: r.pos, cumulative: BigInt(r.cumulative) });
+    const records = flows.map(({ account, flow: f }) => {
+      const tail = tails.get(account) ?? { pos: -1, cumulative: 0n };
+      const next = { pos: tail.pos + 1, cumulative: tail.cumulative + f.cashFlow };
+      tails.set(account, next);
+      return {
+        account,
+        pos: next.pos,
+        seq: f.seq,
+        at: f.at,
+        market_id: f.marketId.toString(),
+        kind: f.kind,
+        outcome: f.outcome,
+        shares: f.shares.toString(),
+        cash_flow: f.cashFlow.toString(),
+        fee: f.fee.toString(),
+        cumulative: next.cumulative.toString(),
+      };
+    });
+    await tx.query(
+      `INSERT INTO account_cash_flows (account, pos, seq, at, market_id, kind, outcome, shares, cash_flow, fee, cumulative)
+       SELECT account, pos, seq, at, market_id, kind, outcome, shares, cash_flow, fee, cumulative FROM json_to_recordset($1::text::json)
+           AS x(account text, pos integer, seq bigint, at bigint, market_id numeric, kind text, outcome smallint, shares numeric,
+                cash_flow numeric, fee numeric, cumulative numeric)`,
+      [JSON.stringify(records)],
+    );
+  };
 }

@@ -3,12 +3,13 @@
  * happened to it as a creator, a challenger, a juror and a trader of a market's end. Trades are not events here (the
  * trading profile has them); bonds, ballots, rewards, payouts and the states of the markets it created are.
  *
- * The log follows the journal (JournalFollower), keeping each account's events in memory in journal order.
+ * The log follows the journal (JournalFollower), keeping each account's events as rows in journal order.
  */
 import type { Address } from "viem";
 import type { JournalOp } from "../../../decoder/journal/ops";
 import { voteEscrowOf } from "../../../decoder/assets";
 import { OUTCOME_NONE } from "../../../decoder/journal/market-states";
+import type { SqlRunner } from "../../../relayer/db/client";
 import type { JournalFollower } from "../ledger/journal-follower";
 
 export const REPUTATION_EVENT_KINDS = [
@@ -123,33 +124,110 @@ export function eventsOfEntry(parties: Parties, seq: number, at: number, ops: re
   return out;
 }
 
-/** The events of every account, kept up to date with the journal on each read. */
-export class ReputationEventLog {
-  readonly #byAccount = new Map<Address, ReputationEvent[]>();
-  readonly #parties: Parties = { creators: new Map(), challengers: new Map() };
-  readonly #journal: JournalFollower;
+const EVENT_COLUMNS = "seq::text, at::text, kind, role, account, market_id::text, amount::text, outcome, session, state";
 
-  constructor(journal: JournalFollower) {
-    this.#journal = journal.follow((seq, at, ops) => {
-      for (const ev of eventsOfEntry(this.#parties, seq, at, ops)) {
-        const list = this.#byAccount.get(ev.account) ?? [];
-        list.push(ev);
-        this.#byAccount.set(ev.account, list);
-      }
+interface EventRow {
+  seq: string;
+  at: string;
+  kind: ReputationEventKind;
+  role: ReputationRole;
+  account: Address;
+  market_id: string;
+  amount: string | null;
+  outcome: number | null;
+  session: number | null;
+  state: string | null;
+}
+
+const eventOf = (r: EventRow): ReputationEvent => ({
+  seq: Number(r.seq),
+  at: Number(r.at),
+  kind: r.kind,
+  role: r.role,
+  account: r.account,
+  marketId: BigInt(r.market_id),
+  amount: r.amount === null ? null : BigInt(r.amount),
+  outcome: r.outcome,
+  session: r.session,
+  state: r.state,
+});
+
+/**
+ * The events of every account, as rows of `account_reputation_events` (migration 393) that the journal follower
+ * writes. Each market's creator and challengers (`Parties`, one entry per market or challenge) stay in memory between
+ * pages, and are read back from the rows when another instance moved the cursor.
+ */
+export class ReputationEventLog {
+  #parties: Parties | null = null;
+
+  constructor(
+    private readonly db: SqlRunner,
+    private readonly journal: JournalFollower,
+  ) {
+    journal.follow({
+      prepare: async (page, resumed) => {
+        if (!resumed || !this.#parties) this.#parties = await partiesFrom(db);
+        const parties = this.#parties;
+        const events = page.flatMap((e) => eventsOfEntry(parties, e.seq, e.at, e.ops).map((ev, idx) => ({ ev, idx })));
+        return (tx) => insertEvents(tx, events);
+      },
     });
   }
 
   /**
-   * Events of `accounts` (merged, newest first), `offset` then at most `limit` of them, and how many there are. The
-   * journal is read up to now first.
+   * Events of `accounts` (merged, newest first: by journal entry, and inside one entry the last first), `offset` then
+   * at most `limit` of them, and how many there are. The journal is projected up to now first.
    */
   async eventsOf(accounts: readonly string[], page: { limit: number; offset: number }): Promise<{ events: ReputationEvent[]; total: number }> {
-    await this.#journal.catchUp();
-    // Each account's events are in journal order; a stable sort by entry keeps that order inside an entry.
-    const all = [...new Set(accounts.map((a) => a.toLowerCase() as Address))]
-      .flatMap((a) => this.#byAccount.get(a) ?? [])
-      .sort((x, y) => x.seq - y.seq)
-      .reverse();
-    return { events: all.slice(page.offset, page.offset + page.limit), total: all.length };
+    await this.journal.catchUp();
+    const list = [...new Set(accounts.map((a) => a.toLowerCase()))];
+    const [rows, [count]] = await Promise.all([
+      this.db.query<EventRow>(
+        // Qualified: a bare `seq` would name the text column of the select list and order as text.
+        `SELECT ${EVENT_COLUMNS} FROM account_reputation_events e WHERE account = ANY($1::text[]) ORDER BY e.seq DESC, e.idx DESC LIMIT $2 OFFSET $3`,
+        [list, page.limit, page.offset],
+      ),
+      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM account_reputation_events WHERE account = ANY($1::text[])`, [list]),
+    ]);
+    return { events: rows.map(eventOf), total: count!.n };
   }
+}
+
+/** Every market's creator and challengers, from the events that named them. */
+async function partiesFrom(db: SqlRunner): Promise<Parties> {
+  const parties: Parties = { creators: new Map(), challengers: new Map() };
+  const rows = await db.query<{ market_id: string; account: Address; kind: ReputationEventKind }>(
+    `SELECT market_id::text, account, kind FROM account_reputation_events e WHERE kind IN ('market_created', 'challenge_bond_locked') ORDER BY e.seq, e.idx`,
+  );
+  for (const r of rows) {
+    const m = BigInt(r.market_id);
+    if (r.kind === "market_created") parties.creators.set(m, r.account);
+    else parties.challengers.set(m, (parties.challengers.get(m) ?? new Set()).add(r.account));
+  }
+  return parties;
+}
+
+/** A page's events; `idx` numbers them inside their entry. */
+async function insertEvents(tx: SqlRunner, events: { ev: ReputationEvent; idx: number }[]): Promise<void> {
+  if (events.length === 0) return;
+  const records = events.map(({ ev, idx }) => ({
+    seq: ev.seq,
+    idx,
+    at: ev.at,
+    account: ev.account,
+    kind: ev.kind,
+    role: ev.role,
+    market_id: ev.marketId.toString(),
+    amount: ev.amount?.toString() ?? null,
+    outcome: ev.outcome,
+    session: ev.session,
+    state: ev.state,
+  }));
+  await tx.query(
+    `INSERT INTO account_reputation_events (seq, idx, at, account, kind, role, market_id, amount, outcome, session, state)
+     SELECT seq, idx, at, account, kind, role, market_id, amount, outcome, session, state FROM json_to_recordset($1::text::json)
+         AS x(seq bigint, idx integer, at bigint, account text, kind text, role text, market_id numeric, amount numeric, outcome smallint,
+              session integer, state text)`,
+    [JSON.stringify(records)],
+  );
 }
