@@ -89,7 +89,14 @@ describe("JournalFollower", () => {
     await a.follower.catchUp();
     await append(1007, 7n);
     await a.follower.catchUp();
-    assert.deepEqual([a.seen, a.resumed], [["6@1006:6", "7@1007:7"], [false, true]], "a's second page follows where a left the cursor");
+    assert.deepEqual(
+      [a.seen, a.resumed],
+      [
+        ["6@1006:6", "7@1007:7"],
+        [false, true],
+      ],
+      "a's second page follows where a left the cursor",
+    );
     await append(1008, 8n);
     await b.follower.catchUp();
     assert.deepEqual([b.seen, b.resumed], [["8@1008:8"], [false]]);
