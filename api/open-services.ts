@@ -104,6 +104,8 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
         chainId: config.CHAIN_ID,
         season: { start: config.LEADERBOARD_SEASON_START, end: config.LEADERBOARD_SEASON_END },
         refreshMs: config.LEADERBOARD_REFRESH_MS,
+        checkpointEvery: config.SNAPSHOT_EVERY,
+        log: ctx.log.child({ part: "leaderboard" }),
       }),
       reputationEvents: new ReputationEventLog(db, journal),
       cashFlows: new CashFlowLog(db, journal),
@@ -143,6 +145,7 @@ export async function createServices(ctx: ServiceContext, opts: CreateServicesOp
       async close() {
         disconnect();
         await journal.close();
+        await services.leaderboard.close();
         await resolution.close();
         await venue.close();
         await webhooks.stop();

@@ -3,9 +3,12 @@
  *   {"bench":"leaderboard-pass","ops":…,"accounts":…,"markets":…,"opsPerSec":…,"snapshotMs":…,"boardMs":…}
  *        the pure journal pass over synthetic fills (MATCH ops between random accounts in random markets), one
  *        snapshot of its state, and one trader board (figures of every account, ranked by P&L) from it
- *   {"bench":"leaderboard-build","db":"pglite","entries":…,"firstBuildMs":…,"entriesPerSec":…,"incrementalBuildMs":…}
+ *   {"bench":"leaderboard-checkpoint","records":…,"bytes":…,"encodeMs":…,"decodeMs":…}
+ *        the pass's checkpoint (its state and one snapshot) as text, and back: what storing one holds the event loop for
+ *   {"bench":"leaderboard-build","db":"pglite","entries":…,"firstBuildMs":…,"entriesPerSec":…,"incrementalBuildMs":…,"restoredBuildMs":…}
  *        a generation built from a real journal on PGlite (an Exchange running crossing order pairs): the first build
- *        reads it all; the next, after BENCH_MORE_COMMANDS more commands, reads only those
+ *        reads it all; the next, after BENCH_MORE_COMMANDS more commands, reads only those; then a restarted service's
+ *        first build: the stored checkpoint read, restored, and the journal after it (none) read
  * Env: BENCH_OPS (200,000), BENCH_ACCOUNTS (5,000), BENCH_MARKETS (500), BENCH_COMMANDS (20,000), BENCH_MORE_COMMANDS (1,000).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -23,6 +26,7 @@ import { seededRandom } from "../relayer/seeded-random";
 import { applyEntry, emptyState, snapshotOf, type Marks } from "../api/domain/ranking/trading-pass";
 import { rankTraders, traderFigures } from "../api/domain/ranking/boards";
 import { GenerationBuilder, type MarketFacts } from "../api/domain/ranking/generation";
+import { decodeCheckpoint, encodeCheckpoint, saveCheckpoint, usableCheckpoint } from "../api/domain/ranking/pass-checkpoint";
 import { scriptEnv } from "./env";
 
 const ENV = scriptEnv({
@@ -33,8 +37,9 @@ const ENV = scriptEnv({
   BENCH_MORE_COMMANDS: z.coerce.number().int().positive().default(1_000),
 });
 const TRADERS = 64;
+const SEASON = { start: Date.parse("2026-09-01T00:00:00Z"), end: Date.parse("2027-01-01T00:00:00Z") };
 
-function benchPass(): void {
+async function benchPass(): Promise<void> {
   const random = seededRandom(42);
   const pick = (n: number) => Math.floor(random() * n);
   const account = (i: number) => `0x${(0xb000 + i).toString(16).padStart(40, "0")}` as Address;
@@ -79,6 +84,24 @@ function benchPass(): void {
       ranked: ranked.length,
     }),
   );
+  const snapshot = snapshotOf(state);
+  t0 = performance.now();
+  const text = await encodeCheckpoint({ state: snapshotOf(state), snaps: new Map([[0, snapshot]]) });
+  const encodeMs = performance.now() - t0;
+  t0 = performance.now();
+  const restored = await decodeCheckpoint(text);
+  const decodeMs = performance.now() - t0;
+  let records = restored.state.markets.size;
+  for (const m of restored.state.trading.values()) records += m.size;
+  console.log(
+    JSON.stringify({
+      bench: "leaderboard-checkpoint",
+      records,
+      bytes: text.length,
+      encodeMs: Math.round(encodeMs),
+      decodeMs: Math.round(decodeMs),
+    }),
+  );
 }
 
 async function benchBuild(): Promise<void> {
@@ -98,7 +121,7 @@ async function benchBuild(): Promise<void> {
       }
     };
     await trade(ENV.BENCH_COMMANDS);
-    const builder = new GenerationBuilder(db, 8453, { start: Date.parse("2026-09-01T00:00:00Z"), end: Date.parse("2027-01-01T00:00:00Z") });
+    const builder = new GenerationBuilder(db, 8453, SEASON);
     clock.advance(1);
     let t0 = performance.now();
     const first = await builder.build(clock.now());
@@ -109,6 +132,17 @@ async function benchBuild(): Promise<void> {
     const next = await builder.build(clock.now());
     const incrementalBuildMs = performance.now() - t0;
     if (next.lastSeq <= first.lastSeq) throw new Error("the incremental build read nothing new");
+    const c = builder.checkpoint();
+    if (!c) throw new Error("no checkpoint after two builds");
+    await saveCheckpoint(db, { ...c, body: await encodeCheckpoint(c), season: SEASON, createdAt: clock.now() });
+    t0 = performance.now();
+    const { checkpoint } = await usableCheckpoint(db, { maxSeq: Number.MAX_SAFE_INTEGER, now: clock.now(), season: SEASON });
+    if (!checkpoint) throw new Error("the stored checkpoint is not usable");
+    const restarted = new GenerationBuilder(db, 8453, SEASON);
+    restarted.restore(checkpoint);
+    const again = await restarted.build(clock.now());
+    const restoredBuildMs = performance.now() - t0;
+    if (again.lastSeq !== next.lastSeq) throw new Error("the restored build did not reach the journal's end");
     console.log(
       JSON.stringify({
         bench: "leaderboard-build",
@@ -118,6 +152,7 @@ async function benchBuild(): Promise<void> {
         entriesPerSec: Math.round(first.lastSeq / (firstBuildMs / 1000)),
         moreEntries: next.lastSeq - first.lastSeq,
         incrementalBuildMs: Math.round(incrementalBuildMs),
+        restoredBuildMs: Math.round(restoredBuildMs),
       }),
     );
     await ex.close();
@@ -128,7 +163,7 @@ async function benchBuild(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  benchPass();
+  await benchPass();
   await benchBuild();
 }
 

@@ -64,7 +64,11 @@ const BENCHES: readonly BenchSmoke[] = [
     script: "bench:leaderboard",
     file: "scripts/bench-leaderboard.ts",
     env: { BENCH_OPS: "2000", BENCH_ACCOUNTS: "50", BENCH_MARKETS: "10", BENCH_COMMANDS: "500", BENCH_MORE_COMMANDS: "50" },
-    lines: { "leaderboard-pass": ["opsPerSec"], "leaderboard-build": ["firstBuildMs", "incrementalBuildMs"] },
+    lines: {
+      "leaderboard-pass": ["opsPerSec"],
+      "leaderboard-checkpoint": ["bytes", "encodeMs", "decodeMs"],
+      "leaderboard-build": ["firstBuildMs", "incrementalBuildMs", "restoredBuildMs"],
+    },
   },
   {
     script: "bench:api",

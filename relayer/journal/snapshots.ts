@@ -17,7 +17,8 @@ export interface StoredSnapshot {
 /** Snapshots kept: the newest and the one before it. */
 export const SNAPSHOTS_KEPT = 2;
 
-const ENTRY_HASH = `md5(e.command::text || e.ops::text)`;
+/** The SQL hash naming journal entry `e` by its text (a snapshot or checkpoint of another journal does not match it). */
+export const ENTRY_HASH = `md5(e.command::text || e.ops::text)`;
 
 /**
  * Stores the state after committed entry `seq`, in one transaction, replacing one stored for that entry before (which

@@ -12,6 +12,7 @@ import { readOpsFrom } from "../../../relayer/journal/store";
 import { opsFromJson } from "../../../relayer/engine";
 import { applyEntry, emptyState, snapshotOf, type Marks, type PassState } from "./trading-pass";
 import { boundsOf, PERIODS, type PeriodBounds, type PeriodKind, type Season } from "./periods";
+import type { PassCheckpoint } from "./pass-checkpoint";
 
 /** What the catalog says of a committed market. */
 export interface MarketFacts {
@@ -63,6 +64,29 @@ export class GenerationBuilder {
     private readonly chainId: number,
     private readonly season: Season,
   ) {}
+
+  /** The last journal entry applied (0 before any). */
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
+
+  /** Starts from a checkpoint (./pass-checkpoint.ts) instead of the journal's start; only before the first build. */
+  restore(c: PassCheckpoint): void {
+    if (this.#lastSeq !== 0) throw new Error("GenerationBuilder.restore after the journal was read");
+    this.#state = c.state;
+    this.#lastSeq = c.lastSeq;
+    this.#appliedTo = c.appliedTo;
+    this.#snaps = new Map(c.snaps);
+  }
+
+  /**
+   * What the pass holds now, frozen (snapshots, which the pass never changes), for `encodeCheckpoint`; null before any
+   * entry was applied.
+   */
+  checkpoint(): PassCheckpoint | null {
+    if (this.#lastSeq === 0) return null;
+    return { lastSeq: this.#lastSeq, appliedTo: this.#appliedTo, state: snapshotOf(this.#state), snaps: new Map(this.#snaps) };
+  }
 
   /** The generation at `now`; `upToSeq` stops the pass there (a rebuild of a published generation). */
   async build(now: number, upToSeq = Number.POSITIVE_INFINITY): Promise<GenerationFigures> {

@@ -10,6 +10,7 @@
  *   the same figures, since the journal never changes what it holds. Pins older than PIN_MAX_AGE_MS are refused 410 EXPIRED_TOKEN.
  */
 import { reputationBoardOf, type ReputationBoardQuery } from "./reputation-board";
+import type { Logger } from "pino";
 import type { SqlRunner } from "../../../relayer/db/client";
 import type { Clock } from "../../../relayer/clock";
 import { ApiError } from "../../platform/errors/api-error";
@@ -19,6 +20,7 @@ import type { Season } from "./periods";
 import type { Address } from "viem";
 import { boardOf, profileOf, standingsOf, type BoardQuery } from "./answers";
 import { generationOf, uuidV7 } from "./generation-id";
+import { encodeCheckpoint, saveCheckpoint, usableCheckpoint } from "./pass-checkpoint";
 /** Generations kept in memory for pinned reads (published here, and rebuilt for pins from elsewhere). */
 const KEEP = 16;
 /** How far back a pinned generation is still served (rebuilt if need be). */
@@ -30,6 +32,12 @@ export interface LeaderboardOptions {
   chainId: number;
   season: Season;
   refreshMs: number;
+  /**
+   * Store the pass's checkpoint when a build has applied this many entries since the last one, and at `close`; the
+   * first build after a start restores it (docs/leaderboard.md "Restart"). 0 (the default): none stored or restored.
+   */
+  checkpointEvery?: number;
+  log?: Pick<Logger, "info" | "warn">;
 }
 
 export class Leaderboard {
@@ -39,9 +47,20 @@ export class Leaderboard {
   /** Rebuilt pins by `asOf:lastSeq`, most recent last; rebuilds run one at a time (each reads the journal). */
   #rebuilt = new Map<string, GenerationFigures>();
   #rebuilding: Promise<unknown> = Promise.resolve();
+  /** The first build's look for a checkpoint; the entry the stored checkpoint was taken after. */
+  #restored: Promise<void> | null = null;
+  #checkpointed = 0;
+  #saving: Promise<void> | null = null;
 
   constructor(private readonly o: LeaderboardOptions) {
     this.#builder = new GenerationBuilder(o.db, o.chainId, o.season);
+  }
+
+  /** Waits for a build and a checkpoint store in flight, then stores the pass's checkpoint if it moved since the last. */
+  async close(): Promise<void> {
+    await this.#building?.catch(() => {});
+    await this.#saving;
+    if ((this.o.checkpointEvery ?? 0) > 0 && this.#builder.lastSeq > this.#checkpointed) await this.#saveCheckpoint();
   }
 
   /** One page of a board (the response of GET /discover/leaderboard). */
@@ -86,9 +105,10 @@ export class Leaderboard {
   }
 
   #build(now: number): Promise<Generation> {
-    this.#building ??= this.#builder
-      .build(now)
+    this.#building ??= this.#restoreOnce(now)
+      .then(() => this.#builder.build(now))
       .then((g) => {
+        this.#checkpointIfDue();
         // Nothing journaled and no time passed since the newest: it is the same generation, under the same id.
         const newest = this.#kept.at(-1);
         if (newest && newest.asOf === g.asOf && newest.lastSeq === g.lastSeq) return newest;
@@ -100,6 +120,53 @@ export class Leaderboard {
         this.#building = null;
       });
     return this.#building;
+  }
+
+  /** Before the first build: the stored checkpoint, when it is this journal's and this season's (else the journal's start). */
+  #restoreOnce(now: number): Promise<void> {
+    if ((this.o.checkpointEvery ?? 0) <= 0) return Promise.resolve();
+    this.#restored ??= usableCheckpoint(this.o.db, { maxSeq: Number.MAX_SAFE_INTEGER, now, season: this.o.season }).then(
+      ({ checkpoint, setAside }) => {
+        if (setAside) this.o.log?.warn({ reason: setAside }, "the leaderboard's checkpoint is set aside; the pass reads the journal from its start");
+        if (!checkpoint) return;
+        this.#builder.restore(checkpoint);
+        this.#checkpointed = checkpoint.lastSeq;
+        this.o.log?.info({ lastSeq: checkpoint.lastSeq }, "the leaderboard's pass restored from its checkpoint");
+      },
+      (err: unknown) => this.o.log?.warn({ err }, "reading the leaderboard's checkpoint failed; the pass reads the journal from its start"),
+    );
+    return this.#restored;
+  }
+
+  #checkpointIfDue(): void {
+    const every = this.o.checkpointEvery ?? 0;
+    if (every <= 0 || this.#saving || this.#builder.lastSeq - this.#checkpointed < every) return;
+    this.#saving = this.#saveCheckpoint().finally(() => {
+      this.#saving = null;
+    });
+  }
+
+  /**
+   * Stores the checkpoint of what the pass holds now (written a line at a time, builds going on meanwhile); a failure is
+   * logged, and the next is tried at the next due build.
+   */
+  async #saveCheckpoint(): Promise<void> {
+    const c = this.#builder.checkpoint();
+    if (!c) return;
+    try {
+      const body = await encodeCheckpoint(c);
+      const stored = await saveCheckpoint(this.o.db, {
+        lastSeq: c.lastSeq,
+        appliedTo: c.appliedTo,
+        body,
+        season: this.o.season,
+        createdAt: this.o.clock.now(),
+      });
+      this.#checkpointed = c.lastSeq;
+      if (stored) this.o.log?.info({ lastSeq: c.lastSeq, bytes: body.length }, "leaderboard checkpoint stored");
+    } catch (err) {
+      this.o.log?.warn({ err, lastSeq: c.lastSeq }, "storing the leaderboard's checkpoint failed");
+    }
   }
 
   async #pinned(id: string, now: number): Promise<Generation> {

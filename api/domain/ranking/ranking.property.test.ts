@@ -3,7 +3,9 @@
  * - the books balance: at complementary marks, every trader's P&L sums to minus the fees paid, less at most one base
  *   unit per position for the floor of each share's worth;
  * - periods add up: for any boundary, an account's figures over [0, b) plus over [b, end) equal its figures over all
- *   time, and a snapshot taken at b is unchanged by everything the pass applies after it.
+ *   time, and a snapshot taken at b is unchanged by everything the pass applies after it;
+ * - a checkpoint changes nothing: a pass restored from one taken at any point (with a snapshot before it) goes on
+ *   exactly as the pass that never stopped, and neither moves the other's records.
  */
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
@@ -11,6 +13,7 @@ import fc from "fast-check";
 import type { Address } from "viem";
 import type { JournalOp, MatchOp } from "../../../decoder";
 import { applyEntry, emptyState, snapshotOf, type Marks, type PassState } from "./trading-pass";
+import { decodeCheckpoint, encodeCheckpoint } from "./pass-checkpoint";
 import { traderFigures, type TraderFigures } from "./boards";
 import type { MarketFacts, PeriodFigures } from "./generation";
 
@@ -126,6 +129,84 @@ describe("leaderboard arithmetic: properties", () => {
           assert.equal(x.closedCalls + y.closedCalls, whole.closedCalls, "closed calls");
         }
         assert.equal(textOf(snap), frozen, "the snapshot moved");
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a pass restored from a checkpoint at any point goes on exactly as the pass that never stopped", async () => {
+    /** Markets' lives and ballots besides the fills, so every kind of record is in the checkpoint. */
+    const lifeArb: fc.Arbitrary<JournalOp> = fc.oneof(
+      fc.record({
+        type: fc.constant("MARKET_STATE" as const),
+        marketId: fc.constantFrom(1n, 2n),
+        state: fc.constantFrom("creator_proposal" as const, "challenge" as const, "resolved" as const, "void" as const),
+        outcome: fc.constantFrom(0 as const, 1 as const),
+      }),
+      fc.record({
+        type: fc.constantFrom("STAKE_LOCK" as const),
+        marketId: fc.constantFrom(1n, 2n),
+        session: fc.constant(1),
+        account: fc.constantFrom(...ACCOUNTS),
+        amount: fc.bigInt({ min: 1n, max: 1_000n }),
+        ballotHash: fc.constant(`0x${"11".repeat(32)}` as const),
+      }),
+      fc.record({
+        type: fc.constant("VOTE_REWARD" as const),
+        marketId: fc.constantFrom(1n, 2n),
+        session: fc.constant(1),
+        account: fc.constantFrom(...ACCOUNTS),
+        amount: fc.bigInt({ min: 1n, max: 1_000n }),
+      }),
+    );
+    const opsArb = fc
+      .array(
+        fc.oneof(
+          fillsArb,
+          lifeArb.map((op) => [op]),
+        ),
+        { minLength: 1, maxLength: 30 },
+      )
+      .map((xs) => xs.flat());
+    /** Every figure of a state, as text. */
+    const all = (st: PassState) =>
+      JSON.stringify(
+        [st.trading, st.voting, st.markets].map((m) => [...m].map(([k, v]) => [k, v instanceof Map ? [...v] : v])),
+        (_, v) => (typeof v === "bigint" ? v.toString() : v),
+      );
+    await fc.assert(
+      fc.asyncProperty(opsArb, fc.nat(), fc.nat(), fc.integer({ min: 1, max: 7 }), async (ops, snapAt, cutAt, lineItems) => {
+        const cut = cutAt % (ops.length + 1);
+        const snapStep = snapAt % (cut + 1);
+        const s = emptyState();
+        let snap = snapshotOf(s);
+        for (const [i, op] of ops.entries()) {
+          if (i === snapStep) snap = snapshotOf(s);
+          if (i === cut) break;
+          applyEntry(s, i, [op]);
+        }
+        if (snapStep === cut) snap = snapshotOf(s);
+        const text = await encodeCheckpoint({ state: s, snaps: new Map([[snapStep, snap]]) }, lineItems);
+        const restored = await decodeCheckpoint(text);
+        assert.equal(all(restored.state), all(s), "the restored state");
+        assert.equal(all(restored.snaps.get(snapStep)!), all(snap), "the restored snapshot");
+        const snapText = all(snap);
+        for (const [i, op] of ops.entries()) {
+          if (i < cut) continue;
+          applyEntry(s, i, [op]);
+          applyEntry(restored.state, i, [op]);
+        }
+        assert.equal(all(restored.state), all(s), "both passes end the same");
+        assert.equal(all(restored.snaps.get(snapStep)!), snapText, "the restored snapshot never moved");
+        assert.equal(all(snap), snapText, "the original snapshot never moved");
+        // Shared records are written once: the checkpoint of a state and its unchanged snapshot holds each record once.
+        const records = async (snaps: Map<number, PassState>) =>
+          (await encodeCheckpoint({ state: s, snaps }, lineItems))
+            .split("\n")
+            .slice(1)
+            .flatMap((line) => JSON.parse(line) as unknown[][])
+            .filter((item) => item[0] === "r").length;
+        assert.equal(await records(new Map([[0, snapshotOf(s)]])), await records(new Map()));
       }),
       { numRuns: 300 },
     );
