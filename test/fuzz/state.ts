@@ -2,11 +2,23 @@
  * What a refused write must leave unchanged: the journal (journal_entries, execution_reports, ledger_batches) and every
  * service table, as a digest per table. Left out are the tables a refusal writes by design: the public call record
  * (every call, refused ones too, docs/api.md), the idempotency store (the answer kept for a retry with the same key),
- * and the lifecycle projection's cursor (it follows, in the background, journal writes made before the refused call).
+ * and the projections of the journal that follow it in the background, catching up on journal writes made before the
+ * refused call: the lifecycle projection's cursor, the account histories and the leaderboard's checkpoint. The journal
+ * they are read from is checked itself.
  */
 import type { SqlRunner } from "../../relayer/db/client";
 
-const BOOKKEEPING = new Set(["api_call_records", "api_idempotency", "schema_migrations", "lifecycle_projection_cursor"]);
+const BOOKKEEPING = new Set([
+  "api_call_records",
+  "api_idempotency",
+  "schema_migrations",
+  "lifecycle_projection_cursor",
+  "account_history_cursor",
+  "account_cash_flows",
+  "account_reputation_events",
+  "account_trade_days",
+  "leaderboard_checkpoint",
+]);
 
 export type Snapshot = Record<string, string>;
 
