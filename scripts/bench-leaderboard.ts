@@ -3,8 +3,9 @@
  *   {"bench":"leaderboard-pass","ops":…,"accounts":…,"markets":…,"opsPerSec":…,"snapshotMs":…,"boardMs":…}
  *        the pure journal pass over synthetic fills (MATCH ops between random accounts in random markets), one
  *        snapshot of its state, and one trader board (figures of every account, ranked by P&L) from it
- *   {"bench":"leaderboard-checkpoint","records":…,"bytes":…,"encodeMs":…,"decodeMs":…}
- *        the pass's checkpoint (its state and one snapshot) as text, and back: what storing one holds the event loop for
+ *   {"bench":"leaderboard-checkpoint","records":…,"bytes":…,"encodeMs":…,"encodeMaxTurnMs":…,"decodeMs":…,"decodeMaxTurnMs":…}
+ *        the pass's checkpoint (its state and one snapshot) as text, and back, and the longest the event loop waited for
+ *        a turn meanwhile (both yield between lines of the text; a garbage collection can still take a turn long)
  *   {"bench":"leaderboard-build","db":"pglite","entries":…,"firstBuildMs":…,"entriesPerSec":…,"incrementalBuildMs":…,"restoredBuildMs":…}
  *        a generation built from a real journal on PGlite (an Exchange running crossing order pairs): the first build
  *        reads it all; the next, after BENCH_MORE_COMMANDS more commands, reads only those; then a restarted service's
@@ -12,6 +13,7 @@
  * Env: BENCH_OPS (200,000), BENCH_ACCOUNTS (5,000), BENCH_MARKETS (500), BENCH_COMMANDS (20,000), BENCH_MORE_COMMANDS (1,000).
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
@@ -85,12 +87,21 @@ async function benchPass(): Promise<void> {
     }),
   );
   const snapshot = snapshotOf(state);
+  // The longest the event loop waited for a turn while the checkpoint was written, then while it was read.
+  const turns = monitorEventLoopDelay({ resolution: 5 });
+  turns.enable();
   t0 = performance.now();
   const text = await encodeCheckpoint({ state: snapshotOf(state), snaps: new Map([[0, snapshot]]) });
   const encodeMs = performance.now() - t0;
+  turns.disable();
+  const encodeMaxTurnMs = turns.max / 1e6;
+  turns.reset();
+  turns.enable();
   t0 = performance.now();
   const restored = await decodeCheckpoint(text);
   const decodeMs = performance.now() - t0;
+  turns.disable();
+  const decodeMaxTurnMs = turns.max / 1e6;
   let records = restored.state.markets.size;
   for (const m of restored.state.trading.values()) records += m.size;
   console.log(
@@ -99,7 +110,9 @@ async function benchPass(): Promise<void> {
       records,
       bytes: text.length,
       encodeMs: Math.round(encodeMs),
+      encodeMaxTurnMs: Math.round(encodeMaxTurnMs),
       decodeMs: Math.round(decodeMs),
+      decodeMaxTurnMs: Math.round(decodeMaxTurnMs),
     }),
   );
 }

@@ -33,7 +33,7 @@ export interface PassCheckpoint {
  * order. State 0 is the pass's own; state i + 1 the snapshot at the i-th instant. Amounts are JSON numbers when they
  * are safe integers, else decimal strings.
  */
-const LINE_ITEMS = 10_000;
+const LINE_ITEMS = 2_000;
 
 type Amount = number | string;
 type Pairs = (string | number)[];
