@@ -50,17 +50,20 @@ export class Leaderboard {
   /** The first build's look for a checkpoint; the entry the stored checkpoint was taken after. */
   #restored: Promise<void> | null = null;
   #checkpointed = 0;
+  /** `checkpointEvery`, 0 when off. */
+  readonly #checkpointEvery: number;
   #saving: Promise<void> | null = null;
 
   constructor(private readonly o: LeaderboardOptions) {
     this.#builder = new GenerationBuilder(o.db, o.chainId, o.season);
+    this.#checkpointEvery = o.checkpointEvery ?? 0;
   }
 
   /** Waits for a build and a checkpoint store in flight, then stores the pass's checkpoint if it moved since the last. */
   async close(): Promise<void> {
     await this.#building?.catch(() => {});
     await this.#saving;
-    if ((this.o.checkpointEvery ?? 0) > 0 && this.#builder.lastSeq > this.#checkpointed) await this.#saveCheckpoint();
+    if (this.#checkpointEvery > 0 && this.#builder.lastSeq > this.#checkpointed) await this.#saveCheckpoint();
   }
 
   /** One page of a board (the response of GET /discover/leaderboard). */
@@ -124,7 +127,7 @@ export class Leaderboard {
 
   /** Before the first build: the stored checkpoint, when it is this journal's and this season's (else the journal's start). */
   #restoreOnce(now: number): Promise<void> {
-    if ((this.o.checkpointEvery ?? 0) <= 0) return Promise.resolve();
+    if (this.#checkpointEvery <= 0) return Promise.resolve();
     this.#restored ??= usableCheckpoint(this.o.db, { maxSeq: Number.MAX_SAFE_INTEGER, now, season: this.o.season }).then(
       ({ checkpoint, setAside }) => {
         if (setAside) this.o.log?.warn({ reason: setAside }, "the leaderboard's checkpoint is set aside; the pass reads the journal from its start");
@@ -139,7 +142,7 @@ export class Leaderboard {
   }
 
   #checkpointIfDue(): void {
-    const every = this.o.checkpointEvery ?? 0;
+    const every = this.#checkpointEvery;
     if (every <= 0 || this.#saving || this.#builder.lastSeq - this.#checkpointed < every) return;
     this.#saving = this.#saveCheckpoint().finally(() => {
       this.#saving = null;
