@@ -71,6 +71,11 @@ export const configSchema = z.object({
    * snapshot stored or restored, no ledger snapshot stored.
    */
   SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(DEFAULT_SNAPSHOT_EVERY),
+  /**
+   * The engine snapshots after the first of a run are taken by a replica engine on a worker thread, so orders do not
+   * wait for them (docs/journal.md "Snapshots"). false takes every one on the service's thread.
+   */
+  SNAPSHOT_REPLICA: bool.default(true),
   PONDER_PORT: port.default(42069),
   /** How often the indexer polls the chain for new blocks (ms); passed to Ponder's pollingInterval. */
   PONDER_POLLING_MS: z.coerce.number().int().min(10).max(60_000).default(100),

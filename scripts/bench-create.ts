@@ -15,11 +15,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { z } from "zod";
 import { loadConfig } from "../api/config";
 import { startService } from "../api/service";
 import { systemClock } from "../relayer/clock";
+import { tsWorker } from "../relayer/ts-worker";
 import { createLocalAgent } from "../api/domain/auth/local-agents";
 import { setCreatorTier } from "../api/domain/creation/creator-admin";
 import { benchServiceEnv, scriptEnv } from "./env";
@@ -77,8 +78,7 @@ async function main(): Promise<void> {
     // serves the API and nothing else (bench:api's load generator does the same).
     const loop = performance.eventLoopUtilization();
     const result = await new Promise<ClientResult>((resolve, reject) => {
-      // A worker does not inherit tsx's loader: it registers it, then loads this file.
-      const worker = new Worker(`require("tsx/cjs"); require(${JSON.stringify(__filename)});`, { eval: true, workerData: work });
+      const worker = tsWorker(__filename, work);
       worker.once("message", resolve);
       worker.once("error", reject);
       worker.once("exit", (code) => reject(new Error(`the client thread exited (${code})`)));

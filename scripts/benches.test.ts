@@ -38,11 +38,12 @@ const BENCHES: readonly BenchSmoke[] = [
   {
     script: "bench:journal",
     file: "scripts/bench-journal.ts",
-    env: { BENCH_COMMANDS: "1000", BENCH_SUBMITTERS: "16" },
+    env: { BENCH_COMMANDS: "1000", BENCH_SUBMITTERS: "16", BENCH_RUNNING_COMMANDS: "400", BENCH_SNAPSHOT_EVERY: "50" },
     lines: {
       journal: ["commandsPerSec", "p99Ms"],
       "journal-replay": ["entries", "entriesPerSec", "seconds"],
       "journal-snapshot": ["entries", "bytes", "takeMs", "openMs", "replayedEntries"],
+      "journal-running-snapshots": ["snapshots", "byReplica", "commandsPerSec", "p99Ms", "maxMs", "maxLoopDelayMs"],
     },
   },
   { script: "bench:engine", file: "scripts/bench-engine.ts", env: { BENCH_ENGINE_OPS: "5000" }, lines: { engine: ["opsPerSec", "p99Us"] } },

@@ -1,8 +1,7 @@
 import { strict as assert } from "node:assert";
-import { after, before, describe, it } from "node:test";
-import { openTestDatabase } from "../../test/support/db";
+import { describe, it } from "node:test";
+import { openTestDatabase, suiteDatabase } from "../../test/support/db";
 import { manualClock, systemClock } from "../clock";
-import type { Database } from "../db/client";
 import type { ExecutionReport } from "../engine";
 import { readFrom } from "../journal";
 import { DeterminismError, Exchange, JournalReplay, type Submitted } from "./exchange";
@@ -26,16 +25,11 @@ async function runTrades(ex: Exchange, from: number, count: number): Promise<voi
 }
 
 describe("Exchange (journal-backed single writer)", () => {
-  let db: Database;
+  const suite = suiteDatabase();
   const clock = manualClock();
-  before(async () => {
-    db = await openTestDatabase();
-  });
-  after(async () => {
-    await db.close();
-  });
 
   it("acknowledges after commit, journals accepted commands only, and publishes reports after commit", async () => {
+    const { db } = suite;
     const ex = await Exchange.open({ db, clock, engineConfig: runEngineConfig });
     const seen: ExecutionReport[][] = [];
     ex.onReports((r) => seen.push(r));
@@ -69,6 +63,7 @@ describe("Exchange (journal-backed single writer)", () => {
   });
 
   it("a restart rebuilds the same engine (root, balances, report seqs) and continues the journal", async () => {
+    const { db } = suite;
     // Snapshots off: the whole journal is replayed (the snapshot test below restores instead).
     const ex = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 0 });
     await runTrades(ex, 1, 40);
@@ -89,6 +84,7 @@ describe("Exchange (journal-backed single writer)", () => {
   });
 
   it("opens on a warm replay by replaying only the entries after it, to the same engine as a cold open", async () => {
+    const { db } = suite;
     // A follower's replay: caught up while another exchange writes, then handed over with a tail still to read.
     const writer = await Exchange.open({ db, clock, engineConfig: runEngineConfig });
     await runTrades(writer, 200, 10);
@@ -128,6 +124,7 @@ describe("Exchange (journal-backed single writer)", () => {
   });
 
   it("stores engine snapshots while running and at close; an open restores the newest and replays only what follows", async () => {
+    const { db } = suite;
     const warnings: string[] = [];
     const log = { info() {}, error() {}, warn: (_o: object, msg?: string) => warnings.push(msg ?? "") };
     const ex = await Exchange.open({ db, clock, engineConfig: runEngineConfig, snapshotEvery: 7, log });
@@ -180,6 +177,7 @@ describe("Exchange (journal-backed single writer)", () => {
   });
 
   it("refuses to open when a stored entry no longer replays to its ops (determinism guard)", async () => {
+    const { db } = suite;
     const [e] = await db.query<{ seq: string }>(`SELECT seq::text FROM journal_entries WHERE op_count > 0 ORDER BY journal_entries.seq DESC LIMIT 1`);
     const [row] = await db.query<{ ops: string }>(`SELECT ops::text AS ops FROM journal_entries WHERE seq = $1`, [e.seq]);
     await db.query(`UPDATE journal_entries SET ops = $2::text::json WHERE seq = $1`, [
@@ -197,6 +195,7 @@ describe("Exchange (journal-backed single writer)", () => {
   });
 
   it("after a failed journal write it refuses commands, rebuilds from the journal and resumes", async () => {
+    const { db } = suite;
     const ex = await Exchange.open({ db, clock, engineConfig: runEngineConfig });
     const rootBefore = await ex.engine.ledger.root();
     const seqBefore = ex.nextSeq;

@@ -38,6 +38,7 @@ import { JournalWriter, lastEntrySeq, reportsOf as storedReportsOf, saveSnapshot
 import { DeadlineTimer } from "./deadline-timer";
 import { DeterminismError, JournalReplay } from "./journal-replay";
 import { DEFAULT_SNAPSHOT_EVERY } from "./snapshot-every";
+import { SnapshotReplica } from "./snapshot-replica";
 import { stringifyJson } from "../../decoder";
 
 export { DeterminismError, JournalReplay } from "./journal-replay";
@@ -80,6 +81,12 @@ export interface ExchangeOptions {
    * is stored, and none restored (a start then replays, and checks, the whole journal).
    */
   snapshotEvery?: number;
+  /**
+   * Take the snapshots on a replica engine in a worker thread (./snapshot-replica.ts), so commands do not wait for
+   * them (default true); false takes every one on this thread, holding commands meanwhile. The one at close is taken
+   * here either way: no command waits then.
+   */
+  snapshotReplica?: boolean;
 }
 
 /**
@@ -152,6 +159,9 @@ export class Exchange {
   /** The entry of the newest snapshot stored or restored (0: none), and the store in flight. */
   #snapshotSeq: number;
   #snapshotWrite: Promise<void> | null = null;
+  /** The engine that takes the snapshots (null: none yet, or it stopped), and whether the last one failed. */
+  #replica: SnapshotReplica | null = null;
+  #replicaFailed = false;
   readonly #expiryTimer: DeadlineTimer;
   readonly #lifecycleTimer: DeadlineTimer;
   readonly #listeners = new Set<(reports: ExecutionReport[]) => void>();
@@ -288,6 +298,7 @@ export class Exchange {
     // In a call's commit unit the result is answered now, the reports go out once the unit committed.
     const unit = openUnit(opts.unit);
     const appended = writer.append(entry, unit ?? undefined);
+    this.#replica?.follow({ seq: writer.nextSeq - 1, at, command: entry.command, ops: entry.ops });
     this.#snapshotIfDue(appended);
     if (unit) {
       appended.then(
@@ -358,6 +369,8 @@ export class Exchange {
     await this.#recovering;
     await this.#snapshotWrite;
     // The state at close, so the next start replays nothing; not after a failed write (memory may be ahead then).
+    // No command waits any more: it is taken here.
+    await this.#dropReplica();
     const last = this.#writer.nextSeq - 1;
     if (snapshotsOn(this.#opts) && this.#unavailable === null && !this.#writer.failed && last > this.#snapshotSeq)
       await this.#storeSnapshot(last, Promise.resolve());
@@ -378,27 +391,60 @@ export class Exchange {
   }
 
   /**
-   * Takes the engine's snapshot at once (the state after entry `seq`: this runs up to its first await synchronously)
-   * and stores it once `committed` resolves. It never throws: a state too large for one string, a failed commit or
-   * store only costs the next start a longer replay. `takeMs` is how long the commands waited for the taking.
+   * Takes the state after entry `seq` (the last appended) and stores it once `committed` resolves. The replica takes it
+   * (started here at the first, from the database) unless the options say no or the last replica failed: then this
+   * engine takes it at once (this runs up to its first await synchronously), and the one after is a new replica's.
+   * It never throws: a state too large for one string, a failed replica, commit or store only costs the next start a
+   * longer replay. `takeMs` is how long the commands waited for the taking (about 0 with the replica), `replicaMs`
+   * how long the replica took to answer.
    */
   async #storeSnapshot(seq: number, committed: Promise<unknown>): Promise<void> {
     try {
-      const started = performance.now(); // a duration for the operator's log
-      const parts = this.#engine.snapshot();
+      const started = performance.now(); // durations for the operator's log
+      const replica = this.#replicaFor(seq, committed);
+      const taking = replica?.snapshot(seq);
+      const parts = taking === undefined ? this.#engine.snapshot() : null;
       const takeMs = Math.round(performance.now() - started);
+      const taken = parts ?? (await taking!);
+      const by = parts === null ? { by: "replica", replicaMs: Math.round(performance.now() - started) } : { by: "exchange" };
       await committed;
-      await saveSnapshot(this.#opts.db, seq, parts, this.#opts.clock.now());
-      const bytes = parts.reduce((n, p) => n + p.length, 0);
-      this.#log.info({ seq, bytes, parts: parts.length, takeMs }, "engine snapshot stored");
+      await saveSnapshot(this.#opts.db, seq, taken, this.#opts.clock.now());
+      const bytes = taken.reduce((n, p) => n + p.length, 0);
+      this.#log.info({ seq, bytes, parts: taken.length, takeMs, ...by }, "engine snapshot stored");
     } catch (err) {
       this.#log.warn({ err, seq }, "engine snapshot not stored: the next start replays from the one before");
     }
   }
 
+  /** The replica to take the snapshot after entry `seq` (the last appended), started now if there is none; or null. */
+  #replicaFor(seq: number, committed: Promise<unknown>): SnapshotReplica | null {
+    if (this.#opts.snapshotReplica === false || this.#closed) return null;
+    if (this.#replica !== null) return this.#replica;
+    if (this.#replicaFailed) {
+      this.#replicaFailed = false; // this one here, the next by a new replica
+      return null;
+    }
+    const start = { db: this.#opts.db, config: this.#opts.engineConfig, seq, committed, log: this.#log };
+    const replica = new SnapshotReplica(start, (err) => {
+      this.#log.warn({ err }, "the snapshot replica stopped: this engine takes the next snapshot, a new replica the ones after");
+      if (this.#replica !== replica) return;
+      this.#replica = null;
+      this.#replicaFailed = true;
+    });
+    this.#replica = replica;
+    return replica;
+  }
+
+  async #dropReplica(): Promise<void> {
+    const replica = this.#replica;
+    this.#replica = null;
+    await replica?.close();
+  }
+
   #fail(writer: JournalWriter, err: unknown): void {
     if (writer !== this.#writer || this.#recovering) return; // already handled for this writer
     this.#unavailable = "the exchange is rebuilding from the journal after a failed write";
+    void this.#dropReplica(); // it followed entries that may not have committed; the next snapshot starts a new one
     this.#log.error({ err }, "journal write failed: rebuilding the engine from the journal");
     const sleep = this.#opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     this.#recovering = (async () => {

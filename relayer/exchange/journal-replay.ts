@@ -71,7 +71,7 @@ export class JournalReplay {
     let applied = 0;
     try {
       for await (const e of readAll(db, this.lastSeq)) {
-        this.apply(e.seq, e.at, e.command, e.ops);
+        this.applyEntry(e.seq, e.at, e.command, e.ops);
         applied++;
       }
     } catch (err) {
@@ -83,7 +83,8 @@ export class JournalReplay {
     return applied;
   }
 
-  private apply(seq: number, at: number, command: string, ops: string): void {
+  /** Applies one journal entry, the next after `lastSeq`; throws DeterminismError when it does not replay to `ops`. */
+  applyEntry(seq: number, at: number, command: string, ops: string): void {
     if (seq !== this.lastSeq + 1) throw new DeterminismError(seq, `the journal has a gap after entry ${this.lastSeq}`);
     let result: Applied;
     try {

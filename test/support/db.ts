@@ -3,6 +3,7 @@
  * is dropped on close. Migrations are applied.
  */
 import { randomBytes } from "node:crypto";
+import { after, before } from "node:test";
 import { openDatabase, type Database } from "../../relayer/db/client";
 import { migrateService } from "../../api/platform/db/migrations";
 
@@ -19,6 +20,18 @@ export async function openTestDatabase(opts: { migrate?: boolean } = {}): Promis
       await close();
     },
   });
+}
+
+/** A test database for the enclosing suite: opened before its first test, closed after its last. Read `.db` in tests. */
+export function suiteDatabase(): { readonly db: Database } {
+  const suite = {} as { db: Database };
+  before(async () => {
+    suite.db = await openTestDatabase();
+  });
+  after(async () => {
+    await suite.db?.close();
+  });
+  return suite;
 }
 
 /**

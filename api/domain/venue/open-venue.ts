@@ -49,6 +49,7 @@ export async function openVenue(ctx: ServiceContext, opts: OpenVenueOptions = {}
     onCommitted: (ops) => batcher?.noteAppended(ops),
     replay: opts.replay,
     snapshotEvery: config.SNAPSHOT_EVERY,
+    snapshotReplica: config.SNAPSHOT_REPLICA,
   });
   const closers: (() => Promise<void> | void)[] = [() => exchange.close()];
   try {
