@@ -23,13 +23,10 @@ import { systemClock, type Clock } from "../clock";
 import { batchOf, listBatches, readFrom, type BatchRecord } from "../journal/store";
 import { opsFromJson } from "../journal";
 import { LedgerChain, type ChainHead } from "./chain";
+import type { BatcherLog } from "./log";
 import { saveLedgerSnapshot, tipFromJournal, type Cursor } from "./tip";
 
-export interface BatcherLog {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type { BatcherLog } from "./log";
 
 export interface BatcherOptions {
   db: Database;

@@ -9,7 +9,7 @@ import type { Address } from "viem";
 import { applyOps, LedgerState, SUPPLY_ACCOUNT } from "../../decoder";
 import type { SqlRunner } from "../db/client";
 import { opsFromJson, readAll, type BatchRecord } from "../journal";
-import type { BatcherLog } from "./batcher";
+import type { BatcherLog } from "./log";
 
 /** Where the published ops end: entry `seq`, of whose `total` ops the first `taken` are in batches. */
 export interface Cursor {

@@ -383,7 +383,11 @@ export class Exchange {
   #snapshotIfDue(appended: Promise<number>): void {
     const every = snapshotEvery(this.#opts);
     const seq = this.#writer.nextSeq - 1;
-    if (every <= 0 || seq - this.#snapshotSeq < every || this.#snapshotWrite) return;
+    if (every <= 0) return;
+    // The replica starts half-way to the snapshot, so its start (restoring the stored snapshot on its thread, catching
+    // up) is over when the snapshot falls due.
+    if (this.#replica === null && seq - this.#snapshotSeq >= every / 2) this.#replicaFor(seq, appended);
+    if (seq - this.#snapshotSeq < every || this.#snapshotWrite) return;
     this.#snapshotSeq = seq;
     this.#snapshotWrite = this.#storeSnapshot(seq, appended).finally(() => {
       this.#snapshotWrite = null;
@@ -392,8 +396,8 @@ export class Exchange {
 
   /**
    * Takes the state after entry `seq` (the last appended) and stores it once `committed` resolves. The replica takes it
-   * (started here at the first, from the database) unless the options say no or the last replica failed: then this
-   * engine takes it at once (this runs up to its first await synchronously), and the one after is a new replica's.
+   * (started half-way to the first, or here) unless the options say no or the last replica failed: then this engine
+   * takes it at once (this runs up to its first await synchronously), and the one after is a new replica's.
    * It never throws: a state too large for one string, a failed replica, commit or store only costs the next start a
    * longer replay. `takeMs` is how long the commands waited for the taking (about 0 with the replica), `replicaMs`
    * how long the replica took to answer.
@@ -402,6 +406,7 @@ export class Exchange {
     try {
       const started = performance.now(); // durations for the operator's log
       const replica = this.#replicaFor(seq, committed);
+      this.#replicaFailed = false; // after a failed replica, this one is taken here and a new replica takes the next
       const taking = replica?.snapshot(seq);
       const parts = taking === undefined ? this.#engine.snapshot() : null;
       const takeMs = Math.round(performance.now() - started);
@@ -416,14 +421,15 @@ export class Exchange {
     }
   }
 
-  /** The replica to take the snapshot after entry `seq` (the last appended), started now if there is none; or null. */
+  /**
+   * The replica, started now at entry `seq` (the last appended, whose commit `committed` is) if there is none; null
+   * when the options want none, or when the last one failed and no new one was started since (this engine takes the
+   * next snapshot then).
+   */
   #replicaFor(seq: number, committed: Promise<unknown>): SnapshotReplica | null {
     if (this.#opts.snapshotReplica === false || this.#closed) return null;
     if (this.#replica !== null) return this.#replica;
-    if (this.#replicaFailed) {
-      this.#replicaFailed = false; // this one here, the next by a new replica
-      return null;
-    }
+    if (this.#replicaFailed) return null;
     const start = { db: this.#opts.db, config: this.#opts.engineConfig, seq, committed, log: this.#log };
     const replica = new SnapshotReplica(start, (err) => {
       this.#log.warn({ err }, "the snapshot replica stopped: this engine takes the next snapshot, a new replica the ones after");

@@ -74,10 +74,11 @@ describe("SnapshotReplica (engine snapshots taken off the exchange's thread)", (
     const last = ex.nextSeq - 1;
     await ex.close();
     assert.deepEqual(warnings, []);
-    // No snapshot was stored yet: the replica replayed the journal from its start to the first one due (entry 6).
+    // No snapshot was stored yet: the replica started half-way to the first one due (entry 6), replaying the journal
+    // from its start to entry 3.
     assert.deepEqual(
       started.map((s) => [s.snapshotSeq, s.replayedEntries]),
-      [[null, 6]],
+      [[null, 3]],
     );
     const running = stored.slice(0, -1);
     assert.equal(running.length, Math.floor(last / 6));
@@ -109,9 +110,10 @@ describe("SnapshotReplica (engine snapshots taken off the exchange's thread)", (
     for (let k = 50; k < 56; k++) for (const c of tradeCommands(k, TRADERS)) await submit(c);
     await ex.close();
     assert.deepEqual(warnings, []);
+    // Half-way to the first snapshot due: the one stored at the last close, and the 3 entries after it.
     assert.deepEqual(
       started.map((s) => [s.snapshotSeq, s.replayedEntries]),
-      [[from, 6]],
+      [[from, 3]],
     );
     const newest = stored.at(-2)!;
     assert.equal(newest.by, "replica");
@@ -193,5 +195,40 @@ describe("SnapshotReplica (engine snapshots taken off the exchange's thread)", (
     } finally {
       await other.close();
     }
+  });
+  // Last: it journals under another engine configuration.
+  it("after a replica fails, the exchange takes the next snapshot and a new replica the ones after", async () => {
+    const { db } = suite;
+    await (await Exchange.open({ db, clock, engineConfig: runEngineConfig })).close(); // stores the state at the close
+    // Under another configuration that snapshot cannot be restored: the open sets it aside and replays the journal,
+    // and the first replica, starting from it, fails.
+    const { stored, started, warnings, log } = logged();
+    const ex = await Exchange.open({ db, clock, engineConfig: { ...runEngineConfig, keepFinished: 3 }, snapshotEvery: 6, log });
+    const from = ex.nextSeq - 1;
+    // After a whole replay a snapshot is due at the first entry: the replica starts there, fails, and that snapshot
+    // is not stored. Six entries later the exchange takes one; half-way to the next a new replica starts from it and
+    // takes the one after.
+    const settled: Record<number, () => boolean> = { 0: () => warnings.length === 3, 6: () => stored.length === 1, 12: () => stored.length === 2 };
+    const commands = Array.from({ length: 7 }, (_, i) => tradeCommands(70 + i, TRADERS)).flat();
+    for (const [i, c] of commands.entries()) {
+      expectAccepted(await ex.submit(c));
+      if (settled[i]) await until(settled[i]);
+    }
+    await ex.close();
+    assert.deepEqual(
+      warnings.map((w) => w.split(":")[0]),
+      ["the engine snapshot is set aside", "the snapshot replica stopped", "engine snapshot not stored"],
+    );
+    assert.deepEqual(
+      stored.map((s) => [s.seq - from, s.by]),
+      [
+        [7, "exchange"],
+        [13, "replica"],
+        [14, "exchange"],
+      ],
+    );
+    // (The failed one may have logged its start too, from the set-aside snapshot, before its thread failed.)
+    const last = started.at(-1)!;
+    assert.deepEqual([last.snapshotSeq, last.replayedEntries], [from + 7, 3]);
   });
 });
