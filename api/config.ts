@@ -72,8 +72,8 @@ export const configSchema = z.object({
    */
   SNAPSHOT_EVERY: z.coerce.number().int().min(0).default(DEFAULT_SNAPSHOT_EVERY),
   /**
-   * The engine snapshots after the first of a run are taken by a replica engine on a worker thread, so orders do not
-   * wait for them (docs/journal.md "Snapshots"). false takes every one on the service's thread.
+   * The engine snapshots taken while running are taken by a replica engine on a worker thread, so orders do not wait
+   * for them (docs/journal.md "Snapshots"). false takes every one on the service's thread.
    */
   SNAPSHOT_REPLICA: bool.default(true),
   PONDER_PORT: port.default(42069),

@@ -130,7 +130,7 @@ async function bench(name: "postgres" | "pglite", db: Database, commands: number
     }),
   );
 
-  // Trading on while snapshots are taken: on this thread, then by the replica, on the same state.
+  // Trading on, on the same state: without snapshots, with snapshots taken on this thread, then by the replica.
   let from = pairs;
   for (const by of ["none", "exchange", "replica"] as const) {
     const stored: { seq: number; by: string }[] = [];

@@ -153,7 +153,7 @@ export class SnapshotReplica {
       const entries = await readFrom(db, after, Math.min(pageSize, seq - after));
       if (entries.length === 0) throw new Error(`the journal ends at entry ${after}, before entry ${seq}`);
       await this.#appliedUpTo(sent); // the page before this one: at most two pages wait in the thread's queue
-      this.#post({ type: "entries", entries: entries.map(({ seq, at, command, ops }) => ({ seq, at, command, ops })) });
+      this.#post({ type: "entries", entries });
       sent = after;
       after = entries.at(-1)!.seq;
     }
