@@ -6,7 +6,8 @@
  *        the ceiling of a durable HTTP write here (scripts/bench-api-reference.ts), run just before each api-orders line
  *   {"bench":"api-orders","database":…,"connections":…,"rps":…,"p50Ms":…,"p99Ms":…,"errors":…,"ratio":…}
  *        POST /orderbook/place-order, a unique Idempotency-Key each; ratio = its rps / the reference's rps;
- *        loopMsPerRequest: the service thread's busy ms per request (both lines), loopMsRatio: place-order's over the reference's
+ *        loopMsPerRequest: the service thread's busy ms per request (both lines), loopMsRatio: place-order's over the reference's;
+ *        cpuMsPerRequest / cpuMsRatio: the same with the thread's CPU time (Linux; null elsewhere)
  *        (busy time still counts a thread descheduled mid-task, so it is noisy on a loaded machine: compare within a run)
  *   {"bench":"fill-to-report","transport":"sse"|"ws","p50Ms":…,"p99Ms":…}
  *        crossing order sent -> the taker's `execution:report` fill parsed from its stream (maker's in makerP50Ms/P99Ms)
@@ -16,7 +17,8 @@
  * Env: BENCH_DURATION_S (10), BENCH_CONNECTIONS (reads: 10), BENCH_ORDER_CONNECTIONS (orders: "10,100"), BENCH_SAMPLES (200), BENCH_ONLY (reads | orders | fills: one part,
  * e.g. to profile it with `node --cpu-prof --import tsx scripts/bench-api.ts`).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
@@ -68,6 +70,32 @@ const statuses = (r: autocannon.Result) =>
  * a figure of the work a request costs here that, unlike rps, hardly moves with the load of the rest of the machine.
  */
 const loopMsPerRequest = (elu: { active: number }, requests: number): number => (requests > 0 ? Number((elu.active / requests).toFixed(4)) : 0);
+
+/**
+ * CPU time this thread was given so far, in ms (Linux: utime + stime of /proc/thread-self/stat, in clock ticks), or
+ * null elsewhere. Per request it is the service thread's cost without the time it was ready but waiting for a core,
+ * which loop busy time still counts: the steadier figure on a shared machine.
+ */
+const CLOCK_TICKS_PER_S = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || null;
+  } catch {
+    return null;
+  }
+})();
+function threadCpuMs(): number | null {
+  if (CLOCK_TICKS_PER_S === null) return null;
+  try {
+    const fields = readFileSync("/proc/thread-self/stat", "utf8").split(")").pop()!.trim().split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S; // fields 14 and 15 of stat(5)
+  } catch {
+    return null;
+  }
+}
+const cpuMsPerRequest = (from: number | null, requests: number): number | null => {
+  const to = threadCpuMs();
+  return from === null || to === null || requests === 0 ? null : Number(((to - from) / requests).toFixed(4));
+};
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -177,6 +205,7 @@ async function main(): Promise<void> {
       try {
         for (const connections of ENV.BENCH_ORDER_CONNECTIONS) {
           let loop = performance.eventLoopUtilization();
+          let cpu = threadCpuMs();
           const ref = await autocannon({
             url: reference.url,
             connections,
@@ -191,6 +220,7 @@ async function main(): Promise<void> {
           });
           const refRps = Math.round(ref.requests.average);
           const refLoopMs = loopMsPerRequest(performance.eventLoopUtilization(loop), ref.requests.total);
+          const refCpuMs = cpuMsPerRequest(cpu, ref.requests.total);
           console.log(
             JSON.stringify({
               bench: "api-orders-reference",
@@ -203,10 +233,12 @@ async function main(): Promise<void> {
               non2xx: ref.non2xx,
               errors: ref.errors,
               loopMsPerRequest: refLoopMs,
+              cpuMsPerRequest: refCpuMs,
               durationS: DURATION_S,
             }),
           );
           loop = performance.eventLoopUtilization();
+          cpu = threadCpuMs();
           const orders = await autocannon({
             url: origin,
             connections,
@@ -222,6 +254,7 @@ async function main(): Promise<void> {
           });
           const rps = Math.round(orders.requests.average);
           const ordersLoopMs = loopMsPerRequest(performance.eventLoopUtilization(loop), orders.requests.total);
+          const ordersCpuMs = cpuMsPerRequest(cpu, orders.requests.total);
           console.log(
             JSON.stringify({
               bench: "api-orders",
@@ -236,6 +269,8 @@ async function main(): Promise<void> {
               requests: orders.requests.total,
               loopMsPerRequest: ordersLoopMs,
               loopMsRatio: refLoopMs > 0 ? Number((ordersLoopMs / refLoopMs).toFixed(2)) : null,
+              cpuMsPerRequest: ordersCpuMs,
+              cpuMsRatio: refCpuMs && ordersCpuMs !== null ? Number((ordersCpuMs / refCpuMs).toFixed(2)) : null,
               non2xx: orders.non2xx,
               timeouts: orders.timeouts,
               ...statuses(orders),
