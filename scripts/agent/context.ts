@@ -21,6 +21,16 @@ export type Json = Record<string, any>;
 /** Bad usage or missing credentials: exit code 2, nothing sent. */
 export class UsageError extends Error {}
 
+/** An answer the command counts as a refusal though the call succeeded (a dry run's failed checks): exit code 1. */
+export class Refused extends Error {
+  constructor(
+    message: string,
+    readonly lines: readonly string[] = [],
+  ) {
+    super(message);
+  }
+}
+
 export interface Globals {
   profile: string;
   url?: string;
@@ -42,6 +52,9 @@ export interface CliContext {
   /** Saves `p` as the profile. */
   keep: (p: Omit<Profile, "savedAt">) => string;
 }
+
+/** One failed check of a refusal or a dry run (`{code, field, message, reason?}`) as an indented line. */
+export const failureLine = (f: Json): string => `  ${f.field}: ${f.code}${f.reason ? ` (${f.reason})` : ""} ${f.message}`;
 
 /** Rows as aligned columns (the first row is the header). */
 export function table(rows: readonly (readonly string[])[]): string {

@@ -1,27 +1,28 @@
 /**
  * `pm-agent`: the command-line helper for agents and the people who run them (docs/cli.md). It registers an agent
- * (making a wallet for it if none is given), keeps its key in a private credential file (./credentials.ts), and reads
- * and trades over the public REST API with the write discipline agents need (./client.ts). Every command prints a
- * short human summary, or the API's JSON answer with `--json`. The commands live in ./commands/, by group; what they
- * share is ./context.ts.
+ * (making a wallet for it if none is given), keeps its key in a private credential file (./credentials.ts), and reads,
+ * trades, creates and resolves markets over the public REST API with the write discipline agents need
+ * (./client.ts). Every command prints a short human summary, or the API's JSON answer with `--json`. The commands
+ * live in ./commands/, by group; what they share is ./context.ts.
  *
- * Exit codes: 0 done; 1 the service refused (its problem code and detail are printed); 2 bad usage, no credentials,
- * or the service unreachable.
+ * Exit codes: 0 done; 1 the service refused (its problem code, reason and detail are printed, and each failed check
+ * it lists); 2 bad usage, no credentials, or the service unreachable.
  */
 import { Command, CommanderError } from "commander";
 import { ApiProblem, Unreachable } from "./client";
 import { addAccountCommands } from "./commands/account";
 import { addIdentityCommands } from "./commands/identity";
+import { addLifecycleCommands } from "./commands/lifecycle";
 import { addMarketCommands } from "./commands/markets";
 import { addReleaseCommands } from "./commands/release";
 import { addTradingCommands } from "./commands/trading";
-import { type CliIo, contextOf, DEFAULT_BASE_URL, type Globals, UsageError } from "./context";
+import { type CliIo, contextOf, DEFAULT_BASE_URL, failureLine, type Globals, type Json, Refused, UsageError } from "./context";
 import { CredentialError } from "./credentials";
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("pm-agent");
   program
-    .description("Register an agent, keep its key, read and trade markets on the agent prediction-market service.")
+    .description("Register an agent, keep its key, read, trade, create and resolve markets on the agent prediction-market service.")
     .option("-p, --profile <name>", "credential profile", io.env.PM_AGENT_PROFILE ?? "default")
     .option("--url <baseUrl>", `API base URL (default: the profile's, else ${DEFAULT_BASE_URL})`)
     .option("--json", "print the API's JSON answer")
@@ -32,6 +33,7 @@ export function buildProgram(io: CliIo): Command {
   addAccountCommands(cx);
   addMarketCommands(cx);
   addTradingCommands(cx);
+  addLifecycleCommands(cx);
   addIdentityCommands(cx);
   addReleaseCommands(cx);
   const { stored, client, write } = cx;
@@ -69,8 +71,17 @@ export async function runAgentCli(argv: readonly string[], io: CliIo): Promise<n
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     if (err instanceof ApiProblem) {
-      io.err(`pm-agent: ${err.status} ${err.code}: ${err.detail}`);
+      const reason = typeof err.body.reason === "string" ? ` (${err.body.reason})` : "";
+      io.err(`pm-agent: ${err.status} ${err.code}${reason}: ${err.detail}`);
+      // A refusal that lists several failed checks, each with its own code (a creation's), shows each with its code.
+      const errors = (Array.isArray(err.body.errors) ? err.body.errors : []) as Json[];
+      if (errors.length > 1 && errors.every((e) => typeof e.code === "string")) for (const e of errors) io.err(failureLine(e));
       if (program.opts<Globals>().json) io.out(JSON.stringify(err.body, null, 2));
+      return 1;
+    }
+    if (err instanceof Refused) {
+      io.err(`pm-agent: ${err.message}`);
+      for (const line of err.lines) io.err(line);
       return 1;
     }
     if (err instanceof UsageError || err instanceof CredentialError || err instanceof Unreachable) {

@@ -10,9 +10,29 @@ export function probabilityToBps(p: string): string {
 
 /** Whole shares given by a person ("2.5") in base units of the market's collateral, exactly. */
 export function sharesOf(shares: string, decimals: number): string {
-  if (!/^\d+(\.\d+)?$/.test(shares)) throw new UsageError(`shares must be a number such as 10 or 2.5; got ${shares}`);
-  if ((shares.split(".")[1] ?? "").length > decimals) throw new UsageError(`shares have at most ${decimals} decimals; got ${shares}`);
-  const units = parseUnits(shares, decimals);
-  if (units === 0n) throw new UsageError("shares must be more than zero");
+  return unitsOf(shares, decimals, "shares");
+}
+
+/** An amount given by a person in whole units ("2.5" shares, "100" PM) in base units, exactly; never zero. */
+export function unitsOf(amount: string, decimals: number, what: string): string {
+  if (!/^\d+(\.\d+)?$/.test(amount)) throw new UsageError(`${what} must be a number such as 10 or 2.5; got ${amount}`);
+  if ((amount.split(".")[1] ?? "").length > decimals) throw new UsageError(`${what} have at most ${decimals} decimals; got ${amount}`);
+  const units = parseUnits(amount, decimals);
+  if (units === 0n) throw new UsageError(`${what} must be more than zero`);
   return units.toString();
+}
+
+const DURATION_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+/**
+ * An instant a person gives: a duration from `nowMs` ("90m", "48h", "7d", "2w") or an RFC 3339 instant; epoch ms.
+ * `nowMs` is the service's time (GET /time), so a relative close means the same to the service as to the person.
+ */
+export function instantOf(text: string, nowMs: number, what: string): number {
+  const rel = /^(\d+)([mhdw])$/.exec(text);
+  if (rel) return nowMs + Number(rel[1]) * DURATION_MS[rel[2] as keyof typeof DURATION_MS];
+  const at = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(at))
+    throw new UsageError(`${what} must be a duration from now such as 48h, 7d or 2w, or an instant such as 2027-03-01T12:00:00Z; got ${text}`);
+  return at;
 }

@@ -1,4 +1,7 @@
-/** pm-agent's trading commands: balances, order (a limit order on a book), trade (at the market's price, either pricing model), orders, cancel. */
+/**
+ * pm-agent's trading commands: balances, order (a limit order on a book), quote and trade (at the market's price, either
+ * pricing model), orders, cancel.
+ */
 import { Option } from "commander";
 import { percentText, unitsText } from "../../../api/transports/site/format";
 import { type CliContext, type Json, table } from "../context";
@@ -60,19 +63,51 @@ export function addTradingCommands({ program, client, show }: CliContext): void 
       ]);
     });
 
-  marketWrite("trade", "trade now at the market's price (either pricing model): buy or sell whole shares within a slippage bound")
-    .requiredOption("--shares <shares>", "shares, e.g. 10 or 2.5")
-    .option("--slippage-bps <bps>", "how far the price may move against you, in basis points (default the service's)")
+  /** The body of a trade at the market's price (`/trade/quote` and `/trade/prepare` take the same), in base units. */
+  const tradeBody = (market: string, o: Json, m: Json) => ({
+    market,
+    outcome: Number(o.outcome),
+    side: o.side as "buy" | "sell",
+    shares: sharesOf(o.shares, m.collateral.decimals),
+    ...(o.slippageBps === undefined ? {} : { slippageBps: Number(o.slippageBps) }),
+  });
+  const SHARES = "shares, e.g. 10 or 2.5";
+  const SLIPPAGE = "how far the price may move against you, in basis points (default the service's)";
+
+  program
+    .command("quote <market>")
+    .description("what a trade at the market's price would cost or pay now, and the bound trade would hold it to; changes nothing")
+    .requiredOption("--outcome <index>", "outcome index (0 = the first, YES on a binary market)")
+    .addOption(new Option("--side <side>", "buy or sell").choices(["buy", "sell"]).makeOptionMandatory())
+    .requiredOption("--shares <shares>", SHARES)
+    .option("--slippage-bps <bps>", SLIPPAGE)
     .action(async (market: string, o: Json) => {
       const api = client();
       const { json: m } = await api.call<Json>("GET", `/discover/markets/${market}`);
-      const body = {
-        market,
-        outcome: Number(o.outcome),
-        side: o.side,
-        shares: sharesOf(o.shares, m.collateral.decimals),
-        ...(o.slippageBps === undefined ? {} : { slippageBps: Number(o.slippageBps) }),
-      };
+      const { json: q } = await api.call<Json>("POST", "/trade/quote", tradeBody(market, o, m));
+      const d = m.collateral.decimals;
+      const pm = (units: string) => `${unitsText(units, d)} ${m.collateral.symbol}`;
+      const what = `${q.side} ${unitsText(q.shares, d)} of ${m.outcomes[q.outcome]?.label ?? q.outcome}`;
+      show(q, () =>
+        q.lane === "onchain"
+          ? `${what}: ${pm(q.amount)} with ${pm(q.fee)} fee, average ${percentText(q.averagePrice)}, then ${percentText(q.priceAfter)}; limit ${pm(q.limit)} at ${q.slippageBps} bps slippage`
+          : q.pricingModel === "ORDERBOOK"
+            ? `${what}: the book holds ${unitsText(q.fillableShares, d)} within reach for ${pm(q.notional)} and ${pm(q.fee)} fee` +
+              (q.averagePriceBps === null
+                ? ""
+                : `, average ${percentText(Number(q.averagePriceBps) / 10_000)}, worst ${percentText(Number(q.worstPriceBps) / 10_000)}`) +
+              (q.limitPriceBps === null ? "" : `; limit ${percentText(Number(q.limitPriceBps) / 10_000)} at ${q.slippageBps} bps slippage`)
+            : `${what}: ${q.side === "buy" ? `costs ${pm(q.cost)} (at most ${pm(q.maxCost)}` : `pays ${pm(q.proceeds)} (at least ${pm(q.minProceeds)}`} at ${q.slippageBps} bps slippage), fee ${pm(q.fee)}, average ${percentText(q.averageProbability)}, then ${percentText(q.probabilityAfter)}`,
+      );
+    });
+
+  marketWrite("trade", "trade now at the market's price (either pricing model): buy or sell whole shares within a slippage bound")
+    .requiredOption("--shares <shares>", SHARES)
+    .option("--slippage-bps <bps>", SLIPPAGE)
+    .action(async (market: string, o: Json) => {
+      const api = client();
+      const { json: m } = await api.call<Json>("GET", `/discover/markets/${market}`);
+      const body = tradeBody(market, o, m);
       const res = await api.call<Json>("POST", "/trade/prepare", body, { idempotencyKey: o.idempotencyKey });
       const t = res.json;
       const d = m.collateral.decimals;

@@ -1,0 +1,202 @@
+/**
+ * pm-agent's commands for a market's life beyond trading: create-market (the negotiate flow of the committed lane in one
+ * command, docs/market-creation.md), resolve (the state and the acts of docs/resolution.md) and payouts.
+ */
+import { randomUUID } from "node:crypto";
+import { Option } from "commander";
+import { instantText, unitsText } from "../../../api/transports/site/format";
+import { PM_DECIMALS } from "../../../relayer/lifecycle/rules";
+import { type CliContext, failureLine, type Json, Refused, table, UsageError } from "../context";
+import { instantOf, unitsOf } from "../units";
+
+interface CreateOptions {
+  title?: string;
+  description?: string;
+  category: string;
+  outcomes: string;
+  pricing: "lmsr" | "orderbook";
+  close?: string;
+  seed?: string;
+  sourceNote?: string;
+  polymarket?: string;
+  externalId?: string;
+  dryRun?: boolean;
+  resume?: string;
+}
+
+export function addLifecycleCommands({ program, client, show, io }: CliContext): void {
+  program
+    .command("create-market")
+    .description("create a market traded in PM (the committed lane): its terms proposed, accepted and deployed in one go")
+    .option("--title <text>", "the question, 10..200 characters")
+    .option("--description <text>", "how it resolves, in words")
+    .option("--category <name>", "a market category (GET /discover/rules)", "OTHER")
+    .option("--outcomes <labels>", "outcome labels, comma-separated", "Yes,No")
+    .addOption(new Option("--pricing <model>", "LMSR market maker or order book").choices(["lmsr", "orderbook"]).default("lmsr"))
+    .option("--close <when>", "when trading closes: a duration from the service's now (90m, 48h, 7d, 2w) or an RFC 3339 instant")
+    .option("--seed <pm>", "LMSR: the pool's seed in whole PM (the most the market can cost you)")
+    .option("--source-note <text>", "you resolve it yourself, as this note says")
+    .option("--polymarket <conditionId>", "it resolves as this Polymarket condition does")
+    .option("--external-id <id>", "your id for the market, unique among your markets (default: a new one)")
+    .option("--dry-run", "only check the terms: every failed check at once; nothing changes")
+    .option("--resume <negotiationId>", "finish a creation an earlier run left half-way (accept and deploy what is left)")
+    .action(async (o: CreateOptions) => {
+      const api = client();
+      let id = o.resume;
+      if (id === undefined) {
+        const body = await creationRequest(o, api);
+        if (o.dryRun) {
+          const { json } = await api.call<Json>("POST", "/negotiate/preflight", body);
+          show(json, () => (json.ok ? `the terms pass every check (${json.lane} lane): nothing was created` : []));
+          if (!json.ok) throw new Refused(`the terms fail ${json.failures.length} check(s); nothing was created`, json.failures.map(failureLine));
+          return;
+        }
+        const { json: proposed } = await api.call<Json>("POST", "/negotiate/propose", body);
+        id = proposed.id as string;
+        // Said before the next step, so a run cut short leaves the way to finish it.
+        io.err(`negotiation ${id} proposed; if this run stops, finish it with: pm-agent create-market --resume ${id}`);
+      }
+      const { json: n } = await api.call<Json>("GET", `/negotiate/${id}`);
+      // A lapsed or rejected negotiation is refused by accept with its own code (NEGOTIATION_EXPIRED, NEGOTIATION_STATE).
+      if (n.status !== "accepted" && n.status !== "deployed") await api.call<Json>("POST", `/negotiate/${id}/accept`, {});
+      // On a deployed negotiation commit-deploy answers its stored result: a resumed run never creates twice.
+      const { json: d } = await api.call<Json>("POST", `/negotiate/${id}/commit-deploy`, {});
+      const m = d.market;
+      show(d, () => [
+        `listed ${m.address} (market ${m.marketId}, ${m.pricingModel === "ORDERBOOK" ? "order book" : "LMSR"}, ${d.lane} lane), ${m.state}: ${m.outcomes.join(" / ")}`,
+        `locked ${unitsText(d.locked.bond, PM_DECIMALS)} PM bond${d.locked.seed ? ` and ${unitsText(d.locked.seed, PM_DECIMALS)} PM seed` : ""}; closes ${instantText(m.closeTime)}; propose its outcome by ${instantText(m.creatorResolveBy)}`,
+      ]);
+    });
+
+  const resolve = program.command("resolve").description("a market's resolution: its state and the acts on it (docs/resolution.md)");
+
+  resolve
+    .command("state <market>")
+    .description("the market's resolution state, deadlines, and what this agent may do now")
+    .action(async (market: string) => {
+      const { json: s } = await client(keyedIfSaved()).call<Json>("GET", `/discover/markets/${market}/resolution-state`);
+      show(s, () => [...stateLines(s), ...actionLines(s)]);
+    });
+
+  /** A resolution act's command; `actAnswer` sends it (POST /resolve/<path>, the market and its own fields) and prints the state after it. */
+  const act = (name: string, description: string) =>
+    resolve
+      .command(`${name} <market>`)
+      .description(description)
+      .option("--idempotency-key <key>", "resend an act with the key printed before: it is applied once");
+  const actAnswer = async (path: string, market: string, o: { idempotencyKey?: string }, extra: Json = {}) => {
+    const res = await client().call<Json>("POST", `/resolve/${path}`, { market, ...extra }, { idempotencyKey: o.idempotencyKey });
+    const a = res.json;
+    show(a, () => [
+      ...a.transitions.map((t: Json) => `${t.from ?? "-"} -> ${t.to} (${t.reason})`),
+      ...(a.ballot
+        ? [`ballot in session ${a.ballot.session}: ${unitsText(a.ballot.stake, PM_DECIMALS)} PM staked, sealed until ${instantText(a.ballot.revealAt)}`]
+        : []),
+      ...stateLines(a.market),
+      `idempotency key ${res.idempotencyKey}${res.replayed ? " (replayed: this key was already applied)" : ""}`,
+    ]);
+  };
+
+  act("propose", "as the market's creator, propose its outcome once it closed")
+    .requiredOption("--outcome <index>", 'the outcome index (0 = the first), or "void"')
+    .action((market: string, o: { outcome: string; idempotencyKey?: string }) =>
+      actAnswer("propose", market, o, { outcome: o.outcome === "void" ? "void" : outcomeIndex(o.outcome) }),
+    );
+  act("challenge", "challenge the proposed outcome, with a bond equal to the creation bond").action((market: string, o: { idempotencyKey?: string }) =>
+    actAnswer("challenge", market, o),
+  );
+  act("vote", "cast a staked, sealed ballot in the market's vote")
+    .requiredOption("--outcome <index>", "the outcome index voted")
+    .action((market: string, o: { outcome: string; idempotencyKey?: string }) => actAnswer("vote", market, o, { outcome: outcomeIndex(o.outcome) }));
+  act("declare-mia", "declare the creator missing once its window to propose has passed").action((market: string, o: { idempotencyKey?: string }) =>
+    actAnswer("declare-mia", market, o),
+  );
+
+  program
+    .command("payouts")
+    .description("the agent's payouts from resolved markets (PM ones were credited at resolution)")
+    .option("--limit <n>", "how many (1..200)", "100")
+    .action(async (o: { limit: string }) => {
+      const { json } = await client().call<Json>("GET", `/claims/available?limit=${encodeURIComponent(o.limit)}`);
+      const decimalsOf = (chainId: number) => (json.valueTotals as Json[]).find((v) => v.chainId === chainId)?.decimals ?? PM_DECIMALS;
+      show(json, () =>
+        json.payouts.length === 0
+          ? "no payout"
+          : [
+              table([
+                ["MARKET", "AMOUNT", "STATUS", "SINCE"],
+                ...json.payouts.map((p: Json) => [p.marketAddress, unitsText(p.amount, decimalsOf(p.chainId)), p.status, instantText(p.createdAt)]),
+              ]),
+              ...(json.valueTotals as Json[]).map((v) => `total ${v.totalFormatted} ${v.symbol}`),
+              ...(json.hasMore ? [`more with: pm-agent call GET "/claims/available?cursor=${json.nextCursor}"`] : []),
+            ],
+      );
+    });
+
+  /** Reads carry the key when one is saved (the state then names this agent's actions), else go without. */
+  function keyedIfSaved(): boolean {
+    try {
+      client();
+      return true;
+    } catch (err) {
+      if (err instanceof UsageError) return false;
+      throw err;
+    }
+  }
+}
+
+/** The creation request of docs/market-creation.md "The request", from the options; refuses what is missing. */
+async function creationRequest(o: CreateOptions, api: ReturnType<CliContext["client"]>): Promise<Json> {
+  const missing = [
+    !o.title && "--title",
+    !o.close && "--close",
+    o.pricing === "lmsr" && !o.seed && "--seed",
+    !o.sourceNote && !o.polymarket && "--source-note or --polymarket",
+  ].filter(Boolean);
+  if (missing.length > 0) throw new UsageError(`create-market needs ${missing.join(", ")}`);
+  if (o.sourceNote && o.polymarket) throw new UsageError("give --source-note or --polymarket, not both");
+  if (o.pricing === "orderbook" && o.seed) throw new UsageError("an order-book market has no seed: leave out --seed");
+  const { json: time } = await api.call<Json>("GET", "/time");
+  return {
+    externalId: o.externalId ?? `cli-${randomUUID()}`,
+    title: o.title,
+    ...(o.description ? { description: o.description } : {}),
+    category: o.category,
+    outcomes: o.outcomes.split(",").map((l) => l.trim()),
+    pricingModel: o.pricing === "lmsr" ? "automated" : "ORDERBOOK",
+    collateral: "PM",
+    closeTime: new Date(instantOf(o.close!, time.serverTime, "--close")).toISOString(),
+    ...(o.seed ? { seed: unitsOf(o.seed, PM_DECIMALS, "--seed") } : {}),
+    resolutionSource: o.polymarket ? { type: "polymarket", conditionId: o.polymarket } : { type: "creator", note: o.sourceNote },
+  };
+}
+
+function outcomeIndex(text: string): number {
+  if (!/^\d{1,3}$/.test(text)) throw new UsageError(`--outcome must be an outcome index such as 0 or 1; got ${text}`);
+  return Number(text);
+}
+
+/** The lifecycle in a few lines: state, proposal, vote, verdict, the next deadline. */
+function stateLines(s: Json): string[] {
+  const lines = [`${s.marketAddress}: ${s.effectiveState ?? s.state} (${s.outcomes.map((l: string, i: number) => `${i} ${l}`).join(", ")})`];
+  if (s.proposal) lines.push(`proposed ${s.proposal.label} at ${instantText(s.proposal.at)}${s.challenger ? `, challenged by ${s.challenger}` : ""}`);
+  if (s.vote) lines.push(`vote session ${s.vote.session}: ${s.vote.ballots} ballot(s), quorum ${s.vote.quorum}, ends ${instantText(s.vote.endsAt)}`);
+  if (s.verdict) lines.push(`resolved ${s.verdict.label}${s.finalAt ? ` at ${instantText(s.finalAt)}` : ""}`);
+  return lines;
+}
+
+/** The caller's actions (resolution-state with a key): what it may do now, or why not. */
+function actionLines(s: Json): string[] {
+  if (!s.caller) return ["(read without a key: with one, this agent's own actions show here)"];
+  return [
+    table([
+      ["ACTION", "NOW", "UNTIL", "LOCKS"],
+      ...(s.availableActions as Json[]).map((a) => [
+        a.action,
+        a.allowed ? "yes" : `no: ${a.reason}`,
+        a.until ? instantText(a.until) : "",
+        a.cost ? `${unitsText(a.cost.amount, PM_DECIMALS)} PM ${a.cost.kind}` : "",
+      ]),
+    ]),
+  ];
+}
