@@ -4,7 +4,7 @@
  * the service's clock says, with its bond and seed locked; a creation cut short after propose finished by --resume, and
  * resumed again without a second market; quote equal to the API's and moving nothing; a trade; resolve state naming
  * each agent's actions; the creator's proposal, refused to another agent; the market resolving once the challenge window
- * passed, and the holder's payout listed.
+ * passed, and the holder's payout listed; the creator's residual listed and collected once.
  */
 import { strict as assert } from "node:assert";
 import { mkdtempSync } from "node:fs";
@@ -109,6 +109,9 @@ describe("pm-agent: create, quote, trade, resolve, payouts", () => {
     });
     assert.equal(proposed.status, 201, JSON.stringify(proposed.json));
     const before = await myMarkets();
+    const mixed = await cli(creator, "create-market", "--resume", proposed.json.id, "--seed", "5", "--dry-run");
+    assert.equal(mixed.code, 2, "terms given with --resume are refused, not ignored");
+    assert.match(mixed.err, /leave out --seed, --dry-run/);
     const first = await cli(creator, "--json", "create-market", "--resume", proposed.json.id);
     assert.equal(first.code, 0, first.err);
     const again = await cli(creator, "--json", "create-market", "--resume", proposed.json.id);
@@ -167,5 +170,26 @@ describe("pm-agent: create, quote, trade, resolve, payouts", () => {
     assert.equal(BigInt(item.amount), paid);
     assert.match(listed.out, new RegExp(`${market}\\s+[\\d,.]+\\s+claimed`));
     assert.match(listed.out, /total [\d,.]+ PM/);
+  });
+
+  it("the creator lists its funds and collects the final market's residual once; another agent collects nothing", async () => {
+    const listed = await cli(creator, "creator-funds");
+    assert.equal(listed.code, 0, listed.err);
+    assert.match(listed.out, new RegExp(`${market}\\s+[\\d,.]+ PM\\s+claimable`));
+    const stranger = await cli(trader, "creator-funds", "--collect", market);
+    assert.equal(stranger.code, 0, stranger.err);
+    assert.match(stranger.out, /SKIPPED \(NOT_CREATOR_OR_NOT_FOUND\)/);
+
+    const before = await pm(creator);
+    const collected = await cli(creator, "--json", "creator-funds", "--collect");
+    assert.equal(collected.code, 0, collected.err);
+    const [c] = JSON.parse(collected.out).collections as Json[];
+    assert.equal(c!.marketAddress, market);
+    assert.equal(c!.marketBalance.state, "COLLECTED");
+    assert.ok(BigInt(c!.marketBalance.amount) > 0n);
+    assert.equal((await pm(creator)) - before, BigInt(c!.marketBalance.amount), "the residual reached the creator");
+    assert.match((await cli(creator, "creator-funds", "--collect")).out, /^nothing to collect/);
+    assert.equal(await pm(creator), before + BigInt(c!.marketBalance.amount), "collected once");
+    assert.equal((await cli(creator, "creator-funds", market)).code, 2, "markets are named only with --collect");
   });
 });

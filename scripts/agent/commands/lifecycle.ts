@@ -1,9 +1,9 @@
 /**
  * pm-agent's commands for a market's life beyond trading: create-market (the negotiate flow of the committed lane in one
- * command, docs/market-creation.md), resolve (the state and the acts of docs/resolution.md) and payouts.
+ * command, docs/market-creation.md), resolve (the state and the acts of docs/resolution.md), payouts and creator-funds.
  */
 import { randomUUID } from "node:crypto";
-import { Option } from "commander";
+import { type Command, Option } from "commander";
 import { instantText, unitsText } from "../../../api/transports/site/format";
 import { PM_DECIMALS } from "../../../relayer/lifecycle/rules";
 import { type CliContext, failureLine, type Json, Refused, table, UsageError } from "../context";
@@ -40,7 +40,12 @@ export function addLifecycleCommands({ program, client, show, io }: CliContext):
     .option("--external-id <id>", "your id for the market, unique among your markets (default: a new one)")
     .option("--dry-run", "only check the terms: every failed check at once; nothing changes")
     .option("--resume <negotiationId>", "finish a creation an earlier run left half-way (accept and deploy what is left)")
-    .action(async (o: CreateOptions) => {
+    .action(async (o: CreateOptions, cmd: Command) => {
+      if (o.resume !== undefined) {
+        // The terms are the negotiation's: an option given with --resume would be silently ignored, so it is refused.
+        const given = cmd.options.map((x) => x.attributeName()).filter((k) => k !== "resume" && cmd.getOptionValueSource(k) === "cli");
+        if (given.length > 0) throw new UsageError(`--resume finishes the negotiation's own terms: leave out ${given.map((k) => `--${kebab(k)}`).join(", ")}`);
+      }
       const api = client();
       let id = o.resume;
       if (id === undefined) {
@@ -133,6 +138,56 @@ export function addLifecycleCommands({ program, client, show, io }: CliContext):
       );
     });
 
+  program
+    .command("creator-funds [markets...]")
+    .description("as a creator: each market's residual (collectable once final) and its creation bond; --collect takes the residuals")
+    .option("--collect", "collect the residual of the named final markets, or of every collectable one (50 a call)")
+    .option("--idempotency-key <key>", "resend a collection with the key printed before: it is applied once")
+    .action(async (markets: string[], o: { collect?: boolean; idempotencyKey?: string }) => {
+      const api = client();
+      if (!o.collect) {
+        if (markets.length > 0) throw new UsageError("name markets only with --collect (without it every market of yours is listed)");
+        const { json } = await api.call<Json>("GET", "/trade/creator-funds");
+        const rows = json.creatorFunds.markets as Json[];
+        show(json, () =>
+          rows.length === 0
+            ? "no market created by this agent"
+            : [
+                table([
+                  ["MARKET", "RESIDUAL", "STATUS", "BOND", "BOND STATUS", "TITLE"],
+                  ...rows.map((m) => [
+                    m.marketAddress,
+                    `${m.marketBalance.amountFormatted} ${m.marketBalance.symbol}`,
+                    m.marketBalance.status,
+                    `${m.bond.amountFormatted} PM`,
+                    m.bond.displayStatus,
+                    m.marketTitle,
+                  ]),
+                ]),
+                `${json.creatorFunds.summary.collectableCount} collectable: pm-agent creator-funds --collect`,
+              ],
+        );
+        return;
+      }
+      const body = markets.length > 0 ? { marketAddresses: markets } : {};
+      const res = await api.call<Json>("POST", "/trade/creator-funds/collect", body, { idempotencyKey: o.idempotencyKey });
+      const rows = res.json.collections as Json[];
+      show(res.json, () => [
+        rows.length === 0
+          ? "nothing to collect"
+          : table([
+              ["MARKET", "RESIDUAL", "AMOUNT"],
+              ...rows.map((c) => [
+                c.marketAddress,
+                c.marketBalance.skippedReason ? `${c.marketBalance.state} (${c.marketBalance.skippedReason})` : c.marketBalance.state,
+                unitsText(c.marketBalance.amount, PM_DECIMALS),
+              ]),
+            ]),
+        ...(res.json.hasMore ? ["more remain: run it again"] : []),
+        `idempotency key ${res.idempotencyKey}${res.replayed ? " (replayed: this key was already applied)" : ""}`,
+      ]);
+    });
+
   /** Reads carry the key when one is saved (the state then names this agent's actions), else go without. */
   function keyedIfSaved(): boolean {
     try {
@@ -170,6 +225,8 @@ async function creationRequest(o: CreateOptions, api: ReturnType<CliContext["cli
     resolutionSource: o.polymarket ? { type: "polymarket", conditionId: o.polymarket } : { type: "creator", note: o.sourceNote },
   };
 }
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 function outcomeIndex(text: string): number {
   if (!/^\d{1,3}$/.test(text)) throw new UsageError(`--outcome must be an outcome index such as 0 or 1; got ${text}`);
