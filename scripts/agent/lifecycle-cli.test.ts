@@ -79,6 +79,9 @@ describe("pm-agent: create, quote, trade, resolve, payouts", () => {
     assert.equal(usage.code, 2);
     assert.match(usage.err, /needs --close, --seed, --source-note or --polymarket/);
     assert.equal((await cli(creator, "create-market", "--title", "x", "--close", "tomorrow", "--seed", "1", "--source-note", "n")).code, 2);
+    const unserved = await create("--close", "48h", "--seed", "100", "--collateral", "DOGE");
+    assert.equal(unserved.code, 2);
+    assert.match(unserved.err, /--collateral must be one this service serves: PM/);
     assert.equal(await myMarkets(), before);
   });
 
@@ -87,7 +90,7 @@ describe("pm-agent: create, quote, trade, resolve, payouts", () => {
     const r = await create("--close", "48h", "--seed", "100");
     assert.equal(r.code, 0, r.err);
     assert.match(r.err, /negotiation \S+ proposed; if this run stops, finish it with: pm-agent create-market --resume \S+/);
-    market = /^listed (0x[0-9a-f]{40}) \(market \d+, LMSR, committed lane\), open: Yes \/ No$/m.exec(r.out)![1]!;
+    market = /^listed (0x[0-9a-f]{40}) \(market \d+, LMSR, committed lane, PM\), open: Yes \/ No$/m.exec(r.out)![1]!;
     const m = (await api(null)("GET", `/discover/markets/${market}`)).json;
     assert.equal(m.title, "Will the command-line helper list this market?");
     assert.equal(m.category, "TECH");
@@ -112,6 +115,10 @@ describe("pm-agent: create, quote, trade, resolve, payouts", () => {
     const mixed = await cli(creator, "create-market", "--resume", proposed.json.id, "--seed", "5", "--dry-run");
     assert.equal(mixed.code, 2, "terms given with --resume are refused, not ignored");
     assert.match(mixed.err, /leave out --seed, --dry-run/);
+    const printed = await cli(creator, "create-market", "--resume", proposed.json.id, "--print");
+    assert.equal(printed.code, 2, "--print is the on-chain lane's");
+    assert.match(printed.err, /are for the on-chain lane; this market is PM's/);
+    assert.equal((await cli(creator, "create-market", "--tx-hash", `0x${"1".repeat(64)}`)).code, 2, "--tx-hash goes with --resume");
     const first = await cli(creator, "--json", "create-market", "--resume", proposed.json.id);
     assert.equal(first.code, 0, first.err);
     const again = await cli(creator, "--json", "create-market", "--resume", proposed.json.id);

@@ -3,13 +3,12 @@
  * flow: prepare the voucher, send its transaction from this profile's wallet (or `--sender-key`), finalize from the
  * receipt. Without a key to send with, or with `--print`, it prints the transaction and the command that finalizes it.
  */
-import { createPublicClient, createWalletClient, defineChain, http, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { unitsText } from "../../../api/transports/site/format";
-import { type CliContext, type Json, UsageError } from "../context";
+import { PM_DECIMALS } from "../../../relayer/lifecycle/rules";
+import { chainWallet, DEFAULT_RPC, rpcOf } from "../chain";
+import type { CliContext, Json } from "../context";
 
-const DEFAULT_RPC = "http://127.0.0.1:8545";
-const pm = (wei: string) => `${unitsText(wei, 6)} PM`;
+const pm = (wei: string) => `${unitsText(wei, PM_DECIMALS)} PM`;
 
 /** One line for a claim: status, amount, recipient, transaction. */
 function distributionLine(d: Json): string {
@@ -58,7 +57,7 @@ export function addReleaseCommands({ program, client, show, stored, io, write }:
         const read = (await api.call<Json>("GET", `/participation-release/distributions/${encodeURIComponent(intent.id)}`)).json;
         return show(read, () => [`the service sends this claim (${intent.deliveryMode})`, distributionLine(read.distribution)]);
       }
-      const senderKey = (o.senderKey ?? io.env.PM_AGENT_SENDER_KEY ?? stored()?.walletPrivateKey) as Hex | undefined;
+      const senderKey = o.senderKey ?? io.env.PM_AGENT_SENDER_KEY ?? stored()?.walletPrivateKey;
       if (o.print || !senderKey) {
         return show(prepared, () => [
           `claim ${intent.id}: ${pm(intent.amountWei)} to ${intent.recipient}, until ${intent.expiresAt}`,
@@ -66,18 +65,8 @@ export function addReleaseCommands({ program, client, show, stored, io, write }:
           `then: pm-agent release finalize ${intent.id} <transactionHash>`,
         ]);
       }
-      if (!/^0x[0-9a-fA-F]{64}$/.test(senderKey)) throw new UsageError("--sender-key must be 0x + 64 hex digits");
-      const rpc = o.rpc ?? io.env.PM_AGENT_RPC ?? DEFAULT_RPC;
-      const chain = defineChain({
-        id: transaction.chainId,
-        name: `chain ${transaction.chainId}`,
-        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-        rpcUrls: { default: { http: [rpc] } },
-      });
-      const wallet = createWalletClient({ chain, transport: http(rpc), account: privateKeyToAccount(senderKey) });
-      const hash = await wallet.sendTransaction({ to: transaction.to, data: transaction.data, value: 0n });
-      write(`sent ${hash} from ${wallet.account.address}`);
-      await createPublicClient({ chain, transport: http(rpc) }).waitForTransactionReceipt({ hash });
+      const wallet = chainWallet(senderKey, transaction.chainId, rpcOf(o.rpc, io.env), "--sender-key");
+      const hash = await wallet.send(transaction, (sent) => write(`sent ${sent} from ${wallet.address}`));
       const done = (await api.call<Json>("POST", "/participation-release/claim/finalize", { ...expected, intentId: intent.id, transactionHash: hash })).json;
       show(done, () => distributionLine(done.distribution));
     });
