@@ -4,13 +4,15 @@
  * the service's clock says, with its bond and seed locked; a creation cut short after propose finished by --resume, and
  * resumed again without a second market; quote equal to the API's and moving nothing; a trade; resolve state naming
  * each agent's actions; the creator's proposal, refused to another agent; the market resolving once the challenge window
- * passed, and the holder's payout listed; the creator's residual listed and collected once.
+ * passed, and the holder's payout listed; the creator's residual listed and collected once; a challenged market in
+ * council review settled by a member's signed act, a non-member's refused.
  */
 import { strict as assert } from "node:assert";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createLocalAgent, type LocalAgent } from "../../api/domain/auth/local-agents";
 import { accepted } from "../../api/platform/errors/engine-rejection";
 import { apiClient, startTestService, stopTestService, type Json, type TestService } from "../../test/support/service";
@@ -18,6 +20,7 @@ import { runAgentCli } from "./main";
 
 const PM = 1_000_000n;
 const HOUR = 3_600_000;
+const ADMIN_TOKEN = "adm_lifecycle_cli_test_token_0123456789";
 
 describe("pm-agent: create, quote, trade, resolve, payouts", () => {
   let t: TestService;
@@ -25,6 +28,7 @@ describe("pm-agent: create, quote, trade, resolve, payouts", () => {
   let creator: LocalAgent;
   let trader: LocalAgent;
   let market = "";
+  let book = "";
 
   /** Runs one command line in-process as `who`: its exit code and what it printed. */
   const cli = async (who: LocalAgent | null, ...argv: string[]) => {
@@ -52,7 +56,7 @@ describe("pm-agent: create, quote, trade, resolve, payouts", () => {
     );
 
   before(async () => {
-    t = await startTestService({ PM_STARTING_GRANT: (1_000n * PM).toString(), SEED_DEMO_MARKETS: "false" });
+    t = await startTestService({ PM_STARTING_GRANT: (1_000n * PM).toString(), SEED_DEMO_MARKETS: "false", ADMIN_TOKEN });
     home = join(mkdtempSync(join(tmpdir(), "pm-agent-life-")), "config");
     creator = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "cli-creator" });
     trader = await createLocalAgent(t.svc.ctx.db, t.clock, { name: "cli-holder" });
@@ -125,6 +129,7 @@ describe("pm-agent: create, quote, trade, resolve, payouts", () => {
     assert.equal(again.code, 0, again.err);
     assert.equal(JSON.parse(again.out).market.address, JSON.parse(first.out).market.address);
     assert.equal(JSON.parse(first.out).market.pricingModel, "ORDERBOOK");
+    book = JSON.parse(first.out).market.address;
     assert.equal(await myMarkets(), before + 1, "one market, however often it is resumed");
   });
 
@@ -198,5 +203,35 @@ describe("pm-agent: create, quote, trade, resolve, payouts", () => {
     assert.match((await cli(creator, "creator-funds", "--collect")).out, /^nothing to collect/);
     assert.equal(await pm(creator), before + BigInt(c!.marketBalance.amount), "collected once");
     assert.equal((await cli(creator, "creator-funds", market)).code, 2, "markets are named only with --collect");
+  });
+
+  it("challenged, voted by nobody, in council review: a member's signed act through resolve council; a non-member's refused", async () => {
+    assert.equal((await cli(creator, "resolve", "propose", book, "--outcome", "1")).code, 0);
+    const challenged = await cli(trader, "resolve", "challenge", book);
+    assert.equal(challenged.code, 0, challenged.err);
+    assert.match(challenged.out, /creator_proposal -> challenge .*\nchallenge -> human_voting/s);
+    t.clock.advance(48 * HOUR + 1);
+    accepted(await t.svc.services.venue.exchange.submit({ type: "advanceLifecycle" })); // the vote's end falls due
+    assert.match((await cli(null, "resolve", "state", book)).out, /: council_review \(/);
+    const member = generatePrivateKey();
+    const appointed = await fetch(`${new URL(t.svc.baseUrl).origin}/admin/v1/council`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ members: [privateKeyToAccount(member).address] }),
+    });
+    assert.equal(appointed.status, 200, await appointed.text());
+
+    const stranger = await cli(trader, "resolve", "council", book, "--decide", "1", "--member-key", generatePrivateKey());
+    assert.equal(stranger.code, 1);
+    assert.match(stranger.err, /403 FORBIDDEN \(NOT_COUNCIL_MEMBER\)/);
+    assert.equal((await cli(trader, "resolve", "council", book, "--decide", "1", "--restart", "--member-key", member)).code, 2);
+    assert.equal((await cli(trader, "resolve", "council", book, "--member-key", member)).code, 2);
+    assert.match((await cli(null, "resolve", "state", book)).out, /: council_review \(/, "the refusals changed nothing");
+
+    // Any agent's key relays it: the member's signature decides who acts.
+    const voided = await cli(trader, "resolve", "council", book, "--decide", "void", "--member-key", member);
+    assert.equal(voided.code, 0, voided.err);
+    assert.match(voided.out, /council_review -> void \(/);
+    assert.match((await cli(null, "resolve", "state", book)).out, /: void \(/);
   });
 });

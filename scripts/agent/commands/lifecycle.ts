@@ -4,6 +4,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { type Command, Option } from "commander";
+import type { Address, Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { councilTypedData } from "../../../api/domain/lifecycle/council";
 import { instantText, unitsText } from "../../../api/transports/site/format";
 import { PM_DECIMALS } from "../../../relayer/lifecycle/rules";
 import { chainWallet, DEFAULT_RPC, rpcOf } from "../chain";
@@ -157,6 +160,38 @@ export function addLifecycleCommands({ program, client, show, io, stored }: CliC
     actAnswer("declare-mia", market, o),
   );
 
+  resolve
+    .command("council <market>")
+    .description("as an appointed council member, in council review: decide the outcome (or void) or restart the vote, signed by your wallet")
+    .option("--decide <outcome>", 'the outcome index decided, or "void"')
+    .option("--restart", "restart the vote for integrity (the session's stakes are refunded)")
+    .option("--session <n>", "the vote session the act concerns (default: the market's current one)")
+    .option("--member-key <hex>", "the member's wallet, which signs (default PM_AGENT_MEMBER_KEY, else this profile's wallet)")
+    .option("--idempotency-key <key>", "resend an act with the key printed before: it is applied once")
+    .action(async (market: string, o: { decide?: string; restart?: boolean; session?: string; memberKey?: string; idempotencyKey?: string }) => {
+      if ((o.decide === undefined) === !o.restart) throw new UsageError("give --decide <outcome> or --restart");
+      const outcome = o.decide === undefined ? undefined : o.decide === "void" ? "void" : outcomeIndex(o.decide, "--decide");
+      if (o.session !== undefined && !/^\d{1,5}$/.test(o.session)) throw new UsageError(`--session must be a vote session number; got ${o.session}`);
+      const key = o.memberKey ?? io.env.PM_AGENT_MEMBER_KEY ?? stored()?.walletPrivateKey;
+      if (!key) throw new UsageError("no wallet to sign with: --member-key, PM_AGENT_MEMBER_KEY, or a profile made by pm-agent register");
+      if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new UsageError("--member-key must be 0x + 64 hex digits");
+      const { json: s } = await client().call<Json>("GET", `/discover/markets/${market}/resolution-state`);
+      const session = o.session === undefined ? (s.vote?.session ?? 1) : Number(o.session);
+      const member = privateKeyToAccount(key as Hex);
+      const action = o.restart ? ("restart" as const) : ("decide" as const);
+      // What the member signs names the market, its session and the act, so the signature acts once (docs/resolution.md).
+      const signature = await member.signTypedData(
+        councilTypedData(s.chainId, {
+          market: s.marketAddress as Address,
+          marketId: BigInt(s.marketId),
+          session,
+          action,
+          outcome: outcome === undefined ? "" : String(outcome),
+        }),
+      );
+      await actAnswer("council", market, o, { action, ...(outcome === undefined ? {} : { outcome }), session, member: member.address, signature });
+    });
+
   program
     .command("payouts")
     .description("the agent's payouts from resolved markets (PM ones were credited at resolution)")
@@ -272,8 +307,8 @@ async function creationRequest(o: CreateOptions, api: ReturnType<CliContext["cli
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-function outcomeIndex(text: string): number {
-  if (!/^\d{1,3}$/.test(text)) throw new UsageError(`--outcome must be an outcome index such as 0 or 1; got ${text}`);
+function outcomeIndex(text: string, option = "--outcome"): number {
+  if (!/^\d{1,3}$/.test(text)) throw new UsageError(`${option} must be an outcome index such as 0 or 1; got ${text}`);
   return Number(text);
 }
 
