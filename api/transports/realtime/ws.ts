@@ -20,7 +20,7 @@ import { presentedKey } from "../../registry/access";
 import { ApiError } from "../../platform/errors/api-error";
 import { streamIdentity, type StreamIdentity } from "./stream-auth";
 import { rateLimited } from "../../platform/rate-limit/headers";
-import { problemOf } from "../../platform/errors/problem";
+import { refuseUpgrade } from "../../platform/errors/problem";
 import { WINDOW_MS } from "../../platform/rate-limit/limits";
 import { ExecutionFeed, MarketFeed, type StreamMessage } from "./streams";
 import { LISTINGS_CHANNEL, subscribeListings } from "./market-listings";
@@ -55,7 +55,7 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, parts: { wi
       return;
     }
     if (url.searchParams.has("apiKey") || url.searchParams.has("api_key")) {
-      return refuse(
+      return refuseUpgrade(
         socket,
         new ApiError("INVALID_PAYLOAD", "do not put the API key in the URL; send it in a header or the first auth message", { field: "apiKey" }),
         ctx.config.publicUrl + path,
@@ -73,7 +73,9 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, parts: { wi
         if (!charge.allowed) throw rateLimited(charge, now, "per-IP limit");
         accept(raw ? await streamIdentity(ctx, raw) : null);
       })
-      .catch((err) => refuse(socket, err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", "authentication failed"), ctx.config.publicUrl + path));
+      .catch((err) =>
+        refuseUpgrade(socket, err instanceof ApiError ? err : new ApiError("INTERNAL_ERROR", "authentication failed"), ctx.config.publicUrl + path),
+      );
   };
   server.on("upgrade", onUpgrade);
 
@@ -240,14 +242,4 @@ export function attachWebSocket(server: Server, ctx: ServiceContext, parts: { wi
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-function refuse(socket: Duplex, e: ApiError, url: string): void {
-  const body = JSON.stringify(problemOf(e, url));
-  const extra = Object.entries(e.headers)
-    .map(([k, v]) => `${k}: ${v}\r\n`)
-    .join("");
-  socket.end(
-    `HTTP/1.1 ${e.status} ${e.title}\r\nContent-Type: application/problem+json\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
