@@ -11,6 +11,7 @@
 import { Command, CommanderError } from "commander";
 import { ApiProblem, Unreachable } from "./client";
 import { addAccountCommands } from "./commands/account";
+import { addCreateMarketCommand } from "./commands/create-market";
 import { addIdentityCommands } from "./commands/identity";
 import { addLifecycleCommands } from "./commands/lifecycle";
 import { addMarketCommands } from "./commands/markets";
@@ -33,6 +34,7 @@ export function buildProgram(io: CliIo): Command {
   addAccountCommands(cx);
   addMarketCommands(cx);
   addTradingCommands(cx);
+  addCreateMarketCommand(cx);
   addLifecycleCommands(cx);
   addIdentityCommands(cx);
   addReleaseCommands(cx);
