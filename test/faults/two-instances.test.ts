@@ -6,8 +6,10 @@
  * clientOrderId until acknowledged. Mid-flow the leader is SIGKILLed: the follower takes over, the killed instance
  * comes back as a follower, and the flow goes on. Afterwards every acknowledged order is in the journal exactly once,
  * and an execution stream read through the instances, reconnecting with Last-Event-ID whenever its instance went
- * away, has every report of a fresh read, in order, none twice. The follower kept the journal replayed while it
- * followed, so at the take-over it replayed only the entries committed since its last poll, not the whole journal.
+ * away, has every report of a fresh read, in order, none twice; so has a WebSocket opened through the follower (which
+ * forwards the upgrade), resubscribing from its last seq whenever its tunnel or instance went away. The follower kept
+ * the journal replayed while it followed, so at the take-over it replayed only the entries committed since its last
+ * poll, not the whole journal.
  * Needs DATABASE_URL (skipped on PGlite: one embedded database has one process).
  */
 import { strict as assert } from "node:assert";
@@ -17,6 +19,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import WebSocket from "ws";
 import { createLocalAgent, type LocalAgent } from "../../api/domain/auth/local-agents";
 import { openDatabase, type Database } from "../../relayer/db/client";
 import { systemClock } from "../../relayer/clock";
@@ -44,46 +47,18 @@ interface Instance {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A minimal SSE client of GET /events/stream that survives its instance: it reconnects with Last-Event-ID. */
-function resumingStream(bases: () => string[], key: string) {
+/**
+ * A stream reader that survives its instance: `readOnce` reads report seqs into `ids` from one instance until that
+ * connection ends (or throws); then the reader tries the next instance, until `stop`.
+ */
+function resuming(bases: () => string[], readOnce: (base: string, ids: number[]) => Promise<void>, cut: () => void) {
   const ids: number[] = [];
   let reconnects = 0;
   let stopped = false;
-  const controller = new AbortController();
   const loop = (async () => {
     for (let attempt = 0; !stopped; attempt++) {
-      const base = bases()[attempt % bases().length]!;
-      const last = ids.at(-1);
-      try {
-        const res = await fetch(`${base}/events/stream${last === undefined ? "?fromSeq=1" : ""}`, {
-          headers: { authorization: `Bearer ${key}`, ...(last === undefined ? {} : { "last-event-id": String(last) }) },
-          signal: controller.signal,
-        });
-        if (res.status !== 200 || !res.body) {
-          await res.body?.cancel();
-          throw new Error(`stream answered ${res.status}`);
-        }
-        let buf = "";
-        let event = "";
-        let id = "";
-        for await (const chunk of res.body.pipeThrough(new TextDecoderStream())) {
-          buf += chunk;
-          let nl: number;
-          while ((nl = buf.indexOf("\n")) >= 0) {
-            const line = buf.slice(0, nl).replace(/\r$/, "");
-            buf = buf.slice(nl + 1);
-            if (line.startsWith("event:")) event = line.slice(6).trim();
-            else if (line.startsWith("id:")) id = line.slice(3).trim();
-            else if (line === "") {
-              if (event === "execution:report" && id) ids.push(Number(id));
-              event = "";
-              id = "";
-            }
-          }
-        }
-      } catch {
-        /* the instance went away or refused for now: reconnect below */
-      }
+      // The instance went away or refused for now: reconnect below.
+      await readOnce(bases()[attempt % bases().length]!, ids).catch(() => {});
       if (stopped) break;
       reconnects++;
       await sleep(200);
@@ -94,10 +69,72 @@ function resumingStream(bases: () => string[], key: string) {
     reconnects: () => reconnects,
     async stop() {
       stopped = true;
-      controller.abort();
+      cut();
       await loop;
     },
   };
+}
+
+/** A minimal SSE client of GET /events/stream that survives its instance: it reconnects with Last-Event-ID. */
+function resumingStream(bases: () => string[], key: string) {
+  const controller = new AbortController();
+  return resuming(
+    bases,
+    async (base, ids) => {
+      const last = ids.at(-1);
+      const res = await fetch(`${base}/events/stream${last === undefined ? "?fromSeq=1" : ""}`, {
+        headers: { authorization: `Bearer ${key}`, ...(last === undefined ? {} : { "last-event-id": String(last) }) },
+        signal: controller.signal,
+      });
+      if (res.status !== 200 || !res.body) {
+        await res.body?.cancel();
+        throw new Error(`stream answered ${res.status}`);
+      }
+      let buf = "";
+      let event = "";
+      let id = "";
+      for await (const chunk of res.body.pipeThrough(new TextDecoderStream())) {
+        buf += chunk;
+        let nl: number;
+        while ((nl = buf.indexOf("\n")) >= 0) {
+          const line = buf.slice(0, nl).replace(/\r$/, "");
+          buf = buf.slice(nl + 1);
+          if (line.startsWith("event:")) event = line.slice(6).trim();
+          else if (line.startsWith("id:")) id = line.slice(3).trim();
+          else if (line === "") {
+            if (event === "execution:report" && id) ids.push(Number(id));
+            event = "";
+            id = "";
+          }
+        }
+      }
+    },
+    () => controller.abort(),
+  );
+}
+
+/**
+ * The same over WebSocket, through whichever instance it reaches (a follower forwards the upgrade to the leader): on
+ * every connection it subscribes to the execution channel from its last seq + 1.
+ */
+function resumingWs(bases: () => string[], key: string) {
+  let current: WebSocket | null = null;
+  return resuming(
+    bases,
+    (base, ids) =>
+      new Promise<void>((resolve) => {
+        const ws = new WebSocket(`${base.replace(/^http/, "ws")}/ws`, { headers: { authorization: `Bearer ${key}` } });
+        current = ws;
+        ws.on("message", (d) => {
+          const m = JSON.parse(d.toString()) as Json;
+          if (m.type === "authenticated") ws.send(JSON.stringify({ type: "subscribe", channel: "execution", fromSeq: (ids.at(-1) ?? 0) + 1 }));
+          if (m.type === "execution:report") ids.push(Number(m.seq));
+        });
+        ws.on("error", () => {}); // refused or cut: the close ends this connection
+        ws.on("close", () => resolve());
+      }),
+    () => current?.close(),
+  );
 }
 
 describe("fault: two instances on one Postgres, the leader killed mid-flow", { skip: !DATABASE_URL && "needs DATABASE_URL", timeout: 600_000 }, () => {
@@ -224,6 +261,8 @@ describe("fault: two instances on one Postgres, the leader killed mid-flow", { s
       }
     });
     const stream = resumingStream(() => bases, agents[0]!.apiKey);
+    // Through the follower first (b), so its tunnel to the leader is what the kill cuts.
+    const wsStream = resumingWs(() => [bases[1]!, bases[0]!], agents[0]!.apiKey);
 
     await sleep(3_000);
     const beforeKill = acked.size;
@@ -243,6 +282,8 @@ describe("fault: two instances on one Postgres, the leader killed mid-flow", { s
     await Promise.all(loops);
     await sleep(500);
     await stream.stop();
+    for (let i = 0; i < 50 && wsStream.ids.length < stream.ids.length; i++) await sleep(200);
+    await wsStream.stop();
 
     // Every acknowledged order is in the journal exactly once.
     const placed = new Map<string, number>();
@@ -273,6 +314,8 @@ describe("fault: two instances on one Postgres, the leader killed mid-flow", { s
       firstAckAfterKillMs: firstAckAfterKill === null ? null : Math.round(firstAckAfterKill),
       streamReports: stream.ids.length,
       streamReconnects: stream.reconnects(),
+      wsReports: wsStream.ids.length,
+      wsReconnects: wsStream.reconnects(),
       ordersLost: lost,
       ordersDoubled: doubled,
       statuses: Object.fromEntries(statuses),
@@ -289,5 +332,7 @@ describe("fault: two instances on one Postgres, the leader killed mid-flow", { s
     assert.ok(stream.ids.length > 0, "the stream carried reports");
     assert.ok(stream.reconnects() > 0, "the stream lost its instance at least once");
     assert.deepEqual(stream.ids, want, "the resumed stream has every report once, in seq order");
+    assert.ok(wsStream.reconnects() > 0, "the WebSocket lost its tunnel or instance at least once");
+    assert.deepEqual(wsStream.ids, want, "the WebSocket, through the follower and resumed, has every report once, in seq order");
   });
 });
