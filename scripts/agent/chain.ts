@@ -19,16 +19,21 @@ export interface ChainWallet {
   send(tx: { to: string; data: string }, onSent?: (hash: Hex) => void): Promise<Hex>;
 }
 
+/** `key` as a wallet's private key (`what` names the option it came from); bad usage otherwise. */
+export function walletKey(key: string, what: string): Hex {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new UsageError(`${what} must be 0x + 64 hex digits`);
+  return key as Hex;
+}
+
 /** The wallet of private key `key` (`what` names the option it came from) on chain `chainId` through `rpc`. */
 export function chainWallet(key: string, chainId: number, rpc: string, what: string): ChainWallet {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new UsageError(`${what} must be 0x + 64 hex digits`);
   const chain = defineChain({
     id: chainId,
     name: `chain ${chainId}`,
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [rpc] } },
   });
-  const wallet = createWalletClient({ chain, transport: http(rpc), account: privateKeyToAccount(key as Hex) });
+  const wallet = createWalletClient({ chain, transport: http(rpc), account: privateKeyToAccount(walletKey(key, what)) });
   const reader = createPublicClient({ chain, transport: http(rpc) });
   return {
     address: wallet.account.address,

@@ -4,7 +4,7 @@
  * `contextOf`; each group of commands (./commands/) takes what it needs from it.
  */
 import type { Command } from "commander";
-import { AgentClient } from "./client";
+import { type Answer, AgentClient } from "./client";
 import { credentialPath, type Profile, readCredentials, saveProfile } from "./credentials";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8080/api/agent/v1";
@@ -47,6 +47,8 @@ export interface CliContext {
   baseUrl: () => string;
   /** A client with the profile's key (or PM_AGENT_KEY); `keyed` false for public reads. */
   client: (keyed?: boolean) => AgentClient;
+  /** Whether a key is at hand (the profile's, or PM_AGENT_KEY): reads that may go either way carry it then. */
+  hasKey: () => boolean;
   /** Prints the JSON answer with --json, else the summary. */
   show: (json: unknown, summary: () => string | string[]) => void;
   /** Saves `p` as the profile. */
@@ -55,6 +57,10 @@ export interface CliContext {
 
 /** One failed check of a refusal or a dry run (`{code, field, message, reason?}`) as an indented line. */
 export const failureLine = (f: Json): string => `  ${f.field}: ${f.code}${f.reason ? ` (${f.reason})` : ""} ${f.message}`;
+
+/** The line after a write's summary: the Idempotency-Key to resend it with, and whether the answer was a replay. */
+export const keyLine = (res: Pick<Answer, "idempotencyKey" | "replayed">): string =>
+  `idempotency key ${res.idempotencyKey}${res.replayed ? " (replayed: this key was already applied)" : ""}`;
 
 /** Rows as aligned columns (the first row is the header). */
 export function table(rows: readonly (readonly string[])[]): string {
@@ -67,8 +73,10 @@ export function contextOf(program: Command, io: CliIo): CliContext {
   const globals = () => program.opts<Globals>();
   const stored = (): Profile | undefined => readCredentials(io.env).profiles[globals().profile];
   const baseUrl = () => globals().url ?? io.env.PM_AGENT_URL ?? stored()?.baseUrl ?? DEFAULT_BASE_URL;
+  const keyOf = () => io.env.PM_AGENT_KEY ?? stored()?.apiKey;
+  const hasKey = () => Boolean(keyOf());
   const client = (keyed = true) => {
-    const apiKey = io.env.PM_AGENT_KEY ?? stored()?.apiKey;
+    const apiKey = keyOf();
     if (keyed && !apiKey)
       throw new UsageError(
         `no API key for profile "${globals().profile}": run pm-agent register, or pm-agent login --key <key> (credentials: ${credentialPath(io.env)})`,
@@ -81,5 +89,5 @@ export function contextOf(program: Command, io: CliIo): CliContext {
     for (const line of Array.isArray(s) ? s : [s]) write(line);
   };
   const keep = (p: Omit<Profile, "savedAt">) => saveProfile(globals().profile, { ...p, savedAt: new Date().toISOString() }, io.env);
-  return { program, io, write, globals, stored, baseUrl, client, show, keep };
+  return { program, io, write, globals, stored, baseUrl, client, hasKey, show, keep };
 }

@@ -38,7 +38,7 @@ export function buildProgram(io: CliIo): Command {
   addLifecycleCommands(cx);
   addIdentityCommands(cx);
   addReleaseCommands(cx);
-  const { stored, client, write } = cx;
+  const { client, hasKey, write } = cx;
 
   program
     .command("call <method> <path>")
@@ -54,7 +54,7 @@ export function buildProgram(io: CliIo): Command {
           throw new UsageError("--data must be JSON");
         }
       }
-      const res = await client(Boolean(io.env.PM_AGENT_KEY ?? stored()?.apiKey)).call(method.toUpperCase(), path.startsWith("/") ? path : `/${path}`, body, {
+      const res = await client(hasKey()).call(method.toUpperCase(), path.startsWith("/") ? path : `/${path}`, body, {
         idempotencyKey: o.idempotencyKey,
       });
       write(JSON.stringify(res.json, null, 2));

@@ -1,5 +1,6 @@
 /** The units people type, converted exactly to the API's: probabilities to basis points, shares to base units. */
 import { parseUnits } from "viem";
+import { parseDuration } from "../../api/domain/dev-chain/duration";
 import { UsageError } from "./context";
 
 /** A probability 0..1 given as a decimal string ("0.55") in basis points, exactly ("5500"). */
@@ -22,15 +23,13 @@ export function unitsOf(amount: string, decimals: number, what: string): string 
   return units.toString();
 }
 
-const DURATION_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
-
 /**
  * An instant a person gives: a duration from `nowMs` ("90m", "48h", "7d", "2w") or an RFC 3339 instant; epoch ms.
  * `nowMs` is the service's time (GET /time), so a relative close means the same to the service as to the person.
  */
 export function instantOf(text: string, nowMs: number, what: string): number {
-  const rel = /^(\d+)([mhdw])$/.exec(text);
-  if (rel) return nowMs + Number(rel[1]) * DURATION_MS[rel[2] as keyof typeof DURATION_MS];
+  const rel = parseDuration(text);
+  if (rel !== null) return nowMs + rel;
   const at = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(at))
     throw new UsageError(`${what} must be a duration from now such as 48h, 7d or 2w, or an instant such as 2027-03-01T12:00:00Z; got ${text}`);

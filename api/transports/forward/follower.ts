@@ -91,7 +91,7 @@ export async function startFollower(opts: { host: string; port: number; lock: Le
     const upstream: Socket = tls ? tlsConnect({ host: target.hostname, port, servername: target.hostname }) : tcpConnect({ host: target.hostname, port });
     let joined = false;
     upstream.once(tls ? "secureConnect" : "connect", () => {
-      upstream.write(upgradeRequest(req, target.host, (client as Socket).remoteAddress));
+      upstream.write(upgradeRequest(req, target.host, req.socket.remoteAddress));
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
       client.pipe(upstream);
@@ -103,7 +103,8 @@ export async function startFollower(opts: { host: string; port: number; lock: Le
       cached = null; // the leader died or moved: ask pg_locks again on the next call
       refuseUpgrade(client, unavailableError("the instance that owns the exchange cannot be reached"), url);
     });
-    upstream.once("close", () => client.destroy());
+    // Before the join the client is answered by the refusal above, which a destroy here would cut short.
+    upstream.once("close", () => joined && client.destroy());
     client.once("close", () => upstream.destroy());
   }
 

@@ -2,21 +2,22 @@
  * pm-agent's commands for a market's life after trading: resolve (the state and the acts of docs/resolution.md, the
  * council's signed by a member's wallet), payouts and creator-funds. Creating a market is ./create-market.ts.
  */
-import type { Address, Hex } from "viem";
+import type { Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { councilTypedData } from "../../../api/domain/lifecycle/council";
 import { instantText, unitsText } from "../../../api/transports/site/format";
 import { PM_DECIMALS } from "../../../relayer/lifecycle/rules";
-import { type CliContext, type Json, table, UsageError } from "../context";
+import { walletKey } from "../chain";
+import { type CliContext, type Json, keyLine, table, UsageError } from "../context";
 
-export function addLifecycleCommands({ program, client, show, io, stored }: CliContext): void {
+export function addLifecycleCommands({ program, client, hasKey, show, io, stored }: CliContext): void {
   const resolve = program.command("resolve").description("a market's resolution: its state and the acts on it (docs/resolution.md)");
 
   resolve
     .command("state <market>")
     .description("the market's resolution state, deadlines, and what this agent may do now")
     .action(async (market: string) => {
-      const { json: s } = await client(keyedIfSaved()).call<Json>("GET", `/discover/markets/${market}/resolution-state`);
+      const { json: s } = await client(hasKey()).call<Json>("GET", `/discover/markets/${market}/resolution-state`);
       show(s, () => [...stateLines(s), ...actionLines(s)]);
     });
 
@@ -35,7 +36,7 @@ export function addLifecycleCommands({ program, client, show, io, stored }: CliC
         ? [`ballot in session ${a.ballot.session}: ${unitsText(a.ballot.stake, PM_DECIMALS)} PM staked, sealed until ${instantText(a.ballot.revealAt)}`]
         : []),
       ...stateLines(a.market),
-      `idempotency key ${res.idempotencyKey}${res.replayed ? " (replayed: this key was already applied)" : ""}`,
+      keyLine(res),
     ]);
   };
 
@@ -68,10 +69,9 @@ export function addLifecycleCommands({ program, client, show, io, stored }: CliC
       if (o.session !== undefined && !/^\d{1,5}$/.test(o.session)) throw new UsageError(`--session must be a vote session number; got ${o.session}`);
       const key = o.memberKey ?? io.env.PM_AGENT_MEMBER_KEY ?? stored()?.walletPrivateKey;
       if (!key) throw new UsageError("no wallet to sign with: --member-key, PM_AGENT_MEMBER_KEY, or a profile made by pm-agent register");
-      if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new UsageError("--member-key must be 0x + 64 hex digits");
+      const member = privateKeyToAccount(walletKey(key, "--member-key"));
       const { json: s } = await client().call<Json>("GET", `/discover/markets/${market}/resolution-state`);
       const session = o.session === undefined ? (s.vote?.session ?? 1) : Number(o.session);
-      const member = privateKeyToAccount(key as Hex);
       const action = o.restart ? ("restart" as const) : ("decide" as const);
       // What the member signs names the market, its session and the act, so the signature acts once (docs/resolution.md).
       const signature = await member.signTypedData(
@@ -153,20 +153,9 @@ export function addLifecycleCommands({ program, client, show, io, stored }: CliC
               ]),
             ]),
         ...(res.json.hasMore ? ["more remain: run it again"] : []),
-        `idempotency key ${res.idempotencyKey}${res.replayed ? " (replayed: this key was already applied)" : ""}`,
+        keyLine(res),
       ]);
     });
-
-  /** Reads carry the key when one is saved (the state then names this agent's actions), else go without. */
-  function keyedIfSaved(): boolean {
-    try {
-      client();
-      return true;
-    } catch (err) {
-      if (err instanceof UsageError) return false;
-      throw err;
-    }
-  }
 }
 
 function outcomeIndex(text: string, option = "--outcome"): number {

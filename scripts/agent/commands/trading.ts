@@ -4,7 +4,7 @@
  */
 import { Option } from "commander";
 import { percentText, unitsText } from "../../../api/transports/site/format";
-import { type CliContext, type Json, table } from "../context";
+import { type CliContext, type Json, keyLine, table } from "../context";
 import { probabilityToBps, sharesOf } from "../units";
 
 export function addTradingCommands({ program, client, show }: CliContext): void {
@@ -28,14 +28,16 @@ export function addTradingCommands({ program, client, show }: CliContext): void 
       ]);
     });
 
-  /** A trading write on one market: the outcome and side it takes, and the Idempotency-Key to resend it with. */
-  const marketWrite = (name: string, description: string) =>
+  /** A command on one market's outcome and side (a quote, a trade, an order). */
+  const marketCommand = (name: string, description: string) =>
     program
       .command(`${name} <market>`)
       .description(description)
       .requiredOption("--outcome <index>", "outcome index (0 = the first, YES on a binary market)")
-      .addOption(new Option("--side <side>", "buy or sell").choices(["buy", "sell"]).makeOptionMandatory())
-      .option("--idempotency-key <key>", "resend a write with the key printed before: it is applied once");
+      .addOption(new Option("--side <side>", "buy or sell").choices(["buy", "sell"]).makeOptionMandatory());
+  /** A trading write: with the Idempotency-Key to resend it with. */
+  const marketWrite = (name: string, description: string) =>
+    marketCommand(name, description).option("--idempotency-key <key>", "resend a write with the key printed before: it is applied once");
 
   marketWrite("order", "place a limit order on an order-book market (sizes in whole shares, prices as probabilities)")
     .requiredOption("--price <probability>", "limit price as a probability, e.g. 0.55")
@@ -74,11 +76,7 @@ export function addTradingCommands({ program, client, show }: CliContext): void 
   const SHARES = "shares, e.g. 10 or 2.5";
   const SLIPPAGE = "how far the price may move against you, in basis points (default the service's)";
 
-  program
-    .command("quote <market>")
-    .description("what a trade at the market's price would cost or pay now, and the bound trade would hold it to; changes nothing")
-    .requiredOption("--outcome <index>", "outcome index (0 = the first, YES on a binary market)")
-    .addOption(new Option("--side <side>", "buy or sell").choices(["buy", "sell"]).makeOptionMandatory())
+  marketCommand("quote", "what a trade at the market's price would cost or pay now, and the bound trade would hold it to; changes nothing")
     .requiredOption("--shares <shares>", SHARES)
     .option("--slippage-bps <bps>", SLIPPAGE)
     .action(async (market: string, o: Json) => {
@@ -118,7 +116,7 @@ export function addTradingCommands({ program, client, show }: CliContext): void 
           : t.pricingModel === "ORDERBOOK"
             ? `${t.orderId} ${t.status}: ${body.side} ${unitsText(body.shares, d)} of ${label}, ${t.executed ? "filled" : "nothing filled"}`
             : `${body.side === "buy" ? "bought" : "sold"} ${unitsText(t.shares, d)} of ${label} for ${unitsText(t.cost ?? t.proceeds, d)} ${m.collateral.symbol}`,
-        `idempotency key ${res.idempotencyKey}${res.replayed ? " (replayed: this key was already applied)" : ""}`,
+        keyLine(res),
       ]);
     });
 
